@@ -1,0 +1,226 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Device nodes, open/close, the info ioctl and its validation, unknown
+ * ioctls, and module load/unload cycles.
+ */
+#include <sys/sysmacros.h>
+
+#include "kselftest_harness.h"
+#include "vm/vnpu_test.h"
+
+static unsigned int count_nodes(void)
+{
+	unsigned int n = 0;
+	struct stat st;
+	char path[32];
+
+	for (unsigned int i = 0; i < VNPU_MAX_DEVICES + 1; i++) {
+		snprintf(path, sizeof(path), "/dev/vnpu%u", i);
+		if (stat(path, &st) == 0)
+			n++;
+	}
+	return n;
+}
+
+TEST(nodes_match_parameter)
+{
+	unsigned int n = vnpu_param_devices();
+	struct stat st;
+
+	ASSERT_GE(n, 1);
+	EXPECT_EQ(n, count_nodes());
+	for (unsigned int i = 0; i < n; i++) {
+		char path[32];
+
+		snprintf(path, sizeof(path), "/dev/vnpu%u", i);
+		ASSERT_EQ(0, stat(path, &st)) TH_LOG("%s missing", path);
+		EXPECT_TRUE(S_ISCHR(st.st_mode));
+		EXPECT_EQ(0660, st.st_mode & 07777);
+		EXPECT_EQ(0, st.st_uid);
+		EXPECT_EQ(0, st.st_gid);
+		EXPECT_EQ(i, minor(st.st_rdev));
+	}
+	EXPECT_EQ(0, access("/sys/class/vnpu/vnpu0", F_OK));
+}
+
+TEST(open_close)
+{
+	for (int i = 0; i < 100; i++) {
+		int fd = vnpu_open_dev(0, O_RDWR);
+
+		ASSERT_GE(fd, 0);
+		ASSERT_EQ(0, close(fd));
+	}
+}
+
+TEST(info_reports_version_and_ids)
+{
+	unsigned int n = vnpu_param_devices();
+	struct vnpu_info info;
+
+	for (unsigned int i = 0; i < n; i++) {
+		int fd = vnpu_open_dev(i, O_RDWR);
+
+		ASSERT_GE(fd, 0);
+		ASSERT_EQ(0, vnpu_get_info(fd, &info));
+		EXPECT_EQ(VNPU_UAPI_VERSION, info.uapi_version);
+		EXPECT_EQ(sizeof(info), info.size);
+		EXPECT_EQ(i, info.dev_id);
+		EXPECT_EQ(n, info.dev_count);
+		EXPECT_EQ(0, info.flags);
+		EXPECT_EQ(0, info.reserved);
+		close(fd);
+	}
+}
+
+FIXTURE(dev)
+{
+	int fd;
+};
+
+FIXTURE_SETUP(dev)
+{
+	self->fd = vnpu_open_dev(0, O_RDWR);
+	ASSERT_GE(self->fd, 0);
+}
+
+FIXTURE_TEARDOWN(dev)
+{
+	close(self->fd);
+}
+
+TEST_F(dev, info_rejects_nonzero_flags)
+{
+	struct vnpu_info info = { .size = sizeof(info), .flags = 1 };
+
+	EXPECT_EQ(-1, ioctl(self->fd, VNPU_IOC_GET_INFO, &info));
+	EXPECT_EQ(EINVAL, errno);
+}
+
+TEST_F(dev, info_rejects_nonzero_reserved)
+{
+	struct vnpu_info info = { .size = sizeof(info), .reserved = 1 };
+
+	EXPECT_EQ(-1, ioctl(self->fd, VNPU_IOC_GET_INFO, &info));
+	EXPECT_EQ(EINVAL, errno);
+}
+
+TEST_F(dev, info_rejects_size_below_ver0)
+{
+	struct vnpu_info info = { .size = VNPU_INFO_SIZE_VER0 - 4 };
+
+	EXPECT_EQ(-1, ioctl(self->fd, VNPU_IOC_GET_INFO, &info));
+	EXPECT_EQ(EINVAL, errno);
+}
+
+/* A newer caller's larger struct: zero tail accepted, non-zero tail E2BIG. */
+TEST_F(dev, info_size_ladder)
+{
+	struct {
+		struct vnpu_info info;
+		__u64 future[4];
+	} big;
+
+	memset(&big, 0, sizeof(big));
+	big.info.size = sizeof(big);
+	ASSERT_EQ(0, ioctl(self->fd, VNPU_IOC_GET_INFO, &big));
+	EXPECT_EQ(sizeof(struct vnpu_info), big.info.size);
+	EXPECT_EQ(VNPU_UAPI_VERSION, big.info.uapi_version);
+	EXPECT_EQ(0, big.future[0]);
+
+	memset(&big, 0, sizeof(big));
+	big.info.size = sizeof(big);
+	big.future[3] = 1;
+	EXPECT_EQ(-1, ioctl(self->fd, VNPU_IOC_GET_INFO, &big));
+	EXPECT_EQ(E2BIG, errno);
+}
+
+/* The kernel writes no more than the caller's size. */
+TEST_F(dev, info_writes_at_most_size)
+{
+	unsigned char buf[sizeof(struct vnpu_info) + 8];
+	struct vnpu_info *info = (struct vnpu_info *)buf;
+
+	memset(buf, 0xa5, sizeof(buf));
+	memset(info, 0, VNPU_INFO_SIZE_VER0);
+	info->size = VNPU_INFO_SIZE_VER0;
+	ASSERT_EQ(0, ioctl(self->fd, VNPU_IOC_GET_INFO, info));
+	for (size_t i = VNPU_INFO_SIZE_VER0; i < sizeof(buf); i++)
+		EXPECT_EQ(0xa5, buf[i]);
+}
+
+TEST_F(dev, info_bad_pointer_is_efault)
+{
+	EXPECT_EQ(-1, ioctl(self->fd, VNPU_IOC_GET_INFO, (void *)8));
+	EXPECT_EQ(EFAULT, errno);
+	EXPECT_EQ(-1, ioctl(self->fd, VNPU_IOC_GET_INFO, NULL));
+	EXPECT_EQ(EFAULT, errno);
+}
+
+TEST_F(dev, unknown_ioctls_are_enotty)
+{
+	struct vnpu_info info = { .size = sizeof(info) };
+	unsigned long cmds[] = {
+		_IOWR(VNPU_IOC_MAGIC, 0x7f, struct vnpu_info),
+		_IOWR('X', VNPU_IOC_NR_GET_INFO, struct vnpu_info),
+		_IOR(VNPU_IOC_MAGIC, VNPU_IOC_NR_GET_INFO, struct vnpu_info),
+		_IOW(VNPU_IOC_MAGIC, VNPU_IOC_NR_GET_INFO, struct vnpu_info),
+		_IO(VNPU_IOC_MAGIC, VNPU_IOC_NR_GET_INFO),
+		0,
+	};
+
+	for (size_t i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++) {
+		errno = 0;
+		EXPECT_EQ(-1, ioctl(self->fd, cmds[i], &info))
+		TH_LOG("cmd %#lx", cmds[i]);
+		EXPECT_EQ(ENOTTY, errno) TH_LOG("cmd %#lx", cmds[i]);
+	}
+}
+
+TEST(unload_refused_while_open)
+{
+	int fd = vnpu_open_dev(0, O_RDWR);
+
+	ASSERT_GE(fd, 0);
+	EXPECT_NE(0, vnpu_module_unload());
+	EXPECT_TRUE(vnpu_module_loaded());
+	close(fd);
+}
+
+TEST(load_rejects_bad_device_count)
+{
+	ASSERT_EQ(0, vnpu_module_unload());
+	EXPECT_EQ(-EINVAL, vnpu_module_load("devices=0"));
+	EXPECT_EQ(-EINVAL, vnpu_module_load("devices=17"));
+	EXPECT_FALSE(vnpu_module_loaded());
+	ASSERT_EQ(0, vnpu_module_restore());
+}
+
+/* Load and unload 20 times with activity in between, 1..16 devices. */
+TEST(load_unload_cycles)
+{
+	static const unsigned int counts[] = { 1, 2, 16, 3, 8 };
+
+	ASSERT_EQ(0, vnpu_module_unload());
+	for (int i = 0; i < 20; i++) {
+		unsigned int n = counts[i % 5];
+		struct vnpu_info info;
+		char params[32];
+		int fd;
+
+		snprintf(params, sizeof(params), "devices=%u", n);
+		ASSERT_EQ(0, vnpu_module_load(params)) TH_LOG("cycle %d", i);
+		ASSERT_EQ(n, count_nodes()) TH_LOG("cycle %d", i);
+		fd = vnpu_open_dev(n - 1, O_RDWR);
+		ASSERT_GE(fd, 0);
+		ASSERT_EQ(0, vnpu_get_info(fd, &info));
+		EXPECT_EQ(n - 1, info.dev_id);
+		EXPECT_EQ(n, info.dev_count);
+		close(fd);
+		ASSERT_EQ(0, vnpu_module_unload()) TH_LOG("cycle %d", i);
+		ASSERT_EQ(0, count_nodes());
+	}
+	ASSERT_EQ(0, vnpu_module_restore());
+}
+
+TEST_HARNESS_MAIN

@@ -1,0 +1,88 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# make check: lint, build, host suites, then every in-VM suite in one boot
+# of Debian's kernel. Prints each suite's TAP and ends with exactly one line
+# "N passed, N failed" (", N skipped" when any). Exits non-zero when
+# anything failed: a test, a lint gate, the build, a guest oops or hang.
+#
+# Usage: tools/check.sh [--vm-only] [SUITE...]
+#   --vm-only   skip lint and host suites (make vm-test)
+#   SUITE       in-VM suites to run (names like test_devices or devices);
+#               default: all of tests/vm
+set -uo pipefail
+
+top=$(cd "$(dirname "$0")/.." && pwd)
+cd "$top" || exit 1
+res="$top/build/results"
+rm -rf "$res"
+mkdir -p "$res"
+summary="$res/summary"
+: >"$summary"
+vm_only=0
+if [ "${1:-}" = --vm-only ]; then
+	vm_only=1
+	shift
+fi
+
+step() { printf '\n# === %s ===\n' "$*"; }
+# a gate that is not a kselftest suite counts as one test
+gate() {
+	local name=$1
+	shift
+	if "$@"; then
+		echo "$name 1 0 0" >>"$summary"
+	else
+		echo "# gate $name FAILED"
+		echo "$name 0 1 0" >>"$summary"
+		return 1
+	fi
+}
+
+built=1
+if [ $vm_only = 0 ]; then
+	step lint
+	gate lint "$top/tools/lint.sh"
+fi
+step build
+gate build make --no-print-directory -C "$top" build || built=0
+
+if [ $built = 1 ] && [ $vm_only = 0 ]; then
+	step "host suites"
+	"$top/tests/run-suites.sh" "$summary" "$top"/build/tests/host/test_*
+fi
+
+if [ $built = 1 ]; then
+	suites=()
+	if [ $# -eq 0 ]; then
+		suites=("$top"/build/tests/vm/test_*)
+	else
+		for s in "$@"; do
+			s=${s#test_}
+			suites+=("$top/build/tests/vm/test_$s")
+			[ -x "$top/build/tests/vm/test_$s" ] ||
+				{ echo "check: no in-VM suite '$s'" >&2; exit 2; }
+		done
+	fi
+	step "in-VM suites (Debian kernel $("$top/tools/kver.sh"))"
+	vmres="$top/build/vm/results/check"
+	if "$top/tools/vm/run" --results "$vmres" --params "devices=${VNPU_DEVICES:-8}" \
+		-- "$top/tests/run-suites.sh" /vnpu-results/summary "${suites[@]}"; then
+		cat "$vmres/summary" >>"$summary"
+	else
+		# the guest failed as a whole (oops, hang, module would not
+		# unload): keep the suites it finished, and count the VM as failed
+		cat "$vmres/summary" >>"$summary" 2>/dev/null
+		echo "vm 0 1 0" >>"$summary"
+	fi
+fi
+
+step summary
+awk '{ printf "# %-28s pass %4d  fail %4d  skip %4d\n", $1, $2, $3, $4 }' "$summary"
+read -r pass fail skip < <(awk '{ p += $2; f += $3; s += $4 } END { print p + 0, f + 0, s + 0 }' "$summary")
+if [ "$skip" -gt 0 ]; then
+	echo "$pass passed, $fail failed, $skip skipped"
+else
+	echo "$pass passed, $fail failed"
+fi
+[ "$fail" -eq 0 ]

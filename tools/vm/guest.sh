@@ -1,0 +1,40 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Stage 2 of the dev VM, run as root in the guest's chroot (the host's / with
+# a tmpfs overlay). Loads the freshly built vnpu.ko, runs the command from the
+# results share, writes its exit status there, and unloads the module so
+# that a module that cannot unload fails the run.
+set -u
+R=/vnpu-results
+. $R/env
+export PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin
+export HOME=/root TERM=${TERM:-dumb} VNPU_RESULTS=$R
+export VNPU_KO VNPU_TOP VNPU_MODPARAMS
+cd "$VNPU_TOP" || exit 1
+echo 1 >/proc/sys/kernel/printk 2>/dev/null
+
+if [ "$VNPU_LOAD" = 1 ]; then
+	# shellcheck disable=SC2086
+	if ! insmod "$VNPU_KO" $VNPU_MODPARAMS; then
+		echo "vm: insmod $VNPU_KO $VNPU_MODPARAMS failed" | tee -a $R/output
+		echo 125 >$R/status
+		exit 0
+	fi
+fi
+
+if [ "$VNPU_INTERACTIVE" = 1 ]; then
+	echo "vm: vnpu loaded; the tree is at $VNPU_TOP (read-only below an overlay); exit to stop"
+	setsid -c bash -i </dev/ttyS0 >/dev/ttyS0 2>&1
+	st=$?
+else
+	bash "$R/cmd" >>$R/output 2>&1 </dev/null
+	st=$?
+fi
+
+if grep -q '^vnpu ' /proc/modules && ! rmmod vnpu; then
+	echo "vm: rmmod vnpu failed after the command" | tee -a $R/output
+	[ $st -ne 0 ] || st=1
+fi
+echo $st >$R/status
+sync
