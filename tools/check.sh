@@ -66,7 +66,9 @@ if [ $built = 1 ]; then
 	fi
 	step "in-VM suites (Debian kernel $("$top/tools/kver.sh"))"
 	vmres="$top/build/vm/results/check"
+	rm -rf "$vmres"
 	if "$top/tools/vm/run" --results "$vmres" --params "devices=${VNPU_DEVICES:-8}" \
+		--timeout "${VNPU_VM_TIMEOUT:-1800}" \
 		-- "$top/tests/run-suites.sh" /vnpu-results/summary "${suites[@]}"; then
 		cat "$vmres/summary" >>"$summary"
 	else
