@@ -41,13 +41,17 @@ all: deps
 deps:
 	$(Q)$(TOP)/tools/deps.sh --quiet
 
-build: module tests
+build: module lib tests
 
 # vnpu.ko from the top-level Kbuild, then module BTF (pahole, with the
 # guest's vmlinux as base: the headers package has none, so Kbuild skips it).
+# Builds take a machine-wide lock: the machine has 2 cores, and two Kbuild
+# runs in one tree would trip over each other.
+LOCK := flock /tmp/vnpu-build.lock
+
 module:
 	$(Q)mkdir -p $(BUILD)
-	$(Q)$(MAKE) --no-print-directory -C $(KDIR) M=$(TOP) W=1 modules \
+	$(Q)$(LOCK) $(MAKE) --no-print-directory -C $(KDIR) M=$(TOP) W=1 modules \
 		$(if $(filter 1,$(V)),,>$(BUILD)/module.log 2>&1) || \
 		{ cat $(BUILD)/module.log; exit 1; }
 	$(Q)if grep -E 'warning:|error:' $(BUILD)/module.log 2>/dev/null; then \
@@ -56,8 +60,11 @@ module:
 		pahole -J --btf_gen_floats -j --lang_exclude=rust \
 			--btf_base $(VMLINUX) $(TOP)/vnpu.ko; fi
 
-tests:
-	$(Q)$(MAKE) --no-print-directory -C tests
+lib:
+	$(Q)$(LOCK) $(MAKE) --no-print-directory -C libnpuprof
+
+tests: lib
+	$(Q)$(LOCK) $(MAKE) --no-print-directory -C tests
 
 check: deps
 	$(Q)$(TOP)/tools/check.sh

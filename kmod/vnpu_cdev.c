@@ -1,9 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * vnpu: file operations of /dev/vnpuN (open, release, ioctl).
+ * vnpu: file operations of /dev/vnpuN (open, release, ioctl dispatch) and
+ * the copy helpers every ioctl uses for its extensible structure.
  */
 #include <linux/fs.h>
+#include <linux/ktime.h>
+#include <linux/poll.h>
 #include <linux/slab.h>
+#include <linux/string.h>
 #include <linux/uaccess.h>
 
 #include "vnpu_drv.h"
@@ -17,41 +21,86 @@ static int vnpu_open(struct inode *inode, struct file *file)
 	if (!vfile)
 		return -ENOMEM;
 	vfile->vdev = vdev;
+	mutex_init(&vfile->lock);
+	init_waitqueue_head(&vfile->prof_wq);
 	file->private_data = vfile;
 	return nonseekable_open(inode, file);
 }
 
 static int vnpu_release(struct inode *inode, struct file *file)
 {
-	kfree(file->private_data);
+	struct vnpu_file *vfile = file->private_data;
+
+	vnpu_prof_release(vfile);
+	vnpu_file_release_streams(vfile);
+	mutex_destroy(&vfile->lock);
+	kfree(vfile);
 	return 0;
 }
 
-/*
- * Copy an extensible structure in: @usize is the caller's idea of its size
- * (the first u32 of every ioctl structure), checked against the smallest
- * published version; copy_struct_from_user() zero-fills what the caller did
- * not pass and rejects (-E2BIG) non-zero bytes this kernel does not know.
+/**
+ * vnpu_copy_struct_in() - copy an extensible ioctl structure in
+ * @dst: kernel copy, @ksize bytes.
+ * @ksize: the kernel's size of the structure.
+ * @min_size: the smallest published version (SIZE_VER0).
+ * @src: user pointer; its first u32 is the caller's size.
+ *
+ * copy_struct_from_user() zero-fills what the caller did not pass and
+ * rejects (-E2BIG) non-zero bytes this kernel does not know.
+ *
+ * Return: 0, -EFAULT, -EINVAL (size below @min_size) or -E2BIG.
  */
-static int vnpu_copy_in(void *dst, size_t ksize, size_t min_size,
-			void __user *src)
+int vnpu_copy_struct_in(void *dst, size_t ksize, size_t min_size,
+			const void __user *src)
 {
 	u32 usize;
 
-	if (get_user(usize, (u32 __user *)src))
+	if (get_user(usize, (const u32 __user *)src))
 		return -EFAULT;
-	if (usize < min_size)
+	if (usize < min_size || usize > PAGE_SIZE)
 		return -EINVAL;
 	return copy_struct_from_user(dst, ksize, src, usize);
 }
 
-/* Copy out no more than the caller's structure holds. */
-static int vnpu_copy_out(void __user *dst, const void *src, size_t ksize,
-			 u32 usize)
+/**
+ * vnpu_copy_struct_out() - copy an ioctl structure back, no more than the
+ * caller's @usize bytes of it
+ * @dst: user pointer.
+ * @src: kernel copy; every byte of it must be initialized.
+ * @ksize: the kernel's size of the structure.
+ * @usize: the caller's size (from its @size member on input).
+ *
+ * Return: 0 or -EFAULT.
+ */
+int vnpu_copy_struct_out(void __user *dst, void *src, size_t ksize, u32 usize)
 {
 	if (copy_to_user(dst, src, min_t(size_t, ksize, usize)))
 		return -EFAULT;
 	return 0;
+}
+
+static void vnpu_fill_info(const struct vnpu_device *vdev, struct vnpu_info *info)
+{
+	const struct vnpu_product_desc *p = vdev->product;
+
+	info->dev_id = vdev->id;
+	info->dev_count = vnpu_device_count();
+	info->product = vdev->product_id;
+	strscpy(info->product_name, p->name, sizeof(info->product_name));
+	strscpy(info->chip_name, p->chip_name, sizeof(info->chip_name));
+	info->chip_id = p->chip_id;
+	info->npu_arch = p->npu_arch;
+	info->aic_num = p->aic_num;
+	info->aiv_num = p->aiv_num;
+	info->aicpu_num = p->aicpu_num;
+	info->caps = p->caps;
+	info->aic_freq_khz = p->aic_freq_khz;
+	info->sys_cnt_freq_khz = p->sys_cnt_freq_khz;
+	info->hbm_bw_mbps = p->hbm_bw_mbps;
+	info->link_bw_mbps = p->link_bw_mbps;
+	info->metric_groups = p->metric_groups;
+	info->cube_flops = vnpu_product_cube_flops(p);
+	info->vector_flops = vnpu_product_vector_flops(p);
 }
 
 static long vnpu_ioctl_get_info(struct vnpu_file *vfile, void __user *arg)
@@ -60,19 +109,50 @@ static long vnpu_ioctl_get_info(struct vnpu_file *vfile, void __user *arg)
 	u32 usize;
 	int ret;
 
-	ret = vnpu_copy_in(&info, sizeof(info), VNPU_INFO_SIZE_VER0, arg);
+	ret = vnpu_copy_struct_in(&info, sizeof(info), VNPU_INFO_SIZE_VER0, arg);
 	if (ret)
 		return ret;
-	if (info.flags || info.reserved)
+	if (info.flags || memchr_inv((u8 *)&info + sizeof(info.size),
+				     0, sizeof(info) - sizeof(info.size)))
 		return -EINVAL;
 
 	usize = info.size;
 	memset(&info, 0, sizeof(info));
 	info.size = sizeof(info);
 	info.uapi_version = VNPU_UAPI_VERSION;
-	info.dev_id = vfile->vdev->id;
-	info.dev_count = vnpu_device_count();
-	return vnpu_copy_out(arg, &info, sizeof(info), usize);
+	vnpu_fill_info(vfile->vdev, &info);
+	return vnpu_copy_struct_out(arg, &info, sizeof(info), usize);
+}
+
+/* The runtime calls, recorded at L2. */
+static long vnpu_ioctl_runtime(struct vnpu_file *vfile, unsigned int nr,
+			       void __user *uarg)
+{
+	u64 start = ktime_get_ns();
+	u32 api, count = 0;
+	long ret;
+
+	switch (nr) {
+	case VNPU_IOC_NR_STREAM_CREATE:
+		api = VNPU_RT_STREAM_CREATE;
+		ret = vnpu_ioctl_stream_create(vfile, uarg);
+		break;
+	case VNPU_IOC_NR_STREAM_DESTROY:
+		api = VNPU_RT_STREAM_DESTROY;
+		ret = vnpu_ioctl_stream_destroy(vfile, uarg);
+		break;
+	case VNPU_IOC_NR_SUBMIT:
+		api = VNPU_RT_SUBMIT;
+		ret = vnpu_ioctl_submit(vfile, uarg, &count);
+		break;
+	default:
+		api = VNPU_RT_SYNC;
+		ret = vnpu_ioctl_sync(vfile, uarg);
+		break;
+	}
+	if (READ_ONCE(vfile->vdev->prof))
+		vnpu_prof_runtime(vfile->vdev, api, ret, count, start);
+	return ret;
 }
 
 static long vnpu_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
@@ -88,9 +168,30 @@ static long vnpu_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
 	switch (_IOC_NR(cmd)) {
 	case VNPU_IOC_NR_GET_INFO:
 		return vnpu_ioctl_get_info(vfile, uarg);
+	case VNPU_IOC_NR_STREAM_CREATE:
+	case VNPU_IOC_NR_STREAM_DESTROY:
+	case VNPU_IOC_NR_SUBMIT:
+	case VNPU_IOC_NR_SYNC:
+		return vnpu_ioctl_runtime(vfile, _IOC_NR(cmd), uarg);
+	case VNPU_IOC_NR_PROF_START:
+		return vnpu_ioctl_prof_start(vfile, uarg);
+	case VNPU_IOC_NR_PROF_STOP:
+		return vnpu_ioctl_prof_stop(vfile, uarg);
+	case VNPU_IOC_NR_PROF_STATS:
+		return vnpu_ioctl_prof_stats(vfile, uarg);
 	default:
 		return -ENOTTY;
 	}
+}
+
+static int vnpu_mmap(struct file *file, struct vm_area_struct *vma)
+{
+	return vnpu_prof_mmap(file->private_data, vma);
+}
+
+static __poll_t vnpu_poll(struct file *file, struct poll_table_struct *wait)
+{
+	return vnpu_prof_poll(file->private_data, file, wait);
 }
 
 const struct file_operations vnpu_fops = {
@@ -98,6 +199,8 @@ const struct file_operations vnpu_fops = {
 	.open = vnpu_open,
 	.release = vnpu_release,
 	.unlocked_ioctl = vnpu_ioctl,
+	.mmap = vnpu_mmap,
+	.poll = vnpu_poll,
 	.compat_ioctl = compat_ptr_ioctl,
 	.llseek = no_llseek,
 };

@@ -8,6 +8,7 @@
  */
 #include <linux/fs.h>
 #include <linux/kdev_t.h>
+#include <linux/ktime.h>
 #include <linux/module.h>
 #include <linux/slab.h>
 
@@ -16,6 +17,24 @@
 static unsigned int devices = 1;
 module_param(devices, uint, 0444);
 MODULE_PARM_DESC(devices, "number of virtual NPUs to create (1..16, default 1)");
+
+static char *product[VNPU_MAX_DEVICES];
+static unsigned int nproduct;
+module_param_array(product, charp, &nproduct, 0444);
+MODULE_PARM_DESC(product,
+		 "product per device: a2, a3, 350, 910, 200i-a2, 310p (default a2; the last one given applies to the devices after it)");
+
+unsigned long vnpu_param_seed;
+module_param_named(seed, vnpu_param_seed, ulong, 0444);
+MODULE_PARM_DESC(seed, "seed of the task-duration jitter");
+
+unsigned int vnpu_param_jitter;
+module_param_named(jitter, vnpu_param_jitter, uint, 0444);
+MODULE_PARM_DESC(jitter, "task-duration jitter, +-permille (0..500, default 0: none)");
+
+bool vnpu_param_pacing;
+module_param_named(pacing, vnpu_param_pacing, bool, 0444);
+MODULE_PARM_DESC(pacing, "device time tracks wall time (default 0: as fast as possible, deterministic)");
 
 static dev_t vnpu_devt;
 static struct class *vnpu_class;
@@ -27,6 +46,27 @@ u32 vnpu_device_count(void)
 	return vnpu_ndevs;
 }
 
+struct vnpu_device *vnpu_device_get(u32 id)
+{
+	return id < vnpu_ndevs ? &vnpu_devs[id] : NULL;
+}
+
+/* The product of device @id from the "product" parameter, or -EINVAL. */
+static int vnpu_product_of(u32 id)
+{
+	const char *key;
+	int p;
+
+	if (!nproduct)
+		return VNPU_PRODUCT_A2;
+	key = product[min_t(u32, id, nproduct - 1)];
+	p = vnpu_product_find(key);
+	if (p < 0)
+		pr_err(VNPU_NAME ": product=%s is not one of a2, a3, 350, 910, 200i-a2, 310p\n",
+		       key);
+	return p < 0 ? -EINVAL : p;
+}
+
 static char *vnpu_devnode(struct device *dev, umode_t *mode)
 {
 	if (mode)
@@ -34,17 +74,32 @@ static char *vnpu_devnode(struct device *dev, umode_t *mode)
 	return NULL;
 }
 
-static int vnpu_device_add(struct vnpu_device *vdev, u32 id)
+static int vnpu_device_add(struct vnpu_device *vdev, u32 id, int product_id)
 {
 	dev_t devt = MKDEV(MAJOR(vnpu_devt), id);
 	int ret;
 
 	vdev->id = id;
+	vdev->product_id = product_id;
+	vdev->product = vnpu_product_get(product_id);
+	spin_lock_init(&vdev->lock);
+	mutex_init(&vdev->prof_lock);
+	INIT_LIST_HEAD(&vdev->active);
+	vdev->next_task_id = 1;
+	vdev->epoch_ns = ktime_get_ns();
+	atomic_set(&vdev->kick, 0);
+	init_waitqueue_head(&vdev->exec_wq);
+	init_waitqueue_head(&vdev->done_wq);
+
+	ret = vnpu_exec_start(vdev);
+	if (ret)
+		return ret;
+
 	cdev_init(&vdev->cdev, &vnpu_fops);
 	vdev->cdev.owner = THIS_MODULE;
 	ret = cdev_add(&vdev->cdev, devt, 1);
 	if (ret)
-		return ret;
+		goto err_exec_stop;
 
 	vdev->dev = device_create(vnpu_class, NULL, devt, vdev, VNPU_NAME "%u", id);
 	if (IS_ERR(vdev->dev)) {
@@ -55,6 +110,8 @@ static int vnpu_device_add(struct vnpu_device *vdev, u32 id)
 
 err_cdev_del:
 	cdev_del(&vdev->cdev);
+err_exec_stop:
+	vnpu_exec_stop(vdev);
 	return ret;
 }
 
@@ -62,10 +119,12 @@ static void vnpu_device_remove(struct vnpu_device *vdev)
 {
 	device_destroy(vnpu_class, vdev->cdev.dev);
 	cdev_del(&vdev->cdev);
+	vnpu_exec_stop(vdev);
 }
 
 static int __init vnpu_init(void)
 {
+	int products[VNPU_MAX_DEVICES];
 	u32 i;
 	int ret;
 
@@ -73,6 +132,21 @@ static int __init vnpu_init(void)
 		pr_err(VNPU_NAME ": devices=%u is out of range 1..%u\n",
 		       devices, VNPU_MAX_DEVICES);
 		return -EINVAL;
+	}
+	if (nproduct > devices) {
+		pr_err(VNPU_NAME ": %u products given for %u devices\n",
+		       nproduct, devices);
+		return -EINVAL;
+	}
+	if (vnpu_param_jitter > VNPU_MODEL_MAX_PERMILLE) {
+		pr_err(VNPU_NAME ": jitter=%u is out of range 0..%u\n",
+		       vnpu_param_jitter, VNPU_MODEL_MAX_PERMILLE);
+		return -EINVAL;
+	}
+	for (i = 0; i < devices; i++) {
+		products[i] = vnpu_product_of(i);
+		if (products[i] < 0)
+			return products[i];
 	}
 
 	ret = alloc_chrdev_region(&vnpu_devt, 0, devices, VNPU_NAME);
@@ -93,7 +167,7 @@ static int __init vnpu_init(void)
 	}
 
 	for (i = 0; i < devices; i++) {
-		ret = vnpu_device_add(&vnpu_devs[i], i);
+		ret = vnpu_device_add(&vnpu_devs[i], i, products[i]);
 		if (ret)
 			goto err_remove_devices;
 		vnpu_ndevs++;
@@ -121,6 +195,7 @@ static void __exit vnpu_exit(void)
 	kfree(vnpu_devs);
 	class_destroy(vnpu_class);
 	unregister_chrdev_region(vnpu_devt, devices);
+	vnpu_comm_cleanup();
 }
 
 module_init(vnpu_init);

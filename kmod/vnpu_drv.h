@@ -1,39 +1,295 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * vnpu: private header shared by the module's files.
+ *
+ * Objects and their lifetimes:
+ *  - struct vnpu_device: one per /dev/vnpuN, lives as long as the module.
+ *    Its executor thread runs the queued tasks in device time.
+ *  - struct vnpu_file: one per open file; owns its streams.
+ *  - struct vnpu_stream: created and destroyed by ioctl, or at release.
+ *  - struct vnpu_ktask: a queued task, from submit until it completes or
+ *    its file is released.
  */
 #ifndef _VNPU_DRV_H
 #define _VNPU_DRV_H
 
+#include <linux/atomic.h>
 #include <linux/cdev.h>
 #include <linux/device.h>
+#include <linux/kref.h>
+#include <linux/list.h>
+#include <linux/mutex.h>
+#include <linux/spinlock.h>
 #include <linux/types.h>
+#include <linux/wait.h>
 
 #include "vnpu.h"
+#include "vnpu_model.h"
+#include "vnpu_prof.h"
 
 #define VNPU_NAME "vnpu"
+
+/* Cores of one type a device models at most (the product table's maximum). */
+#define VNPU_MAX_CORES 64
+
+struct vnpu_comm;
+
+/**
+ * struct vnpu_ring - the record ring of one profiling session
+ * @pages: the control page, the consumer page, then the data pages.
+ * @nr_data: data pages, a power of two.
+ * @vaddr: the kernel's view: control, consumer, data, data again.
+ * @ctrl: the control page.
+ * @cons: the consumer page (user-writable: never trusted).
+ * @data: the data area, @size bytes mapped twice.
+ * @size: data bytes.
+ * @prod: producer position (published to @ctrl at vnpu_ring_publish()).
+ * @cons_seen: the last plausible consumer position.
+ * @seq: the next record's sequence number.
+ * @produced: data records produced (written + lost).
+ * @lost: data records dropped.
+ * @lost_pending: dropped since the last LOST record.
+ * @written: records written, LOST included.
+ * @wakeup_bytes: poll wakes at this many unread bytes.
+ */
+struct vnpu_ring {
+	struct page **pages;
+	u32 nr_data;
+	void *vaddr;
+	struct vnpu_ring_ctrl *ctrl;
+	struct vnpu_ring_cons *cons;
+	void *data;
+	u64 size;
+	u64 prod;
+	u64 cons_seen;
+	u64 seq;
+	u64 produced;
+	u64 lost;
+	u64 lost_pending;
+	u64 written;
+	u32 wakeup_bytes;
+};
+
+/**
+ * struct vnpu_prof - a profiling session
+ * @owner: the file that started it; stays until that file starts another
+ *         session or is released, so it can drain the ring after stop.
+ * @ring: the ring.
+ * @id: session id (module-wide counter).
+ * @level: enum vnpu_prof_level.
+ * @group: enum vnpu_metric_group, VNPU_METRIC_NONE at L0.
+ * @n_events: PMU events per side.
+ * @aic_events: AIC-side event ids.
+ * @aiv_events: AIV-side event ids.
+ * @active: records are being written (under vnpu_device.lock).
+ */
+struct vnpu_prof {
+	struct vnpu_file *owner;
+	struct vnpu_ring *ring;
+	u32 id;
+	u32 level;
+	u32 group;
+	u32 n_events;
+	u32 aic_events[VNPU_PMU_EVENTS];
+	u32 aiv_events[VNPU_PMU_EVENTS];
+	bool active;
+};
+
+/**
+ * struct vnpu_ktask - a task from submit to completion
+ * @node: in its stream's @pending list (under vnpu_device.lock).
+ * @stream: the stream it was submitted to.
+ * @id: device-wide task id, increasing in submission order.
+ * @desc: the validated descriptor.
+ * @comm: the rendezvous of a COMMUNICATION task once it reached the head of
+ *        its stream; NULL before and for other types.
+ * @comm_spare: a rendezvous allocated at submit for a COMMUNICATION task,
+ *              used if it is the first to arrive (the executor cannot
+ *              allocate); freed otherwise.
+ * @start: device time (ticks) the task started, set when it is scheduled.
+ * @end: device time it ended.
+ */
+struct vnpu_ktask {
+	struct list_head node;
+	struct vnpu_stream *stream;
+	u64 id;
+	struct vnpu_task desc;
+	struct vnpu_comm *comm;
+	struct vnpu_comm *comm_spare;
+	u64 start;
+	u64 end;
+};
+
+/**
+ * struct vnpu_stream - an in-order queue of tasks (one per stream id)
+ * @ref: held by vnpu_file.streams and by syncs waiting on the stream.
+ * @vfile: the owner.
+ * @id: index in vnpu_file.streams.
+ * @hw_id: device-wide id, the "Stream ID" of profiling records.
+ * @dying: being destroyed: takes no more tasks (under vnpu_file.lock).
+ * @pending: tasks not yet completed, in submission order.
+ * @active: in vnpu_device.active while @pending is not empty.
+ * @npending: length of @pending.
+ * @ready_at: device time at which the stream's last task ends.
+ * @last_done_id: id of the last completed task, 0 if none.
+ */
+struct vnpu_stream {
+	struct kref ref;
+	struct vnpu_file *vfile;
+	u32 id;
+	u32 hw_id;
+	bool dying;
+	struct list_head pending;
+	struct list_head active;
+	u32 npending;
+	u64 ready_at;
+	u64 last_done_id;
+};
 
 /**
  * struct vnpu_device - one virtual NPU, /dev/vnpuN
  * @id: the N of /dev/vnpuN.
- * @cdev: the character device; its lifetime is the module's.
+ * @product_id: enum vnpu_product_id.
+ * @product: the modelled product (the table in vnpu_model.c).
+ * @cdev: the character device.
  * @dev: the class device that makes the node appear.
+ * @lock: protects everything below it, the streams' queues and timing.
+ * @active: streams with pending tasks.
+ * @npending: tasks queued on the device.
+ * @next_task_id: the id the next submitted task gets.
+ * @next_hw_stream: the device-wide id the next stream gets.
+ * @clock: device time (ticks) the executor has reached.
+ * @aic_free_at: per AI Core (cube or unified), device time it is free.
+ * @aiv_free_at: per AI Vector Core.
+ * @aicpu_free_at: per AI CPU.
+ * @tasks_run: tasks completed since load.
+ * @model_out: the executor's scratch for the cost model (too big for the
+ *             stack).
+ * @running: the task the executor is pacing (sleeping on) outside @lock.
+ * @running_cancelled: its file is being released: stop pacing it.
+ * @epoch_ns: CLOCK_MONOTONIC at device time 0 (pacing).
+ * @kick: bumped whenever a task may have become runnable.
+ * @exec_wq: the executor waits here for work.
+ * @done_wq: syncs and submitters waiting for room wait here.
+ * @exec_thread: runs vnpu_exec_thread().
+ * @prof: the active profiling session, NULL if none (under @lock; changed
+ *        under @prof_lock too).
+ * @prof_lock: serializes session start and stop.
  */
 struct vnpu_device {
 	u32 id;
+	u32 product_id;
+	const struct vnpu_product_desc *product;
 	struct cdev cdev;
 	struct device *dev;
+
+	spinlock_t lock; /* the executor's state, queues, timing */
+	struct list_head active;
+	u32 npending;
+	u64 next_task_id;
+	u32 next_hw_stream;
+	u64 clock;
+	u64 aic_free_at[VNPU_MAX_CORES];
+	u64 aiv_free_at[VNPU_MAX_CORES];
+	u64 aicpu_free_at[VNPU_MAX_CORES];
+	u64 tasks_run;
+	struct vnpu_model_out model_out;
+	struct vnpu_ktask *running;
+	bool running_cancelled;
+	u64 epoch_ns;
+
+	atomic_t kick;
+	wait_queue_head_t exec_wq;
+	wait_queue_head_t done_wq;
+	struct task_struct *exec_thread;
+	struct vnpu_prof *prof;
+	struct mutex prof_lock; /* session start and stop */
 };
 
 /**
  * struct vnpu_file - per-open-file context
  * @vdev: the device this file was opened on.
+ * @lock: protects the stream table; held only briefly, never while
+ *        sleeping for the device or touching user memory.
+ * @streams: the streams by id; NULL where free. Entries change under both
+ *           @lock and vdev->lock, so either is enough to read them.
+ * @npending: tasks of this file queued (under vdev->lock).
+ * @last_done_id: id of the last completed task of this file.
+ * @last_end: device time the last completed task of this file ended.
+ * @prof: the session this file started, active or stopped (under @lock).
+ * @prof_wq: poll() waits here; in the file so epoll never outlives it.
  */
 struct vnpu_file {
 	struct vnpu_device *vdev;
+	struct mutex lock; /* stream table changes */
+	struct vnpu_stream *streams[VNPU_MAX_STREAMS];
+	u32 npending;
+	u64 last_done_id;
+	u64 last_end;
+	struct vnpu_prof *prof;
+	wait_queue_head_t prof_wq;
 };
 
-extern const struct file_operations vnpu_fops;
+/* vnpu_drv.c */
 u32 vnpu_device_count(void);
+struct vnpu_device *vnpu_device_get(u32 id);
+extern unsigned long vnpu_param_seed;
+extern unsigned int vnpu_param_jitter;
+extern bool vnpu_param_pacing;
+
+/* vnpu_cdev.c */
+extern const struct file_operations vnpu_fops;
+int vnpu_copy_struct_in(void *dst, size_t ksize, size_t min_size,
+			const void __user *src);
+int vnpu_copy_struct_out(void __user *dst, void *src, size_t ksize, u32 usize);
+
+/* vnpu_stream.c */
+long vnpu_ioctl_stream_create(struct vnpu_file *vfile, void __user *arg);
+long vnpu_ioctl_stream_destroy(struct vnpu_file *vfile, void __user *arg);
+long vnpu_ioctl_sync(struct vnpu_file *vfile, void __user *arg);
+void vnpu_file_release_streams(struct vnpu_file *vfile);
+
+/* vnpu_submit.c */
+long vnpu_ioctl_submit(struct vnpu_file *vfile, void __user *arg, u32 *count);
+int vnpu_task_validate(const struct vnpu_device *vdev,
+		       const struct vnpu_task *t);
+
+/* vnpu_exec.c */
+int vnpu_exec_start(struct vnpu_device *vdev);
+void vnpu_exec_stop(struct vnpu_device *vdev);
+void vnpu_exec_kick(struct vnpu_device *vdev);
+void vnpu_exec_cancel_file(struct vnpu_file *vfile);
+void vnpu_task_free(struct vnpu_ktask *task);
+
+/* vnpu_ring.c */
+struct vnpu_ring *vnpu_ring_alloc(u32 nr_data);
+void vnpu_ring_free(struct vnpu_ring *r);
+void *vnpu_ring_reserve(struct vnpu_ring *r, u16 type, u32 bytes);
+void vnpu_ring_publish(struct vnpu_ring *r, wait_queue_head_t *wq);
+void vnpu_ring_stop(struct vnpu_ring *r, wait_queue_head_t *wq);
+u64 vnpu_ring_readable(struct vnpu_ring *r);
+int vnpu_ring_mmap(struct vnpu_ring *r, struct vm_area_struct *vma);
+
+/* vnpu_prof.c */
+long vnpu_ioctl_prof_start(struct vnpu_file *vfile, void __user *arg);
+long vnpu_ioctl_prof_stop(struct vnpu_file *vfile, void __user *arg);
+long vnpu_ioctl_prof_stats(struct vnpu_file *vfile, void __user *arg);
+void vnpu_prof_release(struct vnpu_file *vfile);
+void vnpu_prof_task(struct vnpu_device *vdev, const struct vnpu_ktask *task,
+		    const struct vnpu_model_out *out);
+void vnpu_prof_runtime(struct vnpu_device *vdev, u32 api, s32 result, u32 count,
+		       u64 start_ns);
+int vnpu_prof_mmap(struct vnpu_file *vfile, struct vm_area_struct *vma);
+__poll_t vnpu_prof_poll(struct vnpu_file *vfile, struct file *file,
+			struct poll_table_struct *wait);
+
+/* vnpu_comm.c */
+struct vnpu_comm *vnpu_comm_alloc(void);
+void vnpu_comm_arrive(struct vnpu_device *vdev, struct vnpu_ktask *task,
+		      u64 ready);
+bool vnpu_comm_ready(const struct vnpu_ktask *task, u64 *start, u64 *end);
+void vnpu_comm_leave(struct vnpu_device *vdev, struct vnpu_ktask *task,
+		     bool cancelled);
+void vnpu_comm_cleanup(void);
 
 #endif /* _VNPU_DRV_H */

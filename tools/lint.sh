@@ -22,7 +22,7 @@ fi
 
 log=build/lint-module.log
 mkdir -p build
-if ! make -C "/lib/modules/$kver/build" M="$top" W=1 C=2 modules >"$log" 2>&1; then
+if ! flock /tmp/vnpu-build.lock make -C "/lib/modules/$kver/build" M="$top" W=1 C=2 modules >"$log" 2>&1; then
 	cat "$log"
 	fail "the module does not build"
 elif grep -E 'warning:|error:' "$log"; then

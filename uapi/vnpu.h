@@ -10,38 +10,106 @@
  *    knows it. The kernel accepts any size from the first published version
  *    (VNPU_*_SIZE_VER0) up; bytes the kernel does not know must be zero
  *    (-E2BIG otherwise), bytes the caller did not pass read as zero.
- *  - @flags and every reserved member must be zero (-EINVAL otherwise).
+ *  - @flags, every reserved member and every output-only member must be
+ *    zero on input (-EINVAL otherwise).
  *  - Members are only ever appended; a new version gets a new SIZE_VER.
  *  - Output structures are written up to min(@size, kernel size) and @size
  *    comes back as the kernel's size; the kernel zeroes every byte it
  *    writes that has no meaning.
+ *  - Arrays passed by pointer carry their element size (e.g. @task_size of
+ *    struct vnpu_submit) under the same rules, element by element.
+ *  - Ioctls are dispatched on _IOC_NR, so the size bits of the command do
+ *    not have to match the kernel's structure size.
  *
  * See docs/uapi.md for the ioctl table and the meaning of every field.
  */
 #ifndef _UAPI_VNPU_H
 #define _UAPI_VNPU_H
 
+#include <linux/const.h>
 #include <linux/ioctl.h>
 #include <linux/types.h>
 
 /* The user API version reported by VNPU_IOC_GET_INFO: major << 16 | minor. */
 #define VNPU_UAPI_VERSION_MAJOR 0
-#define VNPU_UAPI_VERSION_MINOR 1
-#define VNPU_UAPI_VERSION \
-	((VNPU_UAPI_VERSION_MAJOR << 16) | VNPU_UAPI_VERSION_MINOR)
+#define VNPU_UAPI_VERSION_MINOR 2
+#define VNPU_UAPI_VERSION ((VNPU_UAPI_VERSION_MAJOR << 16) | VNPU_UAPI_VERSION_MINOR)
 
 #define VNPU_MAX_DEVICES 16
-
-#define VNPU_IOC_MAGIC 'V'
+#define VNPU_MAX_STREAMS 64	  /* per open file */
+#define VNPU_MAX_SUBMIT 4096	  /* tasks per VNPU_IOC_SUBMIT call */
+#define VNPU_OP_NAME_LEN 64	  /* including the NUL */
+#define VNPU_OP_TYPE_LEN 32	  /* including the NUL */
+#define VNPU_NAME_LEN 32	  /* product and chip names, including the NUL */
+#define VNPU_MAX_TENSORS 8	  /* inputs + outputs of one task */
+#define VNPU_MAX_DIMS 8
+#define VNPU_MAX_PENDING 4096	  /* tasks queued per device; submit waits */
+#define VNPU_TASK_MAX_FLOPS _BITULL(50)
+#define VNPU_TASK_MAX_BYTES _BITULL(40)
 
 /**
- * struct vnpu_info - device information (VNPU_IOC_GET_INFO)
+ * enum vnpu_product_id - the products a device can model (module parameter
+ * "product", by key: a2, a3, 350, 910, 200i-a2, 310p)
+ */
+enum vnpu_product_id {
+	VNPU_PRODUCT_A2 = 0,	    /* Atlas A2 training, Ascend910B, chip id 5 */
+	VNPU_PRODUCT_A3 = 1,	    /* Atlas A3, Ascend910B arch, chip id 5 */
+	VNPU_PRODUCT_350 = 2,	    /* Atlas 350, Ascend950, chip id 15 */
+	VNPU_PRODUCT_910 = 3,	    /* Atlas training series, Ascend910A, chip id 1 */
+	VNPU_PRODUCT_200I_A2 = 4,   /* Atlas 200I/500 A2, Ascend310B, chip id 7 */
+	VNPU_PRODUCT_310P = 5,	    /* Atlas inference series, Ascend310P, chip id 4 */
+	VNPU_PRODUCT_COUNT
+};
+
+/* struct vnpu_info.caps */
+#define VNPU_CAP_SPLIT_AIC_AIV	 _BITUL(0) /* aic_/aiv_ column prefixes */
+#define VNPU_CAP_SCOPED_PROFILING _BITUL(1) /* Profiler scope supported */
+#define VNPU_CAP_STARS		 _BITUL(2) /* STARS/FFTS: Context ID, Mix Block */
+
+/**
+ * enum vnpu_metric_group - AI Core metric groups (aic_metrics); the values
+ * are the ACL aclprofAicoreMetrics ones. struct vnpu_info.metric_groups is
+ * a mask of (1 << group) of the groups the product supports.
+ */
+enum vnpu_metric_group {
+	VNPU_METRIC_ARITHMETIC_UTILIZATION = 0,
+	VNPU_METRIC_PIPE_UTILIZATION = 1,
+	VNPU_METRIC_MEMORY = 2,
+	VNPU_METRIC_MEMORY_L0 = 3,
+	VNPU_METRIC_RESOURCE_CONFLICT_RATIO = 4,
+	VNPU_METRIC_MEMORY_UB = 5,
+	VNPU_METRIC_L2_CACHE = 6,
+	VNPU_METRIC_PIPE_EXECUTE_UTILIZATION = 7,
+	VNPU_METRIC_MEMORY_ACCESS = 8,
+	VNPU_METRIC_COUNT,
+	VNPU_METRIC_NONE = 0xff,
+};
+
+/**
+ * struct vnpu_info - device and product facts (VNPU_IOC_GET_INFO)
  * @size: in: sizeof(struct vnpu_info) as the caller knows it;
  *        out: the size this kernel knows (may be larger: more to ask for).
  * @flags: in: must be zero.
  * @uapi_version: out: VNPU_UAPI_VERSION of the running module.
  * @dev_id: out: the N of /dev/vnpuN.
  * @dev_count: out: number of vnpu devices the module created.
+ * @product: out: enum vnpu_product_id.
+ * @product_name: out: e.g. "Atlas A2 training", NUL-terminated.
+ * @chip_name: out: e.g. "Ascend910B", NUL-terminated.
+ * @chip_id: out: msprof's platform_version (5 for 910B).
+ * @npu_arch: out: aclplatformNpuArch (2201 for A2/A3).
+ * @aic_num: out: AI Cores (cube cores on products that split AIC/AIV).
+ * @aiv_num: out: AI Vector Cores (0 where there are none).
+ * @aicpu_num: out: AI CPUs.
+ * @caps: out: VNPU_CAP_*.
+ * @aic_freq_khz: out: AI Core clock, kHz.
+ * @sys_cnt_freq_khz: out: system counter (device timestamps), kHz.
+ * @hbm_bw_mbps: out: HBM (main memory) bandwidth, MB/s (10^6 B/s).
+ * @link_bw_mbps: out: inter-device link bandwidth per direction, MB/s.
+ * @metric_groups: out: mask of 1 << enum vnpu_metric_group supported.
+ * @reserved0: zero.
+ * @cube_flops: out: peak cube throughput of the device, FLOP/s (fp16).
+ * @vector_flops: out: peak vector throughput of the device, FLOP/s (fp16).
  * @reserved: must be zero on input; zero on output.
  */
 struct vnpu_info {
@@ -50,14 +118,251 @@ struct vnpu_info {
 	__u32 uapi_version;
 	__u32 dev_id;
 	__u32 dev_count;
+	__u32 product;
+	char product_name[VNPU_NAME_LEN];
+	char chip_name[VNPU_NAME_LEN];
+	__u32 chip_id;
+	__u32 npu_arch;
+	__u32 aic_num;
+	__u32 aiv_num;
+	__u32 aicpu_num;
+	__u32 caps;
+	__u32 aic_freq_khz;
+	__u32 sys_cnt_freq_khz;
+	__u32 hbm_bw_mbps;
+	__u32 link_bw_mbps;
+	__u32 metric_groups;
+	__u32 reserved0;
+	__u64 cube_flops;
+	__u64 vector_flops;
+	__u64 reserved[4];
+};
+
+#define VNPU_INFO_SIZE_VER0 184
+
+/**
+ * struct vnpu_stream_create - VNPU_IOC_STREAM_CREATE
+ * @size: in: sizeof(struct vnpu_stream_create).
+ * @flags: in: must be zero.
+ * @stream_id: out: the new stream, unique within the open file.
+ * @reserved: must be zero.
+ */
+struct vnpu_stream_create {
+	__u32 size;
+	__u32 flags;
+	__u32 stream_id;
 	__u32 reserved;
 };
 
-#define VNPU_INFO_SIZE_VER0 24
+#define VNPU_STREAM_CREATE_SIZE_VER0 16
+
+/**
+ * struct vnpu_stream_destroy - VNPU_IOC_STREAM_DESTROY
+ * @size: in: sizeof(struct vnpu_stream_destroy).
+ * @flags: in: must be zero.
+ * @stream_id: in: a stream of this file. The call waits (interruptibly)
+ *             until the stream's queued tasks have run, then frees the id.
+ * @reserved: must be zero.
+ */
+struct vnpu_stream_destroy {
+	__u32 size;
+	__u32 flags;
+	__u32 stream_id;
+	__u32 reserved;
+};
+
+#define VNPU_STREAM_DESTROY_SIZE_VER0 16
+
+/** enum vnpu_task_type - the accelerator a task runs on (op_summary "Task Type") */
+enum vnpu_task_type {
+	VNPU_TASK_AI_CORE = 0,
+	VNPU_TASK_AI_VECTOR_CORE = 1,
+	VNPU_TASK_MIX_AIC = 2,
+	VNPU_TASK_MIX_AIV = 3,
+	VNPU_TASK_AI_CPU = 4,
+	VNPU_TASK_COMMUNICATION = 5,
+	VNPU_TASK_TYPE_COUNT
+};
+
+/** enum vnpu_dtype - tensor data types (op_summary "Data Types") */
+enum vnpu_dtype {
+	VNPU_DT_FLOAT = 0,
+	VNPU_DT_FLOAT16 = 1,
+	VNPU_DT_INT8 = 2,
+	VNPU_DT_INT32 = 3,
+	VNPU_DT_UINT8 = 4,
+	VNPU_DT_INT16 = 5,
+	VNPU_DT_INT64 = 6,
+	VNPU_DT_BF16 = 7,
+	VNPU_DT_BOOL = 8,
+	VNPU_DT_COUNT
+};
+
+/** enum vnpu_format - tensor formats (op_summary "Formats") */
+enum vnpu_format {
+	VNPU_FMT_ND = 0,
+	VNPU_FMT_NCHW = 1,
+	VNPU_FMT_NHWC = 2,
+	VNPU_FMT_NC1HWC0 = 3,
+	VNPU_FMT_FRACTAL_NZ = 4,
+	VNPU_FMT_FRACTAL_Z = 5,
+	VNPU_FMT_COUNT
+};
+
+/** enum vnpu_comm_op - collective operations of COMMUNICATION tasks */
+enum vnpu_comm_op {
+	VNPU_COMM_ALLREDUCE = 0,
+	VNPU_COMM_ALLGATHER = 1,
+	VNPU_COMM_REDUCESCATTER = 2,
+	VNPU_COMM_BROADCAST = 3,
+	VNPU_COMM_OP_COUNT
+};
+
+/**
+ * struct vnpu_tensor - one input or output tensor
+ * @dtype: enum vnpu_dtype.
+ * @format: enum vnpu_format.
+ * @ndims: 0 (a scalar) .. VNPU_MAX_DIMS.
+ * @reserved: must be zero.
+ * @dims: the first @ndims are the shape; each >= 1; the rest must be zero.
+ */
+struct vnpu_tensor {
+	__u32 dtype;
+	__u32 format;
+	__u32 ndims;
+	__u32 reserved;
+	__u64 dims[VNPU_MAX_DIMS];
+};
+
+/* struct vnpu_task.flags */
+#define VNPU_TASK_F_HF32	_BITUL(0) /* HF32 eligible */
+#define VNPU_TASK_F_DYNAMIC	_BITUL(1) /* OP State "dynamic" (else static) */
+#define VNPU_TASK_F_ALL		(VNPU_TASK_F_HF32 | VNPU_TASK_F_DYNAMIC)
+
+/**
+ * struct vnpu_task - one task of a VNPU_IOC_SUBMIT batch
+ * @op_name: NUL-terminated operator name, not empty, printable ASCII.
+ * @op_type: NUL-terminated operator type (e.g. "MatMul"), not empty,
+ *           printable ASCII.
+ * @task_type: enum vnpu_task_type.
+ * @stream_id: a stream of this file.
+ * @block_num: blocks (cores used), 1 .. 65535; exactly 1 for AI_CPU and
+ *             COMMUNICATION.
+ * @mix_block_num: blocks of the secondary core type of a MIX task, 1 ..
+ *                 65535; must be zero for other types. MIX_AIC and MIX_AIV
+ *                 need a product that splits AIC/AIV, AI_VECTOR_CORE one
+ *                 with vector cores (-EINVAL otherwise).
+ * @flags: VNPU_TASK_F_*.
+ * @model_id: free for the caller (op_summary "Model ID").
+ * @n_inputs: inputs, first in @tensors.
+ * @n_outputs: outputs, after the inputs; n_inputs + n_outputs <= 8.
+ * @comm_op: COMMUNICATION only: enum vnpu_comm_op; else zero.
+ * @comm_devices: COMMUNICATION only: mask of the devices (bit N for
+ *                /dev/vnpuN) taking part, including this one, >= 2 bits,
+ *                all of the same product; else zero. Every device in the
+ *                mask must submit the same collective (same @comm_op,
+ *                @comm_devices and @comm_tag); each runs it when all have.
+ * @comm_tag: COMMUNICATION only: matches the submissions of one collective.
+ * @reserved0: must be zero.
+ * @flops: floating-point (or integer) operations of the task, at most
+ *         VNPU_TASK_MAX_FLOPS.
+ * @bytes: bytes moved between main memory and the cores; for
+ *         COMMUNICATION the message size per device. 0 derives it from
+ *         the tensors (the sum of their sizes). At most
+ *         VNPU_TASK_MAX_BYTES, given or derived.
+ * @reserved: must be zero.
+ * @tensors: @n_inputs inputs then @n_outputs outputs; unused ones zero.
+ */
+struct vnpu_task {
+	char op_name[VNPU_OP_NAME_LEN];
+	char op_type[VNPU_OP_TYPE_LEN];
+	__u32 task_type;
+	__u32 stream_id;
+	__u32 block_num;
+	__u32 mix_block_num;
+	__u32 flags;
+	__u32 model_id;
+	__u32 n_inputs;
+	__u32 n_outputs;
+	__u32 comm_op;
+	__u32 comm_devices;
+	__u32 comm_tag;
+	__u32 reserved0;
+	__u64 flops;
+	__u64 bytes;
+	__u64 reserved[2];
+	struct vnpu_tensor tensors[VNPU_MAX_TENSORS];
+};
+
+#define VNPU_TASK_SIZE_VER0 816
+
+/**
+ * struct vnpu_submit - VNPU_IOC_SUBMIT: queue a batch of tasks
+ * @size: in: sizeof(struct vnpu_submit).
+ * @flags: in: must be zero.
+ * @tasks: in: user pointer to @count tasks, @task_size bytes apart.
+ * @task_ids: in: user pointer to @count __u64, out: the task ids (device
+ *            wide, increasing in submission order), or 0 (not wanted).
+ * @count: in: 1 .. VNPU_MAX_SUBMIT (-E2BIG above).
+ * @task_size: in: sizeof(struct vnpu_task) as the caller knows it.
+ * @submitted: out: tasks queued. The batch is all or nothing: on any
+ *             error nothing is queued and this is 0.
+ * @reserved: must be zero.
+ */
+struct vnpu_submit {
+	__u32 size;
+	__u32 flags;
+	__u64 tasks;
+	__u64 task_ids;
+	__u32 count;
+	__u32 task_size;
+	__u32 submitted;
+	__u32 reserved;
+};
+
+#define VNPU_SUBMIT_SIZE_VER0 40
+
+/* struct vnpu_sync.flags */
+#define VNPU_SYNC_F_ALL_STREAMS _BITUL(0) /* every stream of the file */
+
+/**
+ * struct vnpu_sync - VNPU_IOC_SYNC: wait until a stream (or all) is idle
+ * @size: in: sizeof(struct vnpu_sync).
+ * @flags: in: VNPU_SYNC_F_*.
+ * @stream_id: in: the stream; must be zero with VNPU_SYNC_F_ALL_STREAMS.
+ * @timeout_ms: in: 0 waits forever. -ETIMEDOUT when it expires; the wait
+ *              is interruptible (-EINTR / restart).
+ * @last_task_id: out: id of the last task completed on the stream(s).
+ * @device_time: out: the device's system counter when the stream(s)
+ *               became idle (ticks of sys_cnt_freq_khz).
+ * @reserved: must be zero.
+ */
+struct vnpu_sync {
+	__u32 size;
+	__u32 flags;
+	__u32 stream_id;
+	__u32 timeout_ms;
+	__u64 last_task_id;
+	__u64 device_time;
+	__u64 reserved;
+};
+
+#define VNPU_SYNC_SIZE_VER0 40
 
 /* Ioctl numbers: dispatched on _IOC_NR, the size is carried in @size. */
+#define VNPU_IOC_MAGIC 'V'
 #define VNPU_IOC_NR_GET_INFO 0x00
+#define VNPU_IOC_NR_STREAM_CREATE 0x01
+#define VNPU_IOC_NR_STREAM_DESTROY 0x02
+#define VNPU_IOC_NR_SUBMIT 0x03
+#define VNPU_IOC_NR_SYNC 0x04
 
 #define VNPU_IOC_GET_INFO _IOWR(VNPU_IOC_MAGIC, VNPU_IOC_NR_GET_INFO, struct vnpu_info)
+#define VNPU_IOC_STREAM_CREATE \
+	_IOWR(VNPU_IOC_MAGIC, VNPU_IOC_NR_STREAM_CREATE, struct vnpu_stream_create)
+#define VNPU_IOC_STREAM_DESTROY \
+	_IOWR(VNPU_IOC_MAGIC, VNPU_IOC_NR_STREAM_DESTROY, struct vnpu_stream_destroy)
+#define VNPU_IOC_SUBMIT _IOWR(VNPU_IOC_MAGIC, VNPU_IOC_NR_SUBMIT, struct vnpu_submit)
+#define VNPU_IOC_SYNC _IOWR(VNPU_IOC_MAGIC, VNPU_IOC_NR_SYNC, struct vnpu_sync)
 
 #endif /* _UAPI_VNPU_H */

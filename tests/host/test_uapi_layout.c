@@ -1,35 +1,299 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The uapi layout on x86_64 is what docs/uapi.md says: sizes, offsets, and
- * no implicit padding (the sum of member sizes equals the struct size).
+ * The uapi is what docs/uapi.md says on x86_64: every structure's size and
+ * every member's offset and size, no implicit padding (the members tile the
+ * structure: each starts where the previous one ends and the last one ends
+ * at sizeof), *_SIZE_VER0 == sizeof, structures with 64-bit members are a
+ * multiple of 8 bytes, the ioctl numbers, and the enum values and limits.
+ *
+ * Every expected value is a literal copied from docs/uapi.md, never derived
+ * from the header itself, so a change to the header fails here.
  */
 #include <stddef.h>
 
 #include "kselftest_harness.h"
 #include "vnpu.h"
 
-#define MEMBER_SIZE(t, m) sizeof(((t *)0)->m)
+struct member {
+	const char *name;
+	size_t off, size; /* as compiled */
+	size_t want_off, want_size; /* as documented */
+};
+
+#define MEMBER(type, m, off, size)                                                     \
+	{                                                                              \
+#m, offsetof(struct type, m), sizeof(((struct type *)0)->m), off, size \
+	}
+
+/*
+ * Check @n members of a structure of @size bytes (documented: @want_size):
+ * offsets and sizes as documented, and no padding before, between or after
+ * them.
+ */
+static void check_layout(struct __test_metadata *_metadata, const char *type, size_t size,
+			 size_t want_size, const struct member *m, size_t n)
+{
+	size_t end = 0, sum = 0;
+
+	EXPECT_EQ(want_size, size) TH_LOG("sizeof(struct %s)", type);
+	for (size_t i = 0; i < n; i++) {
+		EXPECT_EQ(m[i].want_off, m[i].off)
+		TH_LOG("offsetof(struct %s, %s)", type, m[i].name);
+		EXPECT_EQ(m[i].want_size, m[i].size) TH_LOG("sizeof(%s.%s)", type, m[i].name);
+		EXPECT_EQ(end, m[i].off) TH_LOG("padding before %s.%s", type, m[i].name);
+		end = m[i].off + m[i].size;
+		sum += m[i].size;
+	}
+	EXPECT_EQ(size, end) TH_LOG("tail padding in struct %s", type);
+	EXPECT_EQ(size, sum) TH_LOG("struct %s: member sizes do not add up", type);
+}
+
+#define CHECK_LAYOUT(type, want_size, members) \
+	check_layout(_metadata, #type, sizeof(struct type), want_size, members, ARRAY_SIZE(members))
 
 TEST(vnpu_info)
 {
-	EXPECT_EQ(VNPU_INFO_SIZE_VER0, sizeof(struct vnpu_info));
-	EXPECT_EQ(0, offsetof(struct vnpu_info, size));
-	EXPECT_EQ(4, offsetof(struct vnpu_info, flags));
-	EXPECT_EQ(8, offsetof(struct vnpu_info, uapi_version));
-	EXPECT_EQ(12, offsetof(struct vnpu_info, dev_id));
-	EXPECT_EQ(16, offsetof(struct vnpu_info, dev_count));
-	EXPECT_EQ(20, offsetof(struct vnpu_info, reserved));
-	EXPECT_EQ(sizeof(struct vnpu_info), MEMBER_SIZE(struct vnpu_info, size) +
-						    MEMBER_SIZE(struct vnpu_info, flags) +
-						    MEMBER_SIZE(struct vnpu_info, uapi_version) +
-						    MEMBER_SIZE(struct vnpu_info, dev_id) +
-						    MEMBER_SIZE(struct vnpu_info, dev_count) +
-						    MEMBER_SIZE(struct vnpu_info, reserved));
+	static const struct member m[] = {
+		MEMBER(vnpu_info, size, 0, 4),
+		MEMBER(vnpu_info, flags, 4, 4),
+		MEMBER(vnpu_info, uapi_version, 8, 4),
+		MEMBER(vnpu_info, dev_id, 12, 4),
+		MEMBER(vnpu_info, dev_count, 16, 4),
+		MEMBER(vnpu_info, product, 20, 4),
+		MEMBER(vnpu_info, product_name, 24, 32),
+		MEMBER(vnpu_info, chip_name, 56, 32),
+		MEMBER(vnpu_info, chip_id, 88, 4),
+		MEMBER(vnpu_info, npu_arch, 92, 4),
+		MEMBER(vnpu_info, aic_num, 96, 4),
+		MEMBER(vnpu_info, aiv_num, 100, 4),
+		MEMBER(vnpu_info, aicpu_num, 104, 4),
+		MEMBER(vnpu_info, caps, 108, 4),
+		MEMBER(vnpu_info, aic_freq_khz, 112, 4),
+		MEMBER(vnpu_info, sys_cnt_freq_khz, 116, 4),
+		MEMBER(vnpu_info, hbm_bw_mbps, 120, 4),
+		MEMBER(vnpu_info, link_bw_mbps, 124, 4),
+		MEMBER(vnpu_info, metric_groups, 128, 4),
+		MEMBER(vnpu_info, reserved0, 132, 4),
+		MEMBER(vnpu_info, cube_flops, 136, 8),
+		MEMBER(vnpu_info, vector_flops, 144, 8),
+		MEMBER(vnpu_info, reserved, 152, 32),
+	};
+
+	CHECK_LAYOUT(vnpu_info, 184, m);
+	EXPECT_EQ(184, VNPU_INFO_SIZE_VER0);
+	EXPECT_EQ(sizeof(struct vnpu_info), VNPU_INFO_SIZE_VER0);
+	EXPECT_EQ(0, sizeof(struct vnpu_info) % 8);
+}
+
+TEST(vnpu_stream_create)
+{
+	static const struct member m[] = {
+		MEMBER(vnpu_stream_create, size, 0, 4),
+		MEMBER(vnpu_stream_create, flags, 4, 4),
+		MEMBER(vnpu_stream_create, stream_id, 8, 4),
+		MEMBER(vnpu_stream_create, reserved, 12, 4),
+	};
+
+	CHECK_LAYOUT(vnpu_stream_create, 16, m);
+	EXPECT_EQ(16, VNPU_STREAM_CREATE_SIZE_VER0);
+	EXPECT_EQ(sizeof(struct vnpu_stream_create), VNPU_STREAM_CREATE_SIZE_VER0);
+}
+
+TEST(vnpu_stream_destroy)
+{
+	static const struct member m[] = {
+		MEMBER(vnpu_stream_destroy, size, 0, 4),
+		MEMBER(vnpu_stream_destroy, flags, 4, 4),
+		MEMBER(vnpu_stream_destroy, stream_id, 8, 4),
+		MEMBER(vnpu_stream_destroy, reserved, 12, 4),
+	};
+
+	CHECK_LAYOUT(vnpu_stream_destroy, 16, m);
+	EXPECT_EQ(16, VNPU_STREAM_DESTROY_SIZE_VER0);
+	EXPECT_EQ(sizeof(struct vnpu_stream_destroy), VNPU_STREAM_DESTROY_SIZE_VER0);
+}
+
+TEST(vnpu_tensor)
+{
+	static const struct member m[] = {
+		MEMBER(vnpu_tensor, dtype, 0, 4),  MEMBER(vnpu_tensor, format, 4, 4),
+		MEMBER(vnpu_tensor, ndims, 8, 4),  MEMBER(vnpu_tensor, reserved, 12, 4),
+		MEMBER(vnpu_tensor, dims, 16, 64),
+	};
+
+	CHECK_LAYOUT(vnpu_tensor, 80, m);
+	EXPECT_EQ(8, sizeof(((struct vnpu_tensor *)0)->dims[0]));
+	EXPECT_EQ(0, sizeof(struct vnpu_tensor) % 8);
+}
+
+TEST(vnpu_task)
+{
+	static const struct member m[] = {
+		MEMBER(vnpu_task, op_name, 0, 64),    MEMBER(vnpu_task, op_type, 64, 32),
+		MEMBER(vnpu_task, task_type, 96, 4),  MEMBER(vnpu_task, stream_id, 100, 4),
+		MEMBER(vnpu_task, block_num, 104, 4), MEMBER(vnpu_task, mix_block_num, 108, 4),
+		MEMBER(vnpu_task, flags, 112, 4),     MEMBER(vnpu_task, model_id, 116, 4),
+		MEMBER(vnpu_task, n_inputs, 120, 4),  MEMBER(vnpu_task, n_outputs, 124, 4),
+		MEMBER(vnpu_task, comm_op, 128, 4),   MEMBER(vnpu_task, comm_devices, 132, 4),
+		MEMBER(vnpu_task, comm_tag, 136, 4),  MEMBER(vnpu_task, reserved0, 140, 4),
+		MEMBER(vnpu_task, flops, 144, 8),     MEMBER(vnpu_task, bytes, 152, 8),
+		MEMBER(vnpu_task, reserved, 160, 16), MEMBER(vnpu_task, tensors, 176, 640),
+	};
+
+	CHECK_LAYOUT(vnpu_task, 816, m);
+	EXPECT_EQ(80, sizeof(((struct vnpu_task *)0)->tensors[0]));
+	EXPECT_EQ(816, VNPU_TASK_SIZE_VER0);
+	EXPECT_EQ(sizeof(struct vnpu_task), VNPU_TASK_SIZE_VER0);
+	EXPECT_EQ(0, sizeof(struct vnpu_task) % 8);
+}
+
+TEST(vnpu_submit)
+{
+	static const struct member m[] = {
+		MEMBER(vnpu_submit, size, 0, 4),       MEMBER(vnpu_submit, flags, 4, 4),
+		MEMBER(vnpu_submit, tasks, 8, 8),      MEMBER(vnpu_submit, task_ids, 16, 8),
+		MEMBER(vnpu_submit, count, 24, 4),     MEMBER(vnpu_submit, task_size, 28, 4),
+		MEMBER(vnpu_submit, submitted, 32, 4), MEMBER(vnpu_submit, reserved, 36, 4),
+	};
+
+	CHECK_LAYOUT(vnpu_submit, 40, m);
+	EXPECT_EQ(40, VNPU_SUBMIT_SIZE_VER0);
+	EXPECT_EQ(sizeof(struct vnpu_submit), VNPU_SUBMIT_SIZE_VER0);
+	EXPECT_EQ(0, sizeof(struct vnpu_submit) % 8);
+}
+
+TEST(vnpu_sync)
+{
+	static const struct member m[] = {
+		MEMBER(vnpu_sync, size, 0, 4),		MEMBER(vnpu_sync, flags, 4, 4),
+		MEMBER(vnpu_sync, stream_id, 8, 4),	MEMBER(vnpu_sync, timeout_ms, 12, 4),
+		MEMBER(vnpu_sync, last_task_id, 16, 8), MEMBER(vnpu_sync, device_time, 24, 8),
+		MEMBER(vnpu_sync, reserved, 32, 8),
+	};
+
+	CHECK_LAYOUT(vnpu_sync, 40, m);
+	EXPECT_EQ(40, VNPU_SYNC_SIZE_VER0);
+	EXPECT_EQ(sizeof(struct vnpu_sync), VNPU_SYNC_SIZE_VER0);
+	EXPECT_EQ(0, sizeof(struct vnpu_sync) % 8);
+}
+
+/*
+ * The 64-bit members are naturally aligned, so the layout is the same for
+ * 32-bit (compat) callers, whose __u64 is only 4-byte aligned.
+ */
+TEST(u64_members_are_8_aligned)
+{
+	EXPECT_EQ(0, offsetof(struct vnpu_info, cube_flops) % 8);
+	EXPECT_EQ(0, offsetof(struct vnpu_info, vector_flops) % 8);
+	EXPECT_EQ(0, offsetof(struct vnpu_info, reserved) % 8);
+	EXPECT_EQ(0, offsetof(struct vnpu_tensor, dims) % 8);
+	EXPECT_EQ(0, offsetof(struct vnpu_task, flops) % 8);
+	EXPECT_EQ(0, offsetof(struct vnpu_task, bytes) % 8);
+	EXPECT_EQ(0, offsetof(struct vnpu_task, reserved) % 8);
+	EXPECT_EQ(0, offsetof(struct vnpu_task, tensors) % 8);
+	EXPECT_EQ(0, offsetof(struct vnpu_submit, tasks) % 8);
+	EXPECT_EQ(0, offsetof(struct vnpu_submit, task_ids) % 8);
+	EXPECT_EQ(0, offsetof(struct vnpu_sync, last_task_id) % 8);
+	EXPECT_EQ(0, offsetof(struct vnpu_sync, device_time) % 8);
+	EXPECT_EQ(0, offsetof(struct vnpu_sync, reserved) % 8);
 }
 
 TEST(ioctl_numbers)
 {
-	EXPECT_EQ(0xc0185600u, (unsigned int)VNPU_IOC_GET_INFO);
+	EXPECT_EQ(0xc0b85600u, (unsigned int)VNPU_IOC_GET_INFO);
+	EXPECT_EQ(0xc0105601u, (unsigned int)VNPU_IOC_STREAM_CREATE);
+	EXPECT_EQ(0xc0105602u, (unsigned int)VNPU_IOC_STREAM_DESTROY);
+	EXPECT_EQ(0xc0285603u, (unsigned int)VNPU_IOC_SUBMIT);
+	EXPECT_EQ(0xc0285604u, (unsigned int)VNPU_IOC_SYNC);
+	EXPECT_EQ('V', VNPU_IOC_MAGIC);
+	EXPECT_EQ(0, VNPU_IOC_NR_GET_INFO);
+	EXPECT_EQ(1, VNPU_IOC_NR_STREAM_CREATE);
+	EXPECT_EQ(2, VNPU_IOC_NR_STREAM_DESTROY);
+	EXPECT_EQ(3, VNPU_IOC_NR_SUBMIT);
+	EXPECT_EQ(4, VNPU_IOC_NR_SYNC);
+}
+
+TEST(version_and_limits)
+{
+	EXPECT_EQ(0, VNPU_UAPI_VERSION_MAJOR);
+	EXPECT_EQ(2, VNPU_UAPI_VERSION_MINOR);
+	EXPECT_EQ(0x00000002, VNPU_UAPI_VERSION);
+	EXPECT_EQ(16, VNPU_MAX_DEVICES);
+	EXPECT_EQ(64, VNPU_MAX_STREAMS);
+	EXPECT_EQ(4096, VNPU_MAX_SUBMIT);
+	EXPECT_EQ(64, VNPU_OP_NAME_LEN);
+	EXPECT_EQ(32, VNPU_OP_TYPE_LEN);
+	EXPECT_EQ(32, VNPU_NAME_LEN);
+	EXPECT_EQ(8, VNPU_MAX_TENSORS);
+	EXPECT_EQ(8, VNPU_MAX_DIMS);
+	EXPECT_EQ(4096, VNPU_MAX_PENDING);
+	EXPECT_EQ(1125899906842624ull, VNPU_TASK_MAX_FLOPS);
+	EXPECT_EQ(1099511627776ull, VNPU_TASK_MAX_BYTES);
+}
+
+TEST(enum_values)
+{
+	EXPECT_EQ(0, VNPU_PRODUCT_A2);
+	EXPECT_EQ(1, VNPU_PRODUCT_A3);
+	EXPECT_EQ(2, VNPU_PRODUCT_350);
+	EXPECT_EQ(3, VNPU_PRODUCT_910);
+	EXPECT_EQ(4, VNPU_PRODUCT_200I_A2);
+	EXPECT_EQ(5, VNPU_PRODUCT_310P);
+	EXPECT_EQ(6, VNPU_PRODUCT_COUNT);
+
+	EXPECT_EQ(0x1, VNPU_CAP_SPLIT_AIC_AIV);
+	EXPECT_EQ(0x2, VNPU_CAP_SCOPED_PROFILING);
+	EXPECT_EQ(0x4, VNPU_CAP_STARS);
+
+	EXPECT_EQ(0, VNPU_METRIC_ARITHMETIC_UTILIZATION);
+	EXPECT_EQ(1, VNPU_METRIC_PIPE_UTILIZATION);
+	EXPECT_EQ(2, VNPU_METRIC_MEMORY);
+	EXPECT_EQ(3, VNPU_METRIC_MEMORY_L0);
+	EXPECT_EQ(4, VNPU_METRIC_RESOURCE_CONFLICT_RATIO);
+	EXPECT_EQ(5, VNPU_METRIC_MEMORY_UB);
+	EXPECT_EQ(6, VNPU_METRIC_L2_CACHE);
+	EXPECT_EQ(7, VNPU_METRIC_PIPE_EXECUTE_UTILIZATION);
+	EXPECT_EQ(8, VNPU_METRIC_MEMORY_ACCESS);
+	EXPECT_EQ(9, VNPU_METRIC_COUNT);
+	EXPECT_EQ(0xff, VNPU_METRIC_NONE);
+
+	EXPECT_EQ(0, VNPU_TASK_AI_CORE);
+	EXPECT_EQ(1, VNPU_TASK_AI_VECTOR_CORE);
+	EXPECT_EQ(2, VNPU_TASK_MIX_AIC);
+	EXPECT_EQ(3, VNPU_TASK_MIX_AIV);
+	EXPECT_EQ(4, VNPU_TASK_AI_CPU);
+	EXPECT_EQ(5, VNPU_TASK_COMMUNICATION);
+	EXPECT_EQ(6, VNPU_TASK_TYPE_COUNT);
+
+	EXPECT_EQ(0, VNPU_DT_FLOAT);
+	EXPECT_EQ(1, VNPU_DT_FLOAT16);
+	EXPECT_EQ(2, VNPU_DT_INT8);
+	EXPECT_EQ(3, VNPU_DT_INT32);
+	EXPECT_EQ(4, VNPU_DT_UINT8);
+	EXPECT_EQ(5, VNPU_DT_INT16);
+	EXPECT_EQ(6, VNPU_DT_INT64);
+	EXPECT_EQ(7, VNPU_DT_BF16);
+	EXPECT_EQ(8, VNPU_DT_BOOL);
+	EXPECT_EQ(9, VNPU_DT_COUNT);
+
+	EXPECT_EQ(0, VNPU_FMT_ND);
+	EXPECT_EQ(1, VNPU_FMT_NCHW);
+	EXPECT_EQ(2, VNPU_FMT_NHWC);
+	EXPECT_EQ(3, VNPU_FMT_NC1HWC0);
+	EXPECT_EQ(4, VNPU_FMT_FRACTAL_NZ);
+	EXPECT_EQ(5, VNPU_FMT_FRACTAL_Z);
+	EXPECT_EQ(6, VNPU_FMT_COUNT);
+
+	EXPECT_EQ(0, VNPU_COMM_ALLREDUCE);
+	EXPECT_EQ(1, VNPU_COMM_ALLGATHER);
+	EXPECT_EQ(2, VNPU_COMM_REDUCESCATTER);
+	EXPECT_EQ(3, VNPU_COMM_BROADCAST);
+	EXPECT_EQ(4, VNPU_COMM_OP_COUNT);
+
+	EXPECT_EQ(0x1, VNPU_TASK_F_HF32);
+	EXPECT_EQ(0x2, VNPU_TASK_F_DYNAMIC);
+	EXPECT_EQ(0x3, VNPU_TASK_F_ALL);
+	EXPECT_EQ(0x1, VNPU_SYNC_F_ALL_STREAMS);
 }
 
 TEST_HARNESS_MAIN

@@ -68,7 +68,9 @@ TEST(info_reports_version_and_ids)
 		EXPECT_EQ(i, info.dev_id);
 		EXPECT_EQ(n, info.dev_count);
 		EXPECT_EQ(0, info.flags);
-		EXPECT_EQ(0, info.reserved);
+		EXPECT_EQ(0, info.reserved0);
+		for (int r = 0; r < 4; r++)
+			EXPECT_EQ(0, info.reserved[r]);
 		close(fd);
 	}
 }
@@ -99,7 +101,7 @@ TEST_F(dev, info_rejects_nonzero_flags)
 
 TEST_F(dev, info_rejects_nonzero_reserved)
 {
-	struct vnpu_info info = { .size = sizeof(info), .reserved = 1 };
+	struct vnpu_info info = { .size = sizeof(info), .reserved = { 0, 0, 0, 1 } };
 
 	EXPECT_EQ(-1, ioctl(self->fd, VNPU_IOC_GET_INFO, &info));
 	EXPECT_EQ(EINVAL, errno);

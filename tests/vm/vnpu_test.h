@@ -87,4 +87,85 @@ static inline unsigned int vnpu_param_devices(void)
 	return n;
 }
 
+/* Create a stream; returns its id or -errno. */
+static inline int vnpu_stream_new(int fd)
+{
+	struct vnpu_stream_create sc = { .size = sizeof(sc) };
+
+	if (ioctl(fd, VNPU_IOC_STREAM_CREATE, &sc))
+		return -errno;
+	return (int)sc.stream_id;
+}
+
+static inline int vnpu_stream_del(int fd, unsigned int id)
+{
+	struct vnpu_stream_destroy sd = { .size = sizeof(sd), .stream_id = id };
+
+	return ioctl(fd, VNPU_IOC_STREAM_DESTROY, &sd) ? -errno : 0;
+}
+
+/* A minimal valid task: @type on @stream with the given work. */
+static inline void vnpu_task_init(struct vnpu_task *t, const char *name, const char *type,
+				  unsigned int task_type, unsigned int stream, __u64 flops,
+				  __u64 bytes)
+{
+	memset(t, 0, sizeof(*t));
+	snprintf(t->op_name, sizeof(t->op_name), "%s", name);
+	snprintf(t->op_type, sizeof(t->op_type), "%s", type);
+	t->task_type = task_type;
+	t->stream_id = stream;
+	t->block_num = 1;
+	t->flops = flops;
+	t->bytes = bytes;
+}
+
+/* Add a tensor (input before any output) to @t. */
+static inline void vnpu_task_tensor(struct vnpu_task *t, int output, unsigned int dtype,
+				    unsigned int ndims, const __u64 *dims)
+{
+	struct vnpu_tensor *x = &t->tensors[t->n_inputs + t->n_outputs];
+
+	x->dtype = dtype;
+	x->format = VNPU_FMT_ND;
+	x->ndims = ndims;
+	for (unsigned int i = 0; i < ndims; i++)
+		x->dims[i] = dims[i];
+	if (output)
+		t->n_outputs++;
+	else
+		t->n_inputs++;
+}
+
+/* Submit @n tasks; returns 0 or -errno. @ids may be NULL. */
+static inline int vnpu_submit_tasks(int fd, const struct vnpu_task *tasks, unsigned int n,
+				    __u64 *ids)
+{
+	struct vnpu_submit sub = {
+		.size = sizeof(sub),
+		.tasks = (__u64)(unsigned long)tasks,
+		.task_ids = (__u64)(unsigned long)ids,
+		.count = n,
+		.task_size = sizeof(*tasks),
+	};
+
+	if (ioctl(fd, VNPU_IOC_SUBMIT, &sub))
+		return -errno;
+	return sub.submitted == n ? 0 : -EIO;
+}
+
+/* Wait for @stream (or all with VNPU_SYNC_F_ALL_STREAMS); 0 or -errno. */
+static inline int vnpu_sync_stream(int fd, unsigned int stream, unsigned int flags,
+				   unsigned int timeout_ms, struct vnpu_sync *out)
+{
+	struct vnpu_sync sy = {
+		.size = sizeof(sy), .flags = flags, .stream_id = stream, .timeout_ms = timeout_ms
+	};
+
+	int ret = ioctl(fd, VNPU_IOC_SYNC, &sy) ? -errno : 0;
+
+	if (out)
+		*out = sy;
+	return ret;
+}
+
 #endif /* VNPU_TEST_H */

@@ -1,0 +1,314 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * vnpu: the executor - one kernel thread per device runs the queued tasks
+ * in device time.
+ *
+ * Scheduling is deterministic: the executor always takes, among the heads
+ * of the streams with work, the task with the smallest id (submission
+ * order) that can run, and gives it
+ *
+ *   start = max(device clock, end of the stream's previous task,
+ *               the time the cores it needs are free)
+ *   end   = start + the cost model's duration
+ *
+ * where the device clock is the start of the previously dispatched task:
+ * tasks of one stream run in order, tasks of different streams overlap on
+ * different cores. The same submissions (and jitter seed) give the same
+ * timings. Device time is a system counter at the product's frequency,
+ * 0 when the device was created.
+ *
+ * With the module parameter pacing=1 the device clock also never runs
+ * behind the wall clock, and a task completes only when the wall clock
+ * has reached its end: device time tracks CLOCK_MONOTONIC.
+ */
+#include <linux/bitops.h>
+#include <linux/hrtimer.h>
+#include <linux/kthread.h>
+#include <linux/ktime.h>
+#include <linux/minmax.h>
+#include <linux/sched.h>
+#include <linux/slab.h>
+
+#include "vnpu_drv.h"
+
+/* Tasks completed per lock hold before the executor lets others in. */
+#define VNPU_EXEC_BATCH 64
+
+void vnpu_task_free(struct vnpu_ktask *task)
+{
+	if (!task)
+		return;
+	kfree(task->comm_spare);
+	kfree(task);
+}
+
+void vnpu_exec_kick(struct vnpu_device *vdev)
+{
+	atomic_inc(&vdev->kick);
+	wake_up(&vdev->exec_wq);
+}
+
+static u64 vnpu_ticks_to_ns(const struct vnpu_device *vdev, u64 ticks)
+{
+	return ticks * 1000000ULL / vdev->product->sys_cnt_freq_khz;
+}
+
+static u64 vnpu_wall_ticks(const struct vnpu_device *vdev)
+{
+	return vnpu_ns_to_ticks(vdev->product, ktime_get_ns() - vdev->epoch_ns);
+}
+
+/* The head of a stream with work that can run and has the smallest id. */
+static struct vnpu_ktask *vnpu_exec_pick(struct vnpu_device *vdev)
+{
+	struct vnpu_ktask *best = NULL, *head;
+	struct vnpu_stream *s;
+
+	lockdep_assert_held(&vdev->lock);
+	list_for_each_entry(s, &vdev->active, active) {
+		head = list_first_entry(&s->pending, struct vnpu_ktask, node);
+		if (best && head->id > best->id)
+			continue;
+		if (head->desc.task_type == VNPU_TASK_COMMUNICATION) {
+			if (!head->comm)
+				vnpu_comm_arrive(vdev, head, max(vdev->clock, s->ready_at));
+			if (!vnpu_comm_ready(head, &head->start, &head->end))
+				continue;
+		}
+		best = head;
+	}
+	return best;
+}
+
+/*
+ * Take the @used cores of @free_at[0..@num) that are free first, and
+ * return when the last of them is free. They are marked busy until the
+ * caller's end time by vnpu_cores_book().
+ */
+static u64 vnpu_cores_pick(const u64 *free_at, u32 num, u32 used, u64 *chosen)
+{
+	u64 ready = 0;
+	u32 k, i, best;
+
+	*chosen = 0;
+	for (k = 0; k < used && k < num; k++) {
+		best = num;
+		for (i = 0; i < num; i++)
+			if (!(*chosen & BIT_ULL(i)) &&
+			    (best == num || free_at[i] < free_at[best]))
+				best = i;
+		*chosen |= BIT_ULL(best);
+		ready = max(ready, free_at[best]);
+	}
+	return ready;
+}
+
+static void vnpu_cores_book(u64 *free_at, u64 chosen, u64 end)
+{
+	u32 i;
+
+	for (i = 0; i < VNPU_MAX_CORES; i++)
+		if (chosen & BIT_ULL(i))
+			free_at[i] = end;
+}
+
+static u32 vnpu_task_dtype(const struct vnpu_task *t)
+{
+	if (t->n_inputs + t->n_outputs)
+		return t->tensors[0].dtype;
+	return VNPU_DT_FLOAT16;
+}
+
+/* Give @task its start and end in device time and book its cores. */
+static void vnpu_exec_schedule(struct vnpu_device *vdev, struct vnpu_ktask *task)
+{
+	const struct vnpu_product_desc *p = vdev->product;
+	const struct vnpu_task *d = &task->desc;
+	struct vnpu_model_out *out = &vdev->model_out;
+	struct vnpu_stream *s = task->stream;
+	struct vnpu_model_in in = {
+		.task_type = d->task_type,
+		.block_num = d->block_num,
+		.mix_block_num = d->mix_block_num,
+		.flags = d->flags,
+		.dtype = vnpu_task_dtype(d),
+		.unit = VNPU_UNIT_AUTO,
+		.flops = d->flops,
+		.bytes = d->bytes,
+		.jitter_seed = vnpu_param_seed ^ task->id,
+		.jitter_permille = vnpu_param_jitter,
+	};
+	u64 start, aic, aiv, cpu;
+
+	lockdep_assert_held(&vdev->lock);
+	if (d->task_type == VNPU_TASK_COMMUNICATION) {
+		/* start and end were set by the rendezvous */
+		memset(out, 0, sizeof(*out));
+		goto out;
+	}
+
+	vnpu_model_task(p, &in, out);
+	start = max(vdev->clock, s->ready_at);
+	if (vnpu_param_pacing)
+		start = max(start, vnpu_wall_ticks(vdev));
+	start = max(start, vnpu_cores_pick(vdev->aic_free_at, p->aic_num,
+					   out->aic_used, &aic));
+	start = max(start, vnpu_cores_pick(vdev->aiv_free_at, p->aiv_num,
+					   out->aiv_used, &aiv));
+	start = max(start, vnpu_cores_pick(vdev->aicpu_free_at, p->aicpu_num,
+					   out->aicpu_used, &cpu));
+	task->start = start;
+	task->end = start + out->duration_ticks;
+	vnpu_cores_book(vdev->aic_free_at, aic, task->end);
+	vnpu_cores_book(vdev->aiv_free_at, aiv, task->end);
+	vnpu_cores_book(vdev->aicpu_free_at, cpu, task->end);
+out:
+	vdev->clock = max(vdev->clock, task->start);
+	s->ready_at = task->end;
+}
+
+/* Retire @task: it has run (or its rendezvous was aborted). */
+static void vnpu_exec_complete(struct vnpu_device *vdev, struct vnpu_ktask *task)
+{
+	struct vnpu_stream *s = task->stream;
+	struct vnpu_file *vfile = s->vfile;
+
+	lockdep_assert_held(&vdev->lock);
+	list_del(&task->node);
+	if (!--s->npending)
+		list_del_init(&s->active);
+	vdev->npending--;
+	vfile->npending--;
+	s->last_done_id = task->id;
+	vfile->last_done_id = task->id;
+	vfile->last_end = max(vfile->last_end, task->end);
+	vdev->tasks_run++;
+	vnpu_prof_task(vdev, task, &vdev->model_out);
+	if (task->comm)
+		vnpu_comm_leave(vdev, task, false);
+	vnpu_task_free(task);
+}
+
+/* Pacing: sleep until the wall clock reaches the end of @task. */
+static void vnpu_exec_pace(struct vnpu_device *vdev, struct vnpu_ktask *task)
+{
+	ktime_t end = ns_to_ktime(vdev->epoch_ns + vnpu_ticks_to_ns(vdev, task->end));
+
+	while (ktime_before(ktime_get(), end)) {
+		set_current_state(TASK_INTERRUPTIBLE);
+		if (kthread_should_stop() || READ_ONCE(vdev->running_cancelled)) {
+			__set_current_state(TASK_RUNNING);
+			break;
+		}
+		schedule_hrtimeout(&end, HRTIMER_MODE_ABS);
+	}
+}
+
+static int vnpu_exec_thread(void *data)
+{
+	struct vnpu_device *vdev = data;
+	struct vnpu_ktask *task;
+	unsigned int done;
+	int kick;
+
+	while (!kthread_should_stop()) {
+		done = 0;
+		kick = atomic_read(&vdev->kick);
+		spin_lock(&vdev->lock);
+		while (done < VNPU_EXEC_BATCH && (task = vnpu_exec_pick(vdev))) {
+			vnpu_exec_schedule(vdev, task);
+			if (vnpu_param_pacing) {
+				vdev->running = task;
+				vdev->running_cancelled = false;
+				spin_unlock(&vdev->lock);
+				vnpu_exec_pace(vdev, task);
+				spin_lock(&vdev->lock);
+				vdev->running = NULL;
+			}
+			vnpu_exec_complete(vdev, task);
+			done++;
+		}
+		spin_unlock(&vdev->lock);
+
+		if (done) {
+			wake_up(&vdev->done_wq);
+			cond_resched();
+			continue;
+		}
+		wait_event_interruptible(vdev->exec_wq, kthread_should_stop() ||
+					 atomic_read(&vdev->kick) != kick);
+	}
+	return 0;
+}
+
+int vnpu_exec_start(struct vnpu_device *vdev)
+{
+	struct task_struct *t;
+
+	t = kthread_run(vnpu_exec_thread, vdev, VNPU_NAME "%u", vdev->id);
+	if (IS_ERR(t))
+		return PTR_ERR(t);
+	vdev->exec_thread = t;
+	return 0;
+}
+
+/* No file is open (the module is going away): the queues are empty. */
+void vnpu_exec_stop(struct vnpu_device *vdev)
+{
+	kthread_stop(vdev->exec_thread);
+}
+
+static bool vnpu_exec_running_for(struct vnpu_device *vdev, struct vnpu_file *vfile)
+{
+	bool ret;
+
+	spin_lock(&vdev->lock);
+	ret = vdev->running && vdev->running->stream->vfile == vfile;
+	spin_unlock(&vdev->lock);
+	return ret;
+}
+
+/*
+ * The file is being released: drop its queued tasks. A task being paced is
+ * the executor's until it completes; stop its pacing and wait for that.
+ */
+void vnpu_exec_cancel_file(struct vnpu_file *vfile)
+{
+	struct vnpu_device *vdev = vfile->vdev;
+	struct vnpu_ktask *task, *tmp;
+	struct vnpu_stream *s;
+	LIST_HEAD(dead);
+	bool running;
+	u32 id;
+
+	spin_lock(&vdev->lock);
+	for (id = 0; id < VNPU_MAX_STREAMS; id++) {
+		s = vfile->streams[id];
+		if (!s)
+			continue;
+		list_for_each_entry_safe(task, tmp, &s->pending, node) {
+			if (task == vdev->running) {
+				vdev->running_cancelled = true;
+				continue;
+			}
+			list_move_tail(&task->node, &dead);
+			s->npending--;
+			vdev->npending--;
+			vfile->npending--;
+			if (task->desc.task_type == VNPU_TASK_COMMUNICATION)
+				vnpu_comm_leave(vdev, task, true);
+		}
+		if (!s->npending)
+			list_del_init(&s->active);
+	}
+	running = vdev->running && vdev->running->stream->vfile == vfile;
+	spin_unlock(&vdev->lock);
+
+	if (running) {
+		wake_up_process(vdev->exec_thread);
+		wait_event(vdev->done_wq, !vnpu_exec_running_for(vdev, vfile));
+	}
+	list_for_each_entry_safe(task, tmp, &dead, node)
+		vnpu_task_free(task);
+	wake_up(&vdev->done_wq);
+}

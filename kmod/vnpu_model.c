@@ -1,0 +1,949 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * vnpu: product table, cost model and per-task PMU counter model.
+ *
+ * Pure integer logic shared by vnpu.ko and the host unit test: no floating
+ * point, no library or kernel calls. Every multiply-then-divide goes
+ * through vnpu_mul_div(), which cannot overflow and saturates instead.
+ *
+ * The timing model is a roofline per block: a block of a task runs on one
+ * core for max(compute, memory) cycles plus a fixed overhead; the cores of
+ * one type share the device's main memory bandwidth equally; blocks beyond
+ * the core count run in further waves. The PMU counters are derived from
+ * the same per-block quantities, so that every busy-cycle event of a block
+ * is at most the block's cycles and every bandwidth stays under the
+ * documented per-core peak (VNPU_PEAK_* in vnpu_model.h).
+ */
+#include "vnpu_model.h"
+
+#define VNPU_U64_MAX (~0ULL)
+#define VNPU_PPM 1000000U
+
+/*
+ * The product table. Public figures: chip ids, npu_arch, system counter
+ * frequencies (msprof collector), 910B 24 AIC + 48 AIV, 910A 32 AI Cores
+ * at 1 GHz (256 TFLOPS fp16) and 1.2 TB/s HBM, 910B 1.6 TB/s HBM, 310P
+ * 8 AI Cores + 7 Vector Cores and 204.8 GB/s LPDDR4X (Atlas 300I Pro),
+ * 310B 51.2 GB/s LPDDR4X (Atlas 200I A2), HCCS 56 GB/s per 910B peer and
+ * 30 GB/s per 910A link, the 16x16x16 cube (8192 FLOP/cycle fp16, twice
+ * that int8) and the 256-byte vector unit (128 fp16 lanes).
+ * Chosen: the clocks (910B 1.8 GHz: 354 TFLOPS fp16; 310P 1.08 GHz: 70.8
+ * TFLOPS fp16 / 141 TOPS int8 as the Atlas 300I Pro; 310B 1.25 GHz: 20.5
+ * TOPS int8 as the Atlas 200I/500 A2, with 1 AIC + 1 AIV), the AI CPU
+ * counts, every figure of the A3 die (taken as one 910B-class die with a
+ * faster fabric) and of the 950 (32 AIC + 64 AIV at 1.9 GHz: ~500 TFLOPS
+ * fp16, 1.4 TB/s), and the link bandwidths of the A3 (196 GB/s), 950
+ * (500 GB/s), 310B (2 GB/s) and 310P (16 GB/s, PCIe).
+ */
+#define VNPU_MG(g) (1U << (g))
+#define VNPU_MG_BASE (VNPU_MG(VNPU_METRIC_ARITHMETIC_UTILIZATION) |	\
+		      VNPU_MG(VNPU_METRIC_PIPE_UTILIZATION) |		\
+		      VNPU_MG(VNPU_METRIC_MEMORY) |			\
+		      VNPU_MG(VNPU_METRIC_MEMORY_L0) |			\
+		      VNPU_MG(VNPU_METRIC_RESOURCE_CONFLICT_RATIO) |	\
+		      VNPU_MG(VNPU_METRIC_MEMORY_UB))
+#define VNPU_CAPS_STARS (VNPU_CAP_SPLIT_AIC_AIV | VNPU_CAP_STARS)
+
+static const struct vnpu_product_desc vnpu_products[VNPU_PRODUCT_COUNT] = {
+	[VNPU_PRODUCT_A2] = {
+		.key = "a2",
+		.name = "Atlas A2 training",
+		.chip_name = "Ascend910B",
+		.chip_id = 5,
+		.npu_arch = 2201,
+		.aic_num = 24,
+		.aiv_num = 48,
+		.aicpu_num = 6,
+		.aic_freq_khz = 1800000,
+		.sys_cnt_freq_khz = 50000,
+		.hbm_bw_mbps = 1600000,
+		.link_bw_mbps = 56000,
+		.caps = VNPU_CAPS_STARS | VNPU_CAP_SCOPED_PROFILING,
+		.metric_groups = VNPU_MG_BASE | VNPU_MG(VNPU_METRIC_L2_CACHE) |
+				 VNPU_MG(VNPU_METRIC_MEMORY_ACCESS),
+		.cube_flops_per_cycle = VNPU_CUBE_FP16_OPS,
+		.vector_flops_per_cycle = 128,
+	},
+	[VNPU_PRODUCT_A3] = {
+		.key = "a3",
+		.name = "Atlas A3",
+		.chip_name = "Ascend910_93",
+		.chip_id = 5,
+		.npu_arch = 2201,
+		.aic_num = 24,
+		.aiv_num = 48,
+		.aicpu_num = 6,
+		.aic_freq_khz = 1800000,
+		.sys_cnt_freq_khz = 50000,
+		.hbm_bw_mbps = 1600000,
+		.link_bw_mbps = 196000,
+		.caps = VNPU_CAPS_STARS | VNPU_CAP_SCOPED_PROFILING,
+		.metric_groups = VNPU_MG_BASE | VNPU_MG(VNPU_METRIC_L2_CACHE) |
+				 VNPU_MG(VNPU_METRIC_MEMORY_ACCESS),
+		.cube_flops_per_cycle = VNPU_CUBE_FP16_OPS,
+		.vector_flops_per_cycle = 128,
+	},
+	[VNPU_PRODUCT_350] = {
+		.key = "350",
+		.name = "Atlas 350",
+		.chip_name = "Ascend950",
+		.chip_id = 15,
+		.npu_arch = 3510,
+		.aic_num = 32,
+		.aiv_num = 64,
+		.aicpu_num = 8,
+		.aic_freq_khz = 1900000,
+		.sys_cnt_freq_khz = 1000000,
+		.hbm_bw_mbps = 1400000,
+		.link_bw_mbps = 500000,
+		.caps = VNPU_CAPS_STARS | VNPU_CAP_SCOPED_PROFILING,
+		.metric_groups = VNPU_MG_BASE,
+		.cube_flops_per_cycle = VNPU_CUBE_FP16_OPS,
+		.vector_flops_per_cycle = 128,
+	},
+	[VNPU_PRODUCT_910] = {
+		.key = "910",
+		.name = "Atlas training series",
+		.chip_name = "Ascend910A",
+		.chip_id = 1,
+		.npu_arch = 1001,
+		.aic_num = 32,
+		.aiv_num = 0,
+		.aicpu_num = 14,
+		.aic_freq_khz = 1000000,
+		.sys_cnt_freq_khz = 100000,
+		.hbm_bw_mbps = 1200000,
+		.link_bw_mbps = 30000,
+		.caps = VNPU_CAP_SCOPED_PROFILING,
+		.metric_groups = VNPU_MG_BASE,
+		.cube_flops_per_cycle = VNPU_CUBE_FP16_OPS,
+		.vector_flops_per_cycle = 128,
+	},
+	[VNPU_PRODUCT_200I_A2] = {
+		.key = "200i-a2",
+		.name = "Atlas 200I/500 A2",
+		.chip_name = "Ascend310B",
+		.chip_id = 7,
+		.npu_arch = 3002,
+		.aic_num = 1,
+		.aiv_num = 1,
+		.aicpu_num = 1,
+		.aic_freq_khz = 1250000,
+		.sys_cnt_freq_khz = 48000,
+		.hbm_bw_mbps = 51200,
+		.link_bw_mbps = 2000,
+		.caps = VNPU_CAPS_STARS,
+		.metric_groups = VNPU_MG_BASE | VNPU_MG(VNPU_METRIC_L2_CACHE) |
+				 VNPU_MG(VNPU_METRIC_PIPE_EXECUTE_UTILIZATION),
+		.cube_flops_per_cycle = VNPU_CUBE_FP16_OPS,
+		.vector_flops_per_cycle = 128,
+	},
+	[VNPU_PRODUCT_310P] = {
+		.key = "310p",
+		.name = "Atlas inference series",
+		.chip_name = "Ascend310P",
+		.chip_id = 4,
+		.npu_arch = 2002,
+		.aic_num = 8,
+		.aiv_num = 7,
+		.aicpu_num = 4,
+		.aic_freq_khz = 1080000,
+		.sys_cnt_freq_khz = 38400,
+		.hbm_bw_mbps = 204800,
+		.link_bw_mbps = 16000,
+		.caps = 0,
+		.metric_groups = VNPU_MG_BASE,
+		.cube_flops_per_cycle = VNPU_CUBE_FP16_OPS,
+		.vector_flops_per_cycle = 128,
+	},
+};
+
+/**
+ * vnpu_product_get() - the table entry of a product
+ * @id: enum vnpu_product.
+ *
+ * Return: the entry, or NULL when @id is out of range.
+ */
+const struct vnpu_product_desc *vnpu_product_get(u32 id)
+{
+	if (id >= VNPU_PRODUCT_COUNT)
+		return NULL;
+	return &vnpu_products[id];
+}
+
+/**
+ * vnpu_product_find() - look a product up by its module parameter key
+ * @key: e.g. "a2"; one trailing newline (a sysfs write) is ignored.
+ *
+ * Return: the enum vnpu_product value, or -1 when no product matches.
+ */
+int vnpu_product_find(const char *key)
+{
+	u32 id, i;
+
+	if (!key)
+		return -1;
+	for (id = 0; id < VNPU_PRODUCT_COUNT; id++) {
+		const char *k = vnpu_products[id].key;
+
+		for (i = 0; k[i] && key[i] == k[i]; i++)
+			;
+		if (k[i])
+			continue;
+		if (!key[i] || (key[i] == '\n' && !key[i + 1]))
+			return id;
+	}
+	return -1;
+}
+
+static bool vnpu_split(const struct vnpu_product_desc *p)
+{
+	return p->caps & VNPU_CAP_SPLIT_AIC_AIV;
+}
+
+/**
+ * vnpu_product_cube_flops() - peak fp16 cube throughput of the device
+ * @p: the product.
+ *
+ * Return: FLOP/s of all cube units together.
+ */
+u64 vnpu_product_cube_flops(const struct vnpu_product_desc *p)
+{
+	return (u64)p->cube_flops_per_cycle * p->aic_num * p->aic_freq_khz * 1000;
+}
+
+/**
+ * vnpu_product_vector_flops() - peak fp16 vector throughput of the device
+ * @p: the product.
+ *
+ * The vector units are those of the AI Vector Cores, plus those of the
+ * unified AI Cores on products without VNPU_CAP_SPLIT_AIC_AIV.
+ *
+ * Return: FLOP/s of all vector units together.
+ */
+u64 vnpu_product_vector_flops(const struct vnpu_product_desc *p)
+{
+	u64 units = p->aiv_num;
+
+	if (!vnpu_split(p))
+		units += p->aic_num;
+	return units * p->vector_flops_per_cycle * p->aic_freq_khz * 1000;
+}
+
+static u64 vnpu_sat_add(u64 a, u64 b)
+{
+	return a + b < a ? VNPU_U64_MAX : a + b;
+}
+
+/*
+ * a * b / c, rounded down or up, without overflow: with a = q * c + r,
+ * r * b < c * b < 2^64. Saturates when the result does not fit.
+ */
+static u64 vnpu_mul_div(u64 a, u32 b, u32 c, bool up)
+{
+	u64 q, r, lo;
+
+	if (!c)
+		return VNPU_U64_MAX;
+	q = a / c;
+	r = a % c;
+	if (q && b > VNPU_U64_MAX / q)
+		return VNPU_U64_MAX;
+	lo = r * b;
+	lo = up ? (lo + c - 1) / c : lo / c;
+	return vnpu_sat_add(q * b, lo);
+}
+
+static u64 vnpu_div_up(u64 a, u64 b)
+{
+	return b ? a / b + (a % b != 0) : 0;
+}
+
+static u64 vnpu_max(u64 a, u64 b)
+{
+	return a > b ? a : b;
+}
+
+static u64 vnpu_min(u64 a, u64 b)
+{
+	return a < b ? a : b;
+}
+
+/**
+ * vnpu_ns_to_ticks() - nanoseconds to system counter ticks
+ * @p: the product.
+ * @ns: nanoseconds.
+ *
+ * Return: ticks of @p's system counter, rounded up.
+ */
+u64 vnpu_ns_to_ticks(const struct vnpu_product_desc *p, u64 ns)
+{
+	return vnpu_mul_div(ns, p->sys_cnt_freq_khz, VNPU_PPM, true);
+}
+
+static u64 vnpu_cycles_to_ticks(const struct vnpu_product_desc *p, u64 cycles)
+{
+	return vnpu_mul_div(cycles, p->sys_cnt_freq_khz, p->aic_freq_khz, true);
+}
+
+static u64 vnpu_splitmix64(u64 x)
+{
+	u64 z = x + 0x9e3779b97f4a7c15ULL;
+
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+	return z ^ (z >> 31);
+}
+
+/* The jitter of a task, parts per million in [-permille, +permille]. */
+static s64 vnpu_jitter_ppm(const struct vnpu_model_in *in)
+{
+	u64 pm = vnpu_min(in->jitter_permille, VNPU_MODEL_MAX_PERMILLE);
+	u64 span = pm * 2000 + 1;
+
+	if (!pm)
+		return 0;
+	return (s64)(vnpu_splitmix64(in->jitter_seed) % span) - (s64)(pm * 1000);
+}
+
+static u64 vnpu_jitter(u64 v, s64 ppm)
+{
+	if (ppm >= 0)
+		return vnpu_sat_add(v, vnpu_mul_div(v, (u32)ppm, VNPU_PPM, false));
+	return v - vnpu_mul_div(v, (u32)-ppm, VNPU_PPM, false);
+}
+
+/**
+ * vnpu_model_comm_ticks() - duration of a collective, ring algorithms
+ * @p: the product (link bandwidth and system counter).
+ * @comm_op: enum vnpu_comm_op (unknown values are modelled as AllReduce).
+ * @ranks: devices taking part.
+ * @bytes: message size per device.
+ *
+ * Every collective costs VNPU_MODEL_COMM_BASE_NS, plus for two or more
+ * ranks VNPU_MODEL_COMM_STEP_NS per ring step and the data each device
+ * sends over one link (bytes / link bandwidth times):
+ *  - AllReduce: reduce-scatter + all-gather, 2(n-1) steps, 2(n-1)/n.
+ *  - AllGather, ReduceScatter: n-1 steps, (n-1)/n.
+ *  - Broadcast: a pipelined ring from the root, the message cut into n-1
+ *    chunks; the last chunk reaches the last rank after (n-1)+(n-2) chunk
+ *    steps: 2n-3 steps, (2n-3)/(n-1) (1 for two ranks, towards 2).
+ *
+ * Return: system counter ticks.
+ */
+u64 vnpu_model_comm_ticks(const struct vnpu_product_desc *p, u32 comm_op, u32 ranks, u64 bytes)
+{
+	u64 ticks = vnpu_ns_to_ticks(p, VNPU_MODEL_COMM_BASE_NS);
+	u32 n = ranks, num, den, steps;
+	u64 data;
+
+	if (n <= 1)
+		return ticks;
+	if (n > 65536)
+		n = 65536;
+	bytes = vnpu_min(bytes, VNPU_MODEL_MAX_BYTES);
+	switch (comm_op) {
+	case VNPU_COMM_ALLGATHER:
+	case VNPU_COMM_REDUCESCATTER:
+		num = n - 1;
+		den = n;
+		steps = n - 1;
+		break;
+	case VNPU_COMM_BROADCAST:
+		num = 2 * n - 3;
+		den = n - 1;
+		steps = 2 * n - 3;
+		break;
+	default:
+		num = 2 * (n - 1);
+		den = n;
+		steps = 2 * (n - 1);
+		break;
+	}
+	data = vnpu_mul_div(bytes, num, den, true);
+	/* bytes / (link_bw_mbps * 10^6 B/s) * (sys_cnt_freq_khz * 10^3 / s) */
+	data = vnpu_mul_div(data, p->sys_cnt_freq_khz, p->link_bw_mbps, true);
+	data = vnpu_div_up(data, 1000);
+	ticks = vnpu_sat_add(ticks, steps * vnpu_ns_to_ticks(p, VNPU_MODEL_COMM_STEP_NS));
+	return vnpu_sat_add(ticks, data);
+}
+
+/* One counter slot per enum vnpu_pmu_event, in this order. */
+enum vnpu_slot {
+	VNPU_S_VEC_BUSY,
+	VNPU_S_SCALAR_BUSY,
+	VNPU_S_CUBE_BUSY,
+	VNPU_S_MTE1_BUSY,
+	VNPU_S_MTE2_BUSY,
+	VNPU_S_MTE3_BUSY,
+	VNPU_S_L2_READ,
+	VNPU_S_L2_WRITE,
+	VNPU_S_MAIN_READ,
+	VNPU_S_MAIN_WRITE,
+	VNPU_S_UB_READ,
+	VNPU_S_UB_WRITE,
+	VNPU_S_L0A_READ,
+	VNPU_S_L0A_WRITE,
+	VNPU_S_L0B_READ,
+	VNPU_S_L0B_WRITE,
+	VNPU_S_VEC_L0C_READ,
+	VNPU_S_CUBE_L0C_READ,
+	VNPU_S_VEC_L0C_WRITE,
+	VNPU_S_CUBE_L0C_WRITE,
+	VNPU_S_L1_READ,
+	VNPU_S_L1_WRITE,
+	VNPU_S_SCALAR_UB_READ,
+	VNPU_S_SCALAR_UB_WRITE,
+	VNPU_S_MTE_UB_READ,
+	VNPU_S_MTE_UB_WRITE,
+	VNPU_S_VEC_UB_READ,
+	VNPU_S_VEC_UB_WRITE,
+	VNPU_S_CUBE_FP16,
+	VNPU_S_CUBE_INT8,
+	VNPU_S_VEC_FP32,
+	VNPU_S_VEC_FP16_128,
+	VNPU_S_VEC_FP16_64,
+	VNPU_S_VEC_INT32,
+	VNPU_S_VEC_MISC,
+	VNPU_S_ICACHE_REQ,
+	VNPU_S_ICACHE_MISS,
+	VNPU_S_BANKGROUP_STALL,
+	VNPU_S_BANK_STALL,
+	VNPU_S_VEC_RESC_CONFLICT,
+	VNPU_S_VEC_EXE,
+	VNPU_S_L0C_TO_L1,
+	VNPU_S_L0C_TO_GM,
+	VNPU_S_MTE1_EXTRA,
+	VNPU_S_FIXPIPE,
+	VNPU_S_MAC_FP,
+	VNPU_S_MAC_INT,
+	VNPU_S_L2_WRITE_HIT,
+	VNPU_S_L2_WRITE_MISS,
+	VNPU_S_L2_R0_READ_HIT,
+	VNPU_S_L2_R0_READ_MISS,
+	VNPU_S_L2_R1_READ_HIT,
+	VNPU_S_L2_R1_READ_MISS,
+	VNPU_S_WRITE_MAIN,
+	VNPU_S_READ_MAIN,
+	VNPU_S_READ_MAIN_DATAS,
+	VNPU_S_COUNT
+};
+
+static const u16 vnpu_slot_ids[VNPU_S_COUNT] = {
+	VNPU_EV_VEC_BUSY, VNPU_EV_SCALAR_BUSY, VNPU_EV_CUBE_BUSY,
+	VNPU_EV_MTE1_BUSY, VNPU_EV_MTE2_BUSY, VNPU_EV_MTE3_BUSY,
+	VNPU_EV_L2_READ, VNPU_EV_L2_WRITE, VNPU_EV_MAIN_READ,
+	VNPU_EV_MAIN_WRITE, VNPU_EV_UB_READ, VNPU_EV_UB_WRITE,
+	VNPU_EV_L0A_READ, VNPU_EV_L0A_WRITE, VNPU_EV_L0B_READ,
+	VNPU_EV_L0B_WRITE, VNPU_EV_VEC_L0C_READ, VNPU_EV_CUBE_L0C_READ,
+	VNPU_EV_VEC_L0C_WRITE, VNPU_EV_CUBE_L0C_WRITE, VNPU_EV_L1_READ,
+	VNPU_EV_L1_WRITE, VNPU_EV_SCALAR_UB_READ, VNPU_EV_SCALAR_UB_WRITE,
+	VNPU_EV_MTE_UB_READ, VNPU_EV_MTE_UB_WRITE, VNPU_EV_VEC_UB_READ,
+	VNPU_EV_VEC_UB_WRITE, VNPU_EV_CUBE_FP16, VNPU_EV_CUBE_INT8,
+	VNPU_EV_VEC_FP32, VNPU_EV_VEC_FP16_128, VNPU_EV_VEC_FP16_64,
+	VNPU_EV_VEC_INT32, VNPU_EV_VEC_MISC, VNPU_EV_ICACHE_REQ,
+	VNPU_EV_ICACHE_MISS, VNPU_EV_BANKGROUP_STALL, VNPU_EV_BANK_STALL,
+	VNPU_EV_VEC_RESC_CONFLICT, VNPU_EV_VEC_EXE, VNPU_EV_L0C_TO_L1,
+	VNPU_EV_L0C_TO_GM, VNPU_EV_MTE1_EXTRA, VNPU_EV_FIXPIPE,
+	VNPU_EV_MAC_FP, VNPU_EV_MAC_INT, VNPU_EV_L2_WRITE_HIT,
+	VNPU_EV_L2_WRITE_MISS, VNPU_EV_L2_R0_READ_HIT, VNPU_EV_L2_R0_READ_MISS,
+	VNPU_EV_L2_R1_READ_HIT, VNPU_EV_L2_R1_READ_MISS, VNPU_EV_WRITE_MAIN,
+	VNPU_EV_READ_MAIN, VNPU_EV_READ_MAIN_DATAS,
+};
+
+/**
+ * vnpu_pmu_event() - the event id counted in a slot of struct vnpu_counters
+ * @slot: 0 .. VNPU_PMU_SLOTS - 1.
+ *
+ * Return: the enum vnpu_pmu_event value, or 0 when @slot is out of range.
+ */
+u32 vnpu_pmu_event(u32 slot)
+{
+	/* fails to build when VNPU_PMU_SLOTS does not match enum vnpu_slot */
+	(void)sizeof(char[1 - 2 * !!(VNPU_S_COUNT ^ VNPU_PMU_SLOTS)]);
+	return slot < VNPU_S_COUNT ? vnpu_slot_ids[slot] : 0;
+}
+
+/**
+ * vnpu_pmu_read() - the value of one PMU event of a task
+ * @c: the task's counters.
+ * @aiv: the AIV side (else the AIC side).
+ * @event_id: a PMU event id.
+ *
+ * Return: the event's count summed over the side's blocks, 0 for ids the
+ * model does not count.
+ */
+u64 vnpu_pmu_read(const struct vnpu_counters *c, bool aiv, u32 event_id)
+{
+	u32 s;
+
+	if (!c)
+		return 0;
+	for (s = 0; s < VNPU_S_COUNT; s++)
+		if (vnpu_slot_ids[s] == event_id)
+			return aiv ? c->aiv[s] : c->aic[s];
+	return 0;
+}
+
+/**
+ * struct vnpu_group_events - the events one metric group programs
+ * @n: how many.
+ * @ids: the event ids, in programming order.
+ */
+struct vnpu_group_events {
+	u8 n;
+	u16 ids[VNPU_PMU_EVENTS_MAX];
+};
+
+/* The collector's default lists (base_analyzer / platform_interface.h). */
+static const struct vnpu_group_events vnpu_groups[VNPU_METRIC_COUNT] = {
+	[VNPU_METRIC_ARITHMETIC_UTILIZATION] = {
+		7, { 0x49, 0x4a, 0x4b, 0x4c, 0x4d, 0x4e, 0x4f } },
+	[VNPU_METRIC_PIPE_UTILIZATION] = {
+		8, { 0x8, 0xa, 0x9, 0xb, 0xc, 0xd, 0x54, 0x55 } },
+	[VNPU_METRIC_MEMORY] = {
+		8, { 0x15, 0x16, 0x31, 0x32, 0xf, 0x10, 0x12, 0x13 } },
+	[VNPU_METRIC_MEMORY_L0] = {
+		8, { 0x1b, 0x1c, 0x21, 0x22, 0x27, 0x28, 0x29, 0x2a } },
+	[VNPU_METRIC_RESOURCE_CONFLICT_RATIO] = {
+		3, { 0x64, 0x65, 0x66 } },
+	[VNPU_METRIC_MEMORY_UB] = {
+		8, { 0x10, 0x13, 0x37, 0x38, 0x3d, 0x3e, 0x43, 0x44 } },
+	[VNPU_METRIC_L2_CACHE] = {
+		6, { 0x500, 0x502, 0x504, 0x506, 0x508, 0x50a } },
+	[VNPU_METRIC_PIPE_EXECUTE_UTILIZATION] = {
+		8, { 0x12c, 0x49, 0x4a, 0x9, 0x302, 0xc, 0xd, 0x303 } },
+	[VNPU_METRIC_MEMORY_ACCESS] = {
+		8, { 0x32, 0x3d, 0x3e, 0x206, 0x20c, 0x50c, 0x50d, 0x50e } },
+};
+
+/* A2/A3 (chip id 5) AIC PipeUtilization: "PipeUtilizationExct". */
+static const struct vnpu_group_events vnpu_pu_exct = {
+	8, { 0x416, 0x417, 0x9, 0x302, 0xc, 0x303, 0x54, 0x55 }
+};
+
+/**
+ * vnpu_metric_events() - the PMU events a metric group programs
+ * @p: the product.
+ * @group: enum vnpu_metric_group.
+ * @aiv: the AIV side (else the AIC side).
+ * @ids: out: the event ids, in programming order.
+ *
+ * Products without VNPU_CAP_SPLIT_AIC_AIV have no AIV side (their
+ * counters are all on the AIC side): 0 for @aiv there.
+ *
+ * Return: the number of ids written, 0 when @p does not support @group.
+ */
+u32 vnpu_metric_events(const struct vnpu_product_desc *p, u32 group, bool aiv,
+		       u32 ids[VNPU_PMU_EVENTS_MAX])
+{
+	const struct vnpu_group_events *g;
+	u32 i;
+
+	if (!p || group >= VNPU_METRIC_COUNT || !(p->metric_groups & VNPU_MG(group)))
+		return 0;
+	if (aiv && !vnpu_split(p))
+		return 0;
+	g = &vnpu_groups[group];
+	if (group == VNPU_METRIC_PIPE_UTILIZATION && !aiv && p->chip_id == 5)
+		g = &vnpu_pu_exct;
+	for (i = 0; i < g->n; i++)
+		ids[i] = g->ids[i];
+	return g->n;
+}
+
+/* Data type classes of the cube and vector units. */
+enum vnpu_dclass {
+	VNPU_DC_FP16,	/* fp16, bf16 (and unknown types) */
+	VNPU_DC_FP32,	/* cube: half rate unless HF32; vector: half rate */
+	VNPU_DC_INT8,	/* int8, uint8, bool: cube twice the rate */
+	VNPU_DC_INT32,	/* int16, int32, int64: integer cube counters, fp16 rate */
+};
+
+static u32 vnpu_dclass(u32 dtype)
+{
+	switch (dtype) {
+	case VNPU_DT_FLOAT:
+		return VNPU_DC_FP32;
+	case VNPU_DT_INT8:
+	case VNPU_DT_UINT8:
+	case VNPU_DT_BOOL:
+		return VNPU_DC_INT8;
+	case VNPU_DT_INT16:
+	case VNPU_DT_INT32:
+	case VNPU_DT_INT64:
+		return VNPU_DC_INT32;
+	default:
+		return VNPU_DC_FP16;
+	}
+}
+
+/**
+ * struct vnpu_side - the blocks of one task on one PMU side (internal)
+ * @ev: the side's counter slots (per block while modelling, then summed).
+ * @blocks: blocks on the side.
+ * @cores: cores of the type the blocks run on.
+ * @on_aiv: the blocks run on AI Vector Cores.
+ * @ub: the core has a vector unit and a UB (AIV or unified AI Core).
+ * @fixpipe: cube results leave L0C through FIXPIPE (AIC of split products).
+ * @cube_flops: cube work of one block.
+ * @vec_flops: vector work of one block.
+ * @rd: bytes one block reads from main memory.
+ * @wr: bytes one block writes to main memory.
+ * @cc: cube busy cycles of one block.
+ * @vc: vector busy cycles of one block.
+ * @mrd: MTE2 (read) cycles of one block.
+ * @mwr: write cycles of one block (MTE3 or FIXPIPE).
+ * @busy: the longest pipe of one block.
+ */
+struct vnpu_side {
+	u64 *ev;
+	u32 blocks;
+	u32 cores;
+	bool on_aiv;
+	bool ub;
+	bool fixpipe;
+	u64 cube_flops;
+	u64 vec_flops;
+	u64 rd;
+	u64 wr;
+	u64 cc;
+	u64 vc;
+	u64 mrd;
+	u64 mwr;
+	u64 busy;
+};
+
+/* Busy cycles of the pipes of one block, into s and s->ev. */
+static void vnpu_side_busy(const struct vnpu_product_desc *p, const struct vnpu_model_in *in,
+			   struct vnpu_side *s, u32 nsides)
+{
+	u32 cls = vnpu_dclass(in->dtype);
+	u32 crate = p->cube_flops_per_cycle;
+	u32 vrate = p->vector_flops_per_cycle;
+	u32 vhalf = vrate / 2 ? vrate / 2 : 1;
+	u64 *ev = s->ev;
+	u64 f, moves = 0;
+	u32 share;
+
+	/* Cube: fp16 rate, int8 twice, fp32 half unless HF32. */
+	if (cls == VNPU_DC_INT8)
+		crate *= 2;
+	else if (cls == VNPU_DC_FP32 && !(in->flags & VNPU_TASK_F_HF32))
+		crate /= 2;
+	s->cc = vnpu_div_up(s->cube_flops, crate ? crate : 1);
+	if (cls == VNPU_DC_INT8 || cls == VNPU_DC_INT32) {
+		ev[VNPU_S_MAC_INT] = s->cc;
+		ev[VNPU_S_CUBE_INT8] = vnpu_min(s->cc,
+						vnpu_div_up(s->cube_flops, VNPU_CUBE_INT8_OPS));
+	} else {
+		ev[VNPU_S_MAC_FP] = s->cc;
+		ev[VNPU_S_CUBE_FP16] = vnpu_min(s->cc,
+						vnpu_div_up(s->cube_flops, VNPU_CUBE_FP16_OPS));
+	}
+
+	/* Vector: one instruction per cycle, lanes by type. */
+	f = s->vec_flops;
+	switch (cls) {
+	case VNPU_DC_FP32:
+		ev[VNPU_S_VEC_FP32] = vnpu_div_up(f, vhalf);
+		break;
+	case VNPU_DC_INT32:
+		ev[VNPU_S_VEC_INT32] = vnpu_div_up(f, vhalf);
+		break;
+	case VNPU_DC_INT8:
+		ev[VNPU_S_VEC_MISC] = vnpu_div_up(f, vrate);
+		break;
+	default:
+		/* 1/16 of the work in 64-lane (tail) instructions */
+		ev[VNPU_S_VEC_FP16_128] = vnpu_div_up(f - f / 16, vrate);
+		ev[VNPU_S_VEC_FP16_64] = vnpu_div_up(f / 16, vhalf);
+		break;
+	}
+	/* A unified core moves cube results L0C -> UB with the vector unit. */
+	if (s->ub && s->cube_flops)
+		moves = vnpu_div_up(s->wr, 256);
+	ev[VNPU_S_VEC_MISC] += moves;
+	s->vc = ev[VNPU_S_VEC_FP32] + ev[VNPU_S_VEC_INT32] + ev[VNPU_S_VEC_MISC] +
+		ev[VNPU_S_VEC_FP16_128] + ev[VNPU_S_VEC_FP16_64];
+
+	/*
+	 * Memory: this core's share of the device bandwidth, hbm / (cores *
+	 * sides), in bytes per cycle: cycles = bytes * cores * sides *
+	 * freq_khz / (hbm_mbps * 1000).
+	 */
+	share = s->cores * nsides * p->aic_freq_khz;
+	s->mrd = vnpu_div_up(vnpu_mul_div(s->rd, share, p->hbm_bw_mbps, true), 1000);
+	s->mwr = vnpu_div_up(vnpu_mul_div(s->wr, share, p->hbm_bw_mbps, true), 1000);
+	s->busy = vnpu_max(vnpu_max(s->cc, s->vc), s->mrd + s->mwr);
+}
+
+/* The remaining events of one block that ran for @cyc cycles. */
+static void vnpu_side_events(struct vnpu_side *s, u64 cyc)
+{
+	u64 *ev = s->ev;
+	bool l1 = !s->ub || s->cube_flops;	/* reads land in L1, not UB */
+	u64 instr = ev[VNPU_S_CUBE_FP16] + ev[VNPU_S_CUBE_INT8];
+	u64 rd_lines = vnpu_div_up(s->rd, 256), wr_lines = vnpu_div_up(s->wr, 256);
+	u64 r0 = rd_lines - rd_lines / 2, r1 = rd_lines / 2;
+	u64 hit_r0, hit_r1, hit_w, miss_r;
+	u64 rd128 = vnpu_div_up(s->rd, 128), wr128 = vnpu_div_up(s->wr, 128);
+	u64 m1 = s->cc / 2;
+	u64 sc = vnpu_min(cyc, VNPU_MODEL_BLOCK_CYCLES / 4 + s->busy / 32);
+
+	/* PipeUtilization and PipeExecuteUtilization */
+	ev[VNPU_S_CUBE_BUSY] = s->cc;
+	ev[VNPU_S_VEC_BUSY] = s->vc;
+	ev[VNPU_S_VEC_EXE] = s->vc - s->vc / 8;
+	ev[VNPU_S_SCALAR_BUSY] = sc;
+	ev[VNPU_S_MTE1_BUSY] = m1;
+	ev[VNPU_S_MTE1_EXTRA] = m1;
+	ev[VNPU_S_MTE2_BUSY] = s->mrd;
+	if (s->fixpipe)
+		ev[VNPU_S_FIXPIPE] = s->mwr;
+	else
+		ev[VNPU_S_MTE3_BUSY] = s->mwr;
+	ev[VNPU_S_ICACHE_REQ] = cyc / 16 + 32;
+	ev[VNPU_S_ICACHE_MISS] = 16 + ev[VNPU_S_ICACHE_REQ] / 64;
+
+	/* ResourceConflictRatio */
+	ev[VNPU_S_BANKGROUP_STALL] = s->vc / 64;
+	ev[VNPU_S_BANK_STALL] = s->vc / 32;
+	ev[VNPU_S_VEC_RESC_CONFLICT] = s->vc / 16;
+
+	/*
+	 * L2: every main memory access goes through it in 256 B lines. Reads
+	 * hit 1/2 on the cube path (operands shared by blocks), 1/8 on the
+	 * vector path (streaming); writes hit 3/4. Misses go to main memory.
+	 */
+	hit_r0 = l1 ? r0 / 2 : r0 / 8;
+	hit_r1 = l1 ? r1 / 2 : r1 / 8;
+	hit_w = wr_lines * 3 / 4;
+	miss_r = r0 - hit_r0 + r1 - hit_r1;
+	ev[VNPU_S_L2_READ] = rd_lines;
+	ev[VNPU_S_L2_WRITE] = wr_lines;
+	ev[VNPU_S_L2_R0_READ_HIT] = hit_r0;
+	ev[VNPU_S_L2_R0_READ_MISS] = r0 - hit_r0;
+	ev[VNPU_S_L2_R1_READ_HIT] = hit_r1;
+	ev[VNPU_S_L2_R1_READ_MISS] = r1 - hit_r1;
+	ev[VNPU_S_L2_WRITE_HIT] = hit_w;
+	ev[VNPU_S_L2_WRITE_MISS] = wr_lines - hit_w;
+	ev[VNPU_S_MAIN_READ] = miss_r * 32;			/* 8 B units */
+	ev[VNPU_S_MAIN_WRITE] = (wr_lines - hit_w) * 32;
+
+	/* MemoryAccess: 128 B units */
+	ev[VNPU_S_WRITE_MAIN] = wr128;
+	ev[VNPU_S_READ_MAIN] = rd128 / 2;
+	ev[VNPU_S_READ_MAIN_DATAS] = rd128 - rd128 / 2;
+	if (s->fixpipe && s->cube_flops) {
+		/* 1/8 of the results go on to L1 (chained cube work) */
+		ev[VNPU_S_L0C_TO_L1] = vnpu_div_up(s->wr, 1024);
+		ev[VNPU_S_L0C_TO_GM] = wr128 + ev[VNPU_S_L0C_TO_L1];
+	}
+
+	/* L1 and L0 (cube path) */
+	if (l1) {
+		ev[VNPU_S_L1_READ] = m1;			/* 512 B */
+		ev[VNPU_S_L1_WRITE] = rd128 + ev[VNPU_S_L0C_TO_L1];
+		ev[VNPU_S_L0A_READ] = instr;			/* 512 B */
+		ev[VNPU_S_L0A_WRITE] = m1 / 2;
+		ev[VNPU_S_L0B_READ] = 2 * instr;		/* 256 B */
+		ev[VNPU_S_L0B_WRITE] = m1;
+		ev[VNPU_S_CUBE_L0C_READ] = instr / 4;		/* 1024 B */
+		ev[VNPU_S_CUBE_L0C_WRITE] = instr;
+	}
+
+	/* UB (vector path and unified cores) */
+	if (s->ub) {
+		if (s->cube_flops)
+			ev[VNPU_S_VEC_L0C_READ] = wr_lines;	/* 256 B */
+		ev[VNPU_S_UB_READ] = 2 * s->vc + wr128;
+		ev[VNPU_S_UB_WRITE] = s->vc + (l1 ? 0 : rd128);
+		ev[VNPU_S_MTE_UB_READ] = wr128;			/* UB -> GM */
+		ev[VNPU_S_MTE_UB_WRITE] = l1 ? 0 : rd128;	/* GM -> UB */
+		ev[VNPU_S_VEC_UB_READ] = 8 * s->vc;		/* 32 B */
+		ev[VNPU_S_VEC_UB_WRITE] = 8 * s->vc;
+		ev[VNPU_S_SCALAR_UB_READ] = sc / 4;		/* 16 B */
+		ev[VNPU_S_SCALAR_UB_WRITE] = sc / 8;
+	}
+}
+
+/*
+ * Split @flops and @bytes of a task between its primary side and, for MIX
+ * tasks, a secondary side: the secondary moves 1/4 of the bytes and does
+ * a share of work on its own unit (vector: 1 FLOP per 2 bytes it moves;
+ * cube: 1/8 of the flops).
+ */
+static void vnpu_side_work(struct vnpu_side *s, bool primary, bool cube, bool mix,
+			   const struct vnpu_model_in *in)
+{
+	u64 flops = vnpu_min(in->flops, VNPU_MODEL_MAX_FLOPS);
+	u64 bytes = vnpu_min(in->bytes, VNPU_MODEL_MAX_BYTES);
+	u64 n = s->blocks;
+
+	if (mix)
+		bytes = primary ? bytes - bytes / 4 : bytes / 4;
+	if (!primary)
+		flops = cube ? flops / 8 : bytes / 2;
+	if (cube)
+		s->cube_flops = vnpu_div_up(flops, n);
+	else
+		s->vec_flops = vnpu_div_up(flops, n);
+	/* cube work reads more than it writes; elementwise work 2:1 */
+	if (cube) {
+		s->rd = vnpu_div_up(bytes - bytes / 4, n);
+		s->wr = vnpu_div_up(bytes / 4, n);
+	} else {
+		s->rd = vnpu_div_up(bytes - bytes / 3, n);
+		s->wr = vnpu_div_up(bytes / 3, n);
+	}
+}
+
+static void vnpu_model_aicpu(const struct vnpu_product_desc *p, const struct vnpu_model_in *in,
+			     struct vnpu_model_out *out, s64 ppm)
+{
+	u64 flops = vnpu_min(in->flops, VNPU_MODEL_MAX_FLOPS);
+	u64 bytes = vnpu_min(in->bytes, VNPU_MODEL_MAX_BYTES);
+	u64 work;
+
+	/* flops / (AICPU_FLOPS / s) * sys_cnt_freq_khz * 1000 / s */
+	work = vnpu_mul_div(flops, p->sys_cnt_freq_khz, VNPU_MODEL_AICPU_FLOPS / 1000, true);
+	work = vnpu_sat_add(work, vnpu_mul_div(bytes, p->sys_cnt_freq_khz,
+					       VNPU_MODEL_AICPU_BPS / 1000, true));
+	out->launch_ticks = vnpu_jitter(vnpu_ns_to_ticks(p, VNPU_MODEL_AICPU_LAUNCH_NS), ppm);
+	out->duration_ticks = vnpu_sat_add(out->launch_ticks, vnpu_jitter(work, ppm));
+	out->aicpu_used = vnpu_min(in->block_num ? in->block_num : 1, p->aicpu_num);
+}
+
+/**
+ * vnpu_model_task() - model the execution of one task
+ * @p: the product.
+ * @in: the task.
+ * @out: out: duration, cores occupied and PMU counters.
+ *
+ * AI Core tasks: per block, compute cycles (flops / block_num at the
+ * per-core rate of the unit and data type) and memory cycles (bytes /
+ * block_num at the core's share of the main memory bandwidth) overlap:
+ * block cycles = max(compute, memory) + VNPU_MODEL_BLOCK_CYCLES, then the
+ * jitter (never below the busiest pipe + half the overhead, so that every
+ * busy count stays within the block). Cores used = min(block_num, cores), waves = ceil(block_num /
+ * cores); duration = launch + waves * block cycles, in system counter
+ * ticks. The blocks of both sides of a MIX task run in lock-step.
+ * AI CPU tasks run on one AI CPU at VNPU_MODEL_AICPU_FLOPS and
+ * VNPU_MODEL_AICPU_BPS; COMMUNICATION tasks take vnpu_model_comm_ticks().
+ * The result depends only on @p and @in.
+ */
+void vnpu_model_task(const struct vnpu_product_desc *p, const struct vnpu_model_in *in,
+		     struct vnpu_model_out *out)
+{
+	struct vnpu_counters *c = &out->ctr;
+	struct vnpu_side sides[2] = { { .ev = c->aic }, { .ev = c->aiv } };
+	struct vnpu_side *prim, *sec = NULL;
+	bool split, cube, mix = false;
+	u32 type, nsides, i, s;
+	u64 cyc = 0, waves = 0;
+	s64 ppm;
+
+	*out = (struct vnpu_model_out){ .duration_ticks = 0 };
+	if (!p || !in)
+		return;
+	ppm = vnpu_jitter_ppm(in);
+	type = in->task_type;
+	if (type == VNPU_TASK_AI_CPU) {
+		vnpu_model_aicpu(p, in, out, ppm);
+		return;
+	}
+	if (type == VNPU_TASK_COMMUNICATION) {
+		out->launch_ticks = vnpu_jitter(vnpu_ns_to_ticks(p, VNPU_MODEL_COMM_BASE_NS), ppm);
+		out->duration_ticks = vnpu_jitter(vnpu_model_comm_ticks(p, in->comm_op,
+									in->comm_ranks, in->bytes),
+						  ppm);
+		return;
+	}
+
+	split = vnpu_split(p);
+	if (type >= VNPU_TASK_TYPE_COUNT)
+		type = VNPU_TASK_AI_CORE;
+	if (!split && type == VNPU_TASK_MIX_AIC)
+		type = VNPU_TASK_AI_CORE;
+	if (!split && type == VNPU_TASK_MIX_AIV)
+		type = VNPU_TASK_AI_VECTOR_CORE;
+	cube = type == VNPU_TASK_AI_CORE || type == VNPU_TASK_MIX_AIC;
+	if (!split && type == VNPU_TASK_AI_CORE) {
+		if (in->unit == VNPU_UNIT_AUTO)
+			cube = in->flops &&
+			       in->flops / 4 >= vnpu_min(in->bytes, VNPU_MODEL_MAX_BYTES);
+		else
+			cube = in->unit != VNPU_UNIT_VECTOR;
+	}
+
+	/* The primary side: AIC for cube work and on non-split products. */
+	prim = &sides[split && !cube ? 1 : 0];
+	prim->blocks = in->block_num ? in->block_num : 1;
+	if (split) {
+		prim->cores = cube ? p->aic_num : p->aiv_num;
+		prim->on_aiv = !cube;
+		prim->ub = !cube;
+		prim->fixpipe = cube;
+		if ((type == VNPU_TASK_MIX_AIC || type == VNPU_TASK_MIX_AIV) &&
+		    in->mix_block_num) {
+			mix = true;
+			sec = &sides[cube ? 1 : 0];
+			sec->blocks = in->mix_block_num;
+			sec->cores = cube ? p->aiv_num : p->aic_num;
+			sec->on_aiv = cube;
+			sec->ub = cube;
+			sec->fixpipe = !cube;
+		}
+	} else {
+		prim->ub = true;
+		prim->cores = p->aic_num;
+		if (type == VNPU_TASK_AI_VECTOR_CORE && p->aiv_num) {
+			prim->cores = p->aiv_num;
+			prim->on_aiv = true;
+		}
+	}
+	nsides = mix ? 2 : 1;
+	vnpu_side_work(prim, true, cube, mix, in);
+	if (sec)
+		vnpu_side_work(sec, false, !cube, mix, in);
+
+	/* Both sides run in lock-step: one block length for the task. */
+	for (i = 0; i < nsides; i++) {
+		struct vnpu_side *sd = i ? sec : prim;
+
+		vnpu_side_busy(p, in, sd, nsides);
+		cyc = vnpu_max(cyc, sd->busy);
+	}
+	cyc = vnpu_max(vnpu_jitter(cyc + VNPU_MODEL_BLOCK_CYCLES, ppm),
+		       cyc + VNPU_MODEL_BLOCK_CYCLES / 2);
+
+	for (i = 0; i < nsides; i++) {
+		struct vnpu_side *sd = i ? sec : prim;
+		u64 w = vnpu_div_up(sd->blocks, sd->cores ? sd->cores : 1);
+		u32 used = vnpu_min(sd->blocks, sd->cores);
+
+		vnpu_side_events(sd, cyc);
+		for (s = 0; s < VNPU_S_COUNT; s++)
+			sd->ev[s] *= sd->blocks;
+		waves = vnpu_max(waves, w);
+		if (sd == &sides[0]) {
+			c->aic_total_cycles = cyc * sd->blocks;
+			c->aic_blocks = sd->blocks;
+			c->aic_core_num = sd->cores;
+		} else {
+			c->aiv_total_cycles = cyc * sd->blocks;
+			c->aiv_blocks = sd->blocks;
+			c->aiv_core_num = sd->cores;
+		}
+		/* the core type occupied, not the PMU side */
+		if (sd->on_aiv)
+			out->aiv_used = used;
+		else
+			out->aic_used = used;
+	}
+
+	out->launch_ticks = vnpu_jitter(vnpu_ns_to_ticks(p, VNPU_MODEL_LAUNCH_NS), ppm);
+	out->duration_ticks = vnpu_sat_add(out->launch_ticks,
+					   vnpu_cycles_to_ticks(p, waves * cyc));
+}

@@ -1,0 +1,488 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * vnpu: profiling sessions - start, stop, stats, and the records the
+ * device writes for each task, gated by the session's level:
+ *
+ *   L0  TASK_START, TASK_END
+ *   L1  + OP_INFO, PMU (AI Core, Vector Core and MIX tasks), COMM
+ *   L2  + RUNTIME (one per stream/submit/sync ioctl), AICPU
+ *
+ * One session per device at a time, owned by the file that started it and
+ * stopped when that file is closed. The owner keeps the stopped session's
+ * ring (to drain it) until it starts another one or is closed.
+ *
+ * Lock order: vnpu_device.prof_lock, vnpu_file.lock, vnpu_device.lock.
+ * No user memory is touched under vnpu_file.lock (mmap takes it under
+ * mmap_lock).
+ */
+#include <linux/log2.h>
+#include <linux/poll.h>
+#include <linux/sched.h>
+#include <linux/slab.h>
+#include <linux/uaccess.h>
+
+#include "vnpu_drv.h"
+
+static atomic_t vnpu_prof_ids = ATOMIC_INIT(0);
+
+static void vnpu_prof_free(struct vnpu_prof *prof)
+{
+	if (!prof)
+		return;
+	vnpu_ring_free(prof->ring);
+	kfree(prof);
+}
+
+/* Device time now: the executor's clock, or the wall clock when pacing. */
+static u64 vnpu_prof_now(struct vnpu_device *vdev)
+{
+	u64 wall = vnpu_ns_to_ticks(vdev->product, ktime_get_ns() - vdev->epoch_ns);
+
+	return vnpu_param_pacing ? max(wall, vdev->clock) : vdev->clock;
+}
+
+static void vnpu_prof_fill_ctrl(struct vnpu_device *vdev, struct vnpu_prof *prof)
+{
+	const struct vnpu_product_desc *p = vdev->product;
+	struct vnpu_ring *r = prof->ring;
+	struct vnpu_ring_ctrl *c = r->ctrl;
+
+	c->magic = VNPU_RING_MAGIC;
+	c->version = VNPU_RING_VERSION;
+	c->compat_version = 1;
+	c->hdr_size = sizeof(*c);
+	c->page_size = PAGE_SIZE;
+	c->data_offset = 2 * PAGE_SIZE;
+	c->data_size = r->size;
+	c->cons_offset = PAGE_SIZE;
+	c->prod_pos_offset = offsetof(struct vnpu_ring_ctrl, producer_pos);
+	c->session_id = prof->id;
+	c->dev_id = vdev->id;
+	c->product = vdev->product_id;
+	c->level = prof->level;
+	c->metric_group = prof->group;
+	c->n_events = prof->n_events;
+	c->caps = p->caps;
+	c->aic_num = p->aic_num;
+	c->aiv_num = p->aiv_num;
+	c->aic_freq_khz = p->aic_freq_khz;
+	c->sys_cnt_freq_khz = p->sys_cnt_freq_khz;
+	memcpy(c->aic_events, prof->aic_events, sizeof(c->aic_events));
+	memcpy(c->aiv_events, prof->aiv_events, sizeof(c->aiv_events));
+	c->mono_base_ns = vdev->epoch_ns;
+}
+
+static int vnpu_prof_check_start(const struct vnpu_product_desc *p,
+				 struct vnpu_prof_start *ps)
+{
+	if ((ps->flags & ~VNPU_PROF_F_ALL) || ps->level >= VNPU_PROF_LEVEL_COUNT)
+		return -EINVAL;
+	if (ps->session_id || ps->n_events || ps->mmap_size ||
+	    memchr_inv(ps->aic_events, 0, sizeof(ps->aic_events)) ||
+	    memchr_inv(ps->aiv_events, 0, sizeof(ps->aiv_events)) ||
+	    ps->reserved[0] || ps->reserved[1])
+		return -EINVAL;
+
+	if (ps->flags & VNPU_PROF_F_METRIC_GROUP) {
+		/* no AI Core metrics at L0, as the TF adapter says */
+		if (ps->level == VNPU_PROF_L0 || ps->metric_group >= VNPU_METRIC_COUNT)
+			return -EINVAL;
+		if (!(p->metric_groups & BIT(ps->metric_group)))
+			return -EOPNOTSUPP;
+	} else {
+		if (ps->metric_group)
+			return -EINVAL;
+		ps->metric_group = ps->level == VNPU_PROF_L0 ?
+				   VNPU_METRIC_NONE : VNPU_METRIC_PIPE_UTILIZATION;
+	}
+
+	if (!ps->ring_pages)
+		ps->ring_pages = VNPU_RING_DEFAULT_PAGES;
+	if (!is_power_of_2(ps->ring_pages) || ps->ring_pages > VNPU_RING_MAX_PAGES)
+		return -EINVAL;
+	if (!ps->wakeup_bytes)
+		ps->wakeup_bytes = ps->ring_pages * PAGE_SIZE / 2;
+	if (ps->wakeup_bytes < 8 || ps->wakeup_bytes > ps->ring_pages * PAGE_SIZE)
+		return -EINVAL;
+	return 0;
+}
+
+static struct vnpu_prof *vnpu_prof_new(struct vnpu_device *vdev,
+				       struct vnpu_file *vfile,
+				       const struct vnpu_prof_start *ps)
+{
+	const struct vnpu_product_desc *p = vdev->product;
+	struct vnpu_prof *prof;
+	u32 n_aic = 0, n_aiv = 0;
+
+	prof = kzalloc(sizeof(*prof), GFP_KERNEL);
+	if (!prof)
+		return NULL;
+	prof->ring = vnpu_ring_alloc(ps->ring_pages);
+	if (!prof->ring) {
+		kfree(prof);
+		return NULL;
+	}
+	prof->ring->wakeup_bytes = ps->wakeup_bytes;
+	prof->owner = vfile;
+	prof->id = atomic_inc_return(&vnpu_prof_ids);
+	prof->level = ps->level;
+	prof->group = ps->metric_group;
+	if (prof->group != VNPU_METRIC_NONE) {
+		n_aic = vnpu_metric_events(p, prof->group, false, prof->aic_events);
+		n_aiv = vnpu_metric_events(p, prof->group, true, prof->aiv_events);
+	}
+	prof->n_events = max(n_aic, n_aiv);
+	vnpu_prof_fill_ctrl(vdev, prof);
+	return prof;
+}
+
+/* Stop @vdev's active session if @vfile owns it. Under prof_lock. */
+static int vnpu_prof_stop_locked(struct vnpu_device *vdev, struct vnpu_file *vfile)
+{
+	struct vnpu_prof *prof = vdev->prof;
+
+	lockdep_assert_held(&vdev->prof_lock);
+	if (!prof)
+		return -ENOENT;
+	if (prof->owner != vfile)
+		return -EPERM;
+	spin_lock(&vdev->lock);
+	vdev->prof = NULL;
+	prof->active = false;
+	vnpu_ring_stop(prof->ring, &vfile->prof_wq);
+	spin_unlock(&vdev->lock);
+	return 0;
+}
+
+long vnpu_ioctl_prof_start(struct vnpu_file *vfile, void __user *arg)
+{
+	struct vnpu_device *vdev = vfile->vdev;
+	struct vnpu_prof *prof, *old;
+	struct vnpu_prof_start ps;
+	u32 usize;
+	int ret;
+
+	ret = vnpu_copy_struct_in(&ps, sizeof(ps), VNPU_PROF_START_SIZE_VER0, arg);
+	if (ret)
+		return ret;
+	usize = ps.size;
+	ret = vnpu_prof_check_start(vdev->product, &ps);
+	if (ret)
+		return ret;
+	/* fault before the session exists rather than after */
+	if (put_user(usize, (u32 __user *)arg))
+		return -EFAULT;
+
+	prof = vnpu_prof_new(vdev, vfile, &ps);
+	if (!prof)
+		return -ENOMEM;
+
+	mutex_lock(&vdev->prof_lock);
+	if (vdev->prof) {
+		mutex_unlock(&vdev->prof_lock);
+		vnpu_prof_free(prof);
+		return -EBUSY;
+	}
+	mutex_lock(&vfile->lock);
+	old = vfile->prof;
+	vfile->prof = prof;
+	spin_lock(&vdev->lock);
+	prof->ring->ctrl->start_ticks = vnpu_prof_now(vdev);
+	prof->ring->ctrl->start_mono_ns = ktime_get_ns();
+	prof->active = true;
+	vdev->prof = prof;
+	spin_unlock(&vdev->lock);
+	mutex_unlock(&vfile->lock);
+	mutex_unlock(&vdev->prof_lock);
+	vnpu_prof_free(old);
+
+	ps.size = sizeof(ps);
+	ps.session_id = prof->id;
+	ps.n_events = prof->n_events;
+	memcpy(ps.aic_events, prof->aic_events, sizeof(ps.aic_events));
+	memcpy(ps.aiv_events, prof->aiv_events, sizeof(ps.aiv_events));
+	ps.mmap_size = (2 + 2ULL * ps.ring_pages) * PAGE_SIZE;
+	return vnpu_copy_struct_out(arg, &ps, sizeof(ps), usize);
+}
+
+long vnpu_ioctl_prof_stop(struct vnpu_file *vfile, void __user *arg)
+{
+	struct vnpu_device *vdev = vfile->vdev;
+	struct vnpu_prof_stop st;
+	int ret;
+
+	ret = vnpu_copy_struct_in(&st, sizeof(st), VNPU_PROF_STOP_SIZE_VER0, arg);
+	if (ret)
+		return ret;
+	if (st.flags || st.reserved)
+		return -EINVAL;
+	mutex_lock(&vdev->prof_lock);
+	ret = vnpu_prof_stop_locked(vdev, vfile);
+	mutex_unlock(&vdev->prof_lock);
+	return ret;
+}
+
+long vnpu_ioctl_prof_stats(struct vnpu_file *vfile, void __user *arg)
+{
+	struct vnpu_device *vdev = vfile->vdev;
+	struct vnpu_prof_stats st;
+	struct vnpu_prof *prof;
+	struct vnpu_ring *r;
+	u32 usize;
+	int ret;
+
+	ret = vnpu_copy_struct_in(&st, sizeof(st), VNPU_PROF_STATS_SIZE_VER0, arg);
+	if (ret)
+		return ret;
+	if (st.flags || memchr_inv((u8 *)&st + 8, 0, sizeof(st) - 8))
+		return -EINVAL;
+	usize = st.size;
+	memset(&st, 0, sizeof(st));
+	st.size = sizeof(st);
+
+	/* this file's session, else the device's */
+	mutex_lock(&vfile->lock);
+	spin_lock(&vdev->lock);
+	prof = vfile->prof ? vfile->prof : vdev->prof;
+	if (prof) {
+		r = prof->ring;
+		st.session_id = prof->id;
+		st.active = prof->active;
+		st.produced = r->produced;
+		st.lost = r->lost;
+		st.written = r->written;
+		st.bytes = r->prod;
+		st.consumed_pos = r->cons_seen;
+	}
+	spin_unlock(&vdev->lock);
+	mutex_unlock(&vfile->lock);
+	return vnpu_copy_struct_out(arg, &st, sizeof(st), usize);
+}
+
+/* The file is going away: stop its session and free its ring. */
+void vnpu_prof_release(struct vnpu_file *vfile)
+{
+	struct vnpu_device *vdev = vfile->vdev;
+
+	mutex_lock(&vdev->prof_lock);
+	if (vdev->prof && vdev->prof->owner == vfile)
+		vnpu_prof_stop_locked(vdev, vfile);
+	mutex_unlock(&vdev->prof_lock);
+	vnpu_prof_free(vfile->prof);
+	vfile->prof = NULL;
+}
+
+int vnpu_prof_mmap(struct vnpu_file *vfile, struct vm_area_struct *vma)
+{
+	int ret = -ENODEV;
+
+	mutex_lock(&vfile->lock);
+	if (vfile->prof)
+		ret = vnpu_ring_mmap(vfile->prof->ring, vma);
+	mutex_unlock(&vfile->lock);
+	return ret;
+}
+
+__poll_t vnpu_prof_poll(struct vnpu_file *vfile, struct file *file,
+			struct poll_table_struct *wait)
+{
+	struct vnpu_ring *r;
+	__poll_t mask = 0;
+	u64 readable;
+
+	poll_wait(file, &vfile->prof_wq, wait);
+	mutex_lock(&vfile->lock);
+	if (!vfile->prof) {
+		mask = EPOLLERR;
+		goto out_unlock;
+	}
+	r = vfile->prof->ring;
+	readable = vnpu_ring_readable(r);
+	if (readable >= r->wakeup_bytes)
+		mask |= EPOLLIN | EPOLLRDNORM;
+	/* pairs with the release in vnpu_ring_stop(): all records visible */
+	if (smp_load_acquire(&r->ctrl->stopped)) {
+		mask |= EPOLLHUP;
+		if (readable)
+			mask |= EPOLLIN | EPOLLRDNORM;
+	}
+out_unlock:
+	mutex_unlock(&vfile->lock);
+	return mask;
+}
+
+/* ---- records ---- */
+
+static void vnpu_rec_task(struct vnpu_ring *r, u16 type, const struct vnpu_ktask *t,
+			  u64 ts)
+{
+	struct vnpu_rec_task *rec = vnpu_ring_reserve(r, type, sizeof(*rec));
+
+	if (!rec)
+		return;
+	rec->task_id = t->id;
+	rec->stream_id = t->stream->hw_id;
+	rec->task_type = t->desc.task_type;
+	rec->timestamp = ts;
+}
+
+static void vnpu_rec_op_info(struct vnpu_ring *r, const struct vnpu_ktask *t)
+{
+	const struct vnpu_task *d = &t->desc;
+	u32 n = d->n_inputs + d->n_outputs, size = sizeof(struct vnpu_rec_op_info);
+	struct vnpu_rec_op_info *rec;
+	struct vnpu_rec_tensor *x;
+	u32 i;
+
+	for (i = 0; i < n; i++)
+		size += sizeof(*x) + d->tensors[i].ndims * sizeof(u64);
+	rec = vnpu_ring_reserve(r, VNPU_REC_OP_INFO, size);
+	if (!rec)
+		return;
+	rec->task_id = t->id;
+	rec->stream_id = t->stream->hw_id;
+	rec->task_type = d->task_type;
+	rec->block_num = d->block_num;
+	rec->mix_block_num = d->mix_block_num;
+	rec->op_flags = d->flags;
+	rec->model_id = d->model_id;
+	rec->n_tensors = n;
+	rec->flops = d->flops;
+	rec->bytes = d->bytes;
+	strscpy_pad(rec->op_name, d->op_name, sizeof(rec->op_name));
+	strscpy_pad(rec->op_type, d->op_type, sizeof(rec->op_type));
+
+	x = (struct vnpu_rec_tensor *)(rec + 1);
+	for (i = 0; i < n; i++) {
+		const struct vnpu_tensor *src = &d->tensors[i];
+
+		x->dtype = src->dtype;
+		x->format = src->format;
+		x->ndims = src->ndims;
+		x->output = i >= d->n_inputs;
+		memcpy(x + 1, src->dims, src->ndims * sizeof(u64));
+		x = (void *)(x + 1) + src->ndims * sizeof(u64);
+	}
+}
+
+static void vnpu_rec_pmu(struct vnpu_ring *r, const struct vnpu_prof *prof,
+			 const struct vnpu_ktask *t, const struct vnpu_counters *c)
+{
+	struct vnpu_rec_pmu *rec = vnpu_ring_reserve(r, VNPU_REC_PMU, sizeof(*rec));
+	u32 i;
+
+	if (!rec)
+		return;
+	rec->task_id = t->id;
+	rec->stream_id = t->stream->hw_id;
+	rec->aic_total_cycles = c->aic_total_cycles;
+	rec->aiv_total_cycles = c->aiv_total_cycles;
+	rec->aic_blocks = c->aic_blocks;
+	rec->aiv_blocks = c->aiv_blocks;
+	for (i = 0; i < prof->n_events; i++) {
+		if (prof->aic_events[i])
+			rec->aic_events[i] = vnpu_pmu_read(c, false, prof->aic_events[i]);
+		if (prof->aiv_events[i])
+			rec->aiv_events[i] = vnpu_pmu_read(c, true, prof->aiv_events[i]);
+	}
+}
+
+static void vnpu_rec_comm(struct vnpu_ring *r, const struct vnpu_ktask *t)
+{
+	struct vnpu_rec_comm *rec = vnpu_ring_reserve(r, VNPU_REC_COMM, sizeof(*rec));
+
+	if (!rec)
+		return;
+	rec->task_id = t->id;
+	rec->stream_id = t->stream->hw_id;
+	rec->comm_op = t->desc.comm_op;
+	rec->devices = t->desc.comm_devices;
+	rec->tag = t->desc.comm_tag;
+	rec->bytes = t->desc.bytes;
+	rec->start = t->start;
+	rec->end = t->end;
+	strscpy_pad(rec->op_name, t->desc.op_name, sizeof(rec->op_name));
+}
+
+static void vnpu_rec_aicpu(struct vnpu_ring *r, const struct vnpu_ktask *t,
+			   const struct vnpu_model_out *out)
+{
+	struct vnpu_rec_aicpu *rec = vnpu_ring_reserve(r, VNPU_REC_AICPU, sizeof(*rec));
+	u64 busy = t->end - t->start;
+
+	if (!rec)
+		return;
+	busy -= min(busy, out->launch_ticks);
+	rec->task_id = t->id;
+	rec->stream_id = t->stream->hw_id;
+	rec->start = t->start;
+	rec->end = t->end;
+	rec->dispatch_ticks = min(out->launch_ticks, t->end - t->start);
+	/* the model does not split AI CPU work: a fifth of it moves data */
+	rec->memcpy_ticks = busy / 5;
+	rec->compute_ticks = busy - rec->memcpy_ticks;
+	strscpy_pad(rec->op_name, t->desc.op_name, sizeof(rec->op_name));
+}
+
+/**
+ * vnpu_prof_task() - write the records of a completed task
+ * @vdev: the device (locked).
+ * @task: the task, with its start and end.
+ * @out: its cost-model output (counters).
+ */
+void vnpu_prof_task(struct vnpu_device *vdev, const struct vnpu_ktask *task,
+		    const struct vnpu_model_out *out)
+{
+	struct vnpu_prof *prof = vdev->prof;
+	u32 type = task->desc.task_type;
+	struct vnpu_ring *r;
+
+	lockdep_assert_held(&vdev->lock);
+	if (!prof)
+		return;
+	r = prof->ring;
+	vnpu_rec_task(r, VNPU_REC_TASK_START, task, task->start);
+	if (prof->level >= VNPU_PROF_L1) {
+		vnpu_rec_op_info(r, task);
+		if (type == VNPU_TASK_COMMUNICATION)
+			vnpu_rec_comm(r, task);
+		else if (type != VNPU_TASK_AI_CPU)
+			vnpu_rec_pmu(r, prof, task, &out->ctr);
+	}
+	if (prof->level >= VNPU_PROF_L2 && type == VNPU_TASK_AI_CPU)
+		vnpu_rec_aicpu(r, task, out);
+	vnpu_rec_task(r, VNPU_REC_TASK_END, task, task->end);
+	vnpu_ring_publish(r, &prof->owner->prof_wq);
+}
+
+/**
+ * vnpu_prof_runtime() - record a runtime call (L2)
+ * @vdev: the device.
+ * @api: enum vnpu_rt_api.
+ * @result: what the call returns.
+ * @count: tasks of a submit, else 0.
+ * @start_ns: CLOCK_MONOTONIC when the call entered the driver.
+ */
+void vnpu_prof_runtime(struct vnpu_device *vdev, u32 api, s32 result, u32 count,
+		       u64 start_ns)
+{
+	struct vnpu_rec_runtime *rec;
+	struct vnpu_prof *prof;
+
+	spin_lock(&vdev->lock);
+	prof = vdev->prof;
+	if (prof && prof->level >= VNPU_PROF_L2) {
+		rec = vnpu_ring_reserve(prof->ring, VNPU_REC_RUNTIME, sizeof(*rec));
+		if (rec) {
+			rec->api = api;
+			rec->tid = task_pid_vnr(current);
+			rec->result = result;
+			rec->count = count;
+			rec->start_ns = start_ns;
+			rec->end_ns = ktime_get_ns();
+		}
+		vnpu_ring_publish(prof->ring, &prof->owner->prof_wq);
+	}
+	spin_unlock(&vdev->lock);
+}

@@ -1,0 +1,60 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * vnpu: ring position arithmetic, pure and shared with the host unit test
+ * (tests/host/test_ring_math.c) and libnpuprof's consumer.
+ *
+ * Positions are free-running u64 byte counters; differences are taken
+ * with unsigned wrap-around, so the arithmetic holds across 2^64 too.
+ */
+#ifndef _VNPU_RING_MATH_H
+#define _VNPU_RING_MATH_H
+
+#ifdef __KERNEL__
+#include <linux/types.h>
+#else
+#include <stdbool.h>
+#include <linux/types.h>
+#endif
+
+/* Records are padded to this. */
+#define VNPU_RING_ALIGN 8
+
+static inline __u32 vnpu_ring_rec_size(__u32 bytes)
+{
+	return (bytes + VNPU_RING_ALIGN - 1) & ~(__u32)(VNPU_RING_ALIGN - 1);
+}
+
+/* Bytes written and not yet consumed. */
+static inline __u64 vnpu_ring_used(__u64 cons, __u64 prod)
+{
+	return prod - cons;
+}
+
+/* Offset of @pos in a data area of @size bytes (a power of two). */
+static inline __u64 vnpu_ring_offset(__u64 pos, __u64 size)
+{
+	return pos & (size - 1);
+}
+
+/*
+ * Is a consumer position read from the shared page plausible: not behind
+ * the last valid one (@seen) and not ahead of the producer (@prod)?
+ */
+static inline bool vnpu_ring_cons_valid(__u64 seen, __u64 cons, __u64 prod)
+{
+	return cons - seen <= prod - seen;
+}
+
+/*
+ * Can @need more bytes be written while @reserve bytes stay free (the
+ * room kept for the final LOST record)?
+ */
+static inline bool vnpu_ring_fits(__u64 size, __u64 cons, __u64 prod, __u64 need,
+				  __u64 reserve)
+{
+	__u64 used = vnpu_ring_used(cons, prod);
+
+	return used <= size && size - used >= need + reserve;
+}
+
+#endif /* _VNPU_RING_MATH_H */

@@ -1,0 +1,208 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * vnpu: streams of an open file (create, destroy, sync, release).
+ *
+ * A stream is an in-order queue. Its slot in vnpu_file.streams holds one
+ * reference; a sync waiting on it holds another, so that a concurrent
+ * destroy cannot free it under the waiter.
+ */
+#include <linux/jiffies.h>
+#include <linux/slab.h>
+#include <linux/uaccess.h>
+#include <linux/wait.h>
+
+#include "vnpu_drv.h"
+
+static void vnpu_stream_free(struct kref *ref)
+{
+	kfree(container_of(ref, struct vnpu_stream, ref));
+}
+
+static void vnpu_stream_put(struct vnpu_stream *stream)
+{
+	kref_put(&stream->ref, vnpu_stream_free);
+}
+
+long vnpu_ioctl_stream_create(struct vnpu_file *vfile, void __user *arg)
+{
+	struct vnpu_device *vdev = vfile->vdev;
+	struct vnpu_stream_create sc;
+	struct vnpu_stream *stream;
+	u32 id, usize;
+	int ret;
+
+	ret = vnpu_copy_struct_in(&sc, sizeof(sc), VNPU_STREAM_CREATE_SIZE_VER0, arg);
+	if (ret)
+		return ret;
+	if (sc.flags || sc.stream_id || sc.reserved)
+		return -EINVAL;
+
+	stream = kzalloc(sizeof(*stream), GFP_KERNEL);
+	if (!stream)
+		return -ENOMEM;
+	kref_init(&stream->ref);
+	stream->vfile = vfile;
+	INIT_LIST_HEAD(&stream->pending);
+	INIT_LIST_HEAD(&stream->active);
+
+	mutex_lock(&vfile->lock);
+	for (id = 0; id < VNPU_MAX_STREAMS; id++)
+		if (!vfile->streams[id])
+			break;
+	if (id == VNPU_MAX_STREAMS) {
+		mutex_unlock(&vfile->lock);
+		kfree(stream);
+		return -EMFILE;
+	}
+	stream->id = id;
+	spin_lock(&vdev->lock);
+	stream->hw_id = vdev->next_hw_stream++;
+	vfile->streams[id] = stream;
+	spin_unlock(&vdev->lock);
+	mutex_unlock(&vfile->lock);
+
+	usize = sc.size;
+	memset(&sc, 0, sizeof(sc));
+	sc.size = sizeof(sc);
+	sc.stream_id = id;
+	ret = vnpu_copy_struct_out(arg, &sc, sizeof(sc), usize);
+	if (ret) {
+		/* the caller cannot know the id: take the stream back */
+		mutex_lock(&vfile->lock);
+		spin_lock(&vdev->lock);
+		vfile->streams[id] = NULL;
+		spin_unlock(&vdev->lock);
+		mutex_unlock(&vfile->lock);
+		vnpu_stream_put(stream);
+	}
+	return ret;
+}
+
+/* Take a reference on stream @id of @vfile, or NULL if there is none. */
+static struct vnpu_stream *vnpu_stream_get(struct vnpu_file *vfile, u32 id)
+{
+	struct vnpu_stream *stream = NULL;
+
+	if (id >= VNPU_MAX_STREAMS)
+		return NULL;
+	mutex_lock(&vfile->lock);
+	if (vfile->streams[id]) {
+		stream = vfile->streams[id];
+		kref_get(&stream->ref);
+	}
+	mutex_unlock(&vfile->lock);
+	return stream;
+}
+
+long vnpu_ioctl_stream_destroy(struct vnpu_file *vfile, void __user *arg)
+{
+	struct vnpu_device *vdev = vfile->vdev;
+	struct vnpu_stream_destroy sd;
+	struct vnpu_stream *stream;
+	int ret;
+
+	ret = vnpu_copy_struct_in(&sd, sizeof(sd), VNPU_STREAM_DESTROY_SIZE_VER0, arg);
+	if (ret)
+		return ret;
+	if (sd.flags || sd.reserved)
+		return -EINVAL;
+	if (sd.stream_id >= VNPU_MAX_STREAMS)
+		return -EINVAL;
+
+	mutex_lock(&vfile->lock);
+	stream = vfile->streams[sd.stream_id];
+	if (!stream || stream->dying) {
+		mutex_unlock(&vfile->lock);
+		return -ENOENT;
+	}
+	/* no submit adds work to a dying stream; wait without the lock */
+	stream->dying = true;
+	mutex_unlock(&vfile->lock);
+
+	ret = wait_event_interruptible(vdev->done_wq, !READ_ONCE(stream->npending));
+
+	mutex_lock(&vfile->lock);
+	if (ret) {
+		stream->dying = false;
+	} else {
+		spin_lock(&vdev->lock);
+		vfile->streams[sd.stream_id] = NULL;
+		spin_unlock(&vdev->lock);
+		vnpu_stream_put(stream);
+	}
+	mutex_unlock(&vfile->lock);
+	return ret;
+}
+
+static long vnpu_wait_idle(struct vnpu_device *vdev, u32 *pending, u32 timeout_ms)
+{
+	long ret;
+
+	if (!timeout_ms)
+		return wait_event_interruptible(vdev->done_wq, !READ_ONCE(*pending));
+	ret = wait_event_interruptible_timeout(vdev->done_wq, !READ_ONCE(*pending),
+					       msecs_to_jiffies(timeout_ms));
+	if (ret == 0)
+		return -ETIMEDOUT;
+	return ret < 0 ? ret : 0;
+}
+
+long vnpu_ioctl_sync(struct vnpu_file *vfile, void __user *arg)
+{
+	struct vnpu_device *vdev = vfile->vdev;
+	struct vnpu_stream *stream = NULL;
+	struct vnpu_sync sy;
+	u32 usize;
+	long ret;
+
+	ret = vnpu_copy_struct_in(&sy, sizeof(sy), VNPU_SYNC_SIZE_VER0, arg);
+	if (ret)
+		return ret;
+	if ((sy.flags & ~VNPU_SYNC_F_ALL_STREAMS) || sy.reserved ||
+	    sy.last_task_id || sy.device_time)
+		return -EINVAL;
+
+	if (sy.flags & VNPU_SYNC_F_ALL_STREAMS) {
+		if (sy.stream_id)
+			return -EINVAL;
+		ret = vnpu_wait_idle(vdev, &vfile->npending, sy.timeout_ms);
+	} else {
+		stream = vnpu_stream_get(vfile, sy.stream_id);
+		if (!stream)
+			return sy.stream_id >= VNPU_MAX_STREAMS ? -EINVAL : -ENOENT;
+		ret = vnpu_wait_idle(vdev, &stream->npending, sy.timeout_ms);
+	}
+	if (ret)
+		goto out_put;
+
+	spin_lock(&vdev->lock);
+	if (stream) {
+		sy.last_task_id = stream->last_done_id;
+		sy.device_time = stream->ready_at;
+	} else {
+		sy.last_task_id = vfile->last_done_id;
+		sy.device_time = vfile->last_end;
+	}
+	spin_unlock(&vdev->lock);
+	usize = sy.size;
+	sy.size = sizeof(sy);
+	ret = vnpu_copy_struct_out(arg, &sy, sizeof(sy), usize);
+out_put:
+	if (stream)
+		vnpu_stream_put(stream);
+	return ret;
+}
+
+/* The file is going away: drop its queued work, then its streams. */
+void vnpu_file_release_streams(struct vnpu_file *vfile)
+{
+	u32 id;
+
+	vnpu_exec_cancel_file(vfile);
+	for (id = 0; id < VNPU_MAX_STREAMS; id++) {
+		if (vfile->streams[id]) {
+			vnpu_stream_put(vfile->streams[id]);
+			vfile->streams[id] = NULL;
+		}
+	}
+}

@@ -1,0 +1,311 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * vnpu: VNPU_IOC_SUBMIT - copy in a batch of task descriptors, validate
+ * every field, and queue the batch on its streams, all or nothing.
+ */
+#include <linux/bitops.h>
+#include <linux/overflow.h>
+#include <linux/sched/signal.h>
+#include <linux/slab.h>
+#include <linux/string.h>
+#include <linux/uaccess.h>
+
+#include "vnpu_drv.h"
+
+static const u8 vnpu_dtype_size[VNPU_DT_COUNT] = {
+	[VNPU_DT_FLOAT] = 4,  [VNPU_DT_FLOAT16] = 2, [VNPU_DT_INT8] = 1,
+	[VNPU_DT_INT32] = 4,  [VNPU_DT_UINT8] = 1,   [VNPU_DT_INT16] = 2,
+	[VNPU_DT_INT64] = 8,  [VNPU_DT_BF16] = 2,    [VNPU_DT_BOOL] = 1,
+};
+
+/* A NUL-terminated, non-empty, printable string within @len bytes. */
+static bool vnpu_name_valid(const char *s, size_t len)
+{
+	size_t n = strnlen(s, len);
+
+	if (n == 0 || n == len)
+		return false;
+	while (n--)
+		if (s[n] < 0x20 || s[n] > 0x7e)
+			return false;
+	return true;
+}
+
+/* Validate @t and return its size in bytes through @bytes, or -EINVAL. */
+static int vnpu_tensor_validate(const struct vnpu_tensor *t, u64 *bytes)
+{
+	u64 n = 1;
+	u32 i;
+
+	if (t->dtype >= VNPU_DT_COUNT || t->format >= VNPU_FMT_COUNT ||
+	    t->ndims > VNPU_MAX_DIMS || t->reserved)
+		return -EINVAL;
+	for (i = 0; i < VNPU_MAX_DIMS; i++) {
+		if (i < t->ndims) {
+			if (!t->dims[i] || check_mul_overflow(n, t->dims[i], &n))
+				return -EINVAL;
+		} else if (t->dims[i]) {
+			return -EINVAL;
+		}
+	}
+	if (check_mul_overflow(n, (u64)vnpu_dtype_size[t->dtype], bytes))
+		return -EINVAL;
+	return 0;
+}
+
+static int vnpu_comm_validate(const struct vnpu_device *vdev,
+			      const struct vnpu_task *t)
+{
+	u32 all = GENMASK(vnpu_device_count() - 1, 0);
+	unsigned long bits = t->comm_devices;
+	unsigned int i;
+
+	if (t->task_type != VNPU_TASK_COMMUNICATION)
+		return t->comm_op || t->comm_devices || t->comm_tag ? -EINVAL : 0;
+	if (t->comm_op >= VNPU_COMM_OP_COUNT)
+		return -EINVAL;
+	if ((t->comm_devices & ~all) || !(t->comm_devices & BIT(vdev->id)) ||
+	    hweight32(t->comm_devices) < 2)
+		return -EINVAL;
+	/* one clock rate and one link model for the whole collective */
+	for_each_set_bit(i, &bits, VNPU_MAX_DEVICES)
+		if (vnpu_device_get(i)->product != vdev->product)
+			return -EINVAL;
+	return 0;
+}
+
+/**
+ * vnpu_task_validate() - check every field of a task descriptor
+ * @vdev: the device it is submitted to (product limits).
+ * @t: the descriptor, as copied in (unknown tail bytes already checked).
+ *
+ * Stream existence is checked when the batch is queued.
+ *
+ * Return: 0 or -EINVAL.
+ */
+int vnpu_task_validate(const struct vnpu_device *vdev, const struct vnpu_task *t)
+{
+	const struct vnpu_product_desc *p = vdev->product;
+	bool mix = t->task_type == VNPU_TASK_MIX_AIC ||
+		   t->task_type == VNPU_TASK_MIX_AIV;
+	u64 bytes = 0, sum = 0;
+	u32 i, ntensors;
+
+	if (!vnpu_name_valid(t->op_name, sizeof(t->op_name)) ||
+	    !vnpu_name_valid(t->op_type, sizeof(t->op_type)))
+		return -EINVAL;
+	if (t->task_type >= VNPU_TASK_TYPE_COUNT || t->stream_id >= VNPU_MAX_STREAMS)
+		return -EINVAL;
+	if (t->flags & ~VNPU_TASK_F_ALL)
+		return -EINVAL;
+	if (t->reserved0 || t->reserved[0] || t->reserved[1])
+		return -EINVAL;
+
+	if (!t->block_num || t->block_num > U16_MAX)
+		return -EINVAL;
+	if ((t->task_type == VNPU_TASK_AI_CPU ||
+	     t->task_type == VNPU_TASK_COMMUNICATION) && t->block_num != 1)
+		return -EINVAL;
+	if (mix != !!t->mix_block_num || t->mix_block_num > U16_MAX)
+		return -EINVAL;
+	if (mix && !(p->caps & VNPU_CAP_SPLIT_AIC_AIV))
+		return -EINVAL;
+	if (t->task_type == VNPU_TASK_AI_VECTOR_CORE && !p->aiv_num)
+		return -EINVAL;
+	if (vnpu_comm_validate(vdev, t))
+		return -EINVAL;
+
+	if (t->n_inputs > VNPU_MAX_TENSORS || t->n_outputs > VNPU_MAX_TENSORS)
+		return -EINVAL;
+	ntensors = t->n_inputs + t->n_outputs;
+	if (ntensors > VNPU_MAX_TENSORS)
+		return -EINVAL;
+	for (i = 0; i < VNPU_MAX_TENSORS; i++) {
+		if (i >= ntensors) {
+			if (memchr_inv(&t->tensors[i], 0, sizeof(t->tensors[i])))
+				return -EINVAL;
+			continue;
+		}
+		if (vnpu_tensor_validate(&t->tensors[i], &bytes) ||
+		    check_add_overflow(sum, bytes, &sum))
+			return -EINVAL;
+	}
+
+	if (t->flops > VNPU_TASK_MAX_FLOPS || t->bytes > VNPU_TASK_MAX_BYTES)
+		return -EINVAL;
+	if (!t->bytes && sum > VNPU_TASK_MAX_BYTES)
+		return -EINVAL;
+	return 0;
+}
+
+/* Bytes of a validated task: as given, or the sum of its tensors' sizes. */
+static u64 vnpu_task_bytes(const struct vnpu_task *t)
+{
+	u64 sum = 0, n;
+	u32 i, d;
+
+	if (t->bytes)
+		return t->bytes;
+	for (i = 0; i < t->n_inputs + t->n_outputs; i++) {
+		n = vnpu_dtype_size[t->tensors[i].dtype];
+		for (d = 0; d < t->tensors[i].ndims; d++)
+			n *= t->tensors[i].dims[d];
+		sum += n;
+	}
+	return sum;
+}
+
+static void vnpu_free_batch(struct vnpu_ktask **tasks, u32 count)
+{
+	u32 i;
+
+	for (i = 0; i < count; i++)
+		vnpu_task_free(tasks[i]);
+	kvfree(tasks);
+}
+
+/* Are the streams of the whole batch there? Under vfile->lock. */
+static bool vnpu_batch_streams_exist(struct vnpu_file *vfile,
+				     struct vnpu_ktask **tasks, u32 count)
+{
+	struct vnpu_stream *stream;
+	u32 i;
+
+	for (i = 0; i < count; i++) {
+		stream = vfile->streams[tasks[i]->desc.stream_id];
+		if (!stream || stream->dying)
+			return false;
+	}
+	return true;
+}
+
+/*
+ * Queue the batch once the device has room for all of it, waiting
+ * (interruptibly) without holding vfile->lock. Returns the first task id.
+ */
+static int vnpu_enqueue_batch(struct vnpu_file *vfile, struct vnpu_ktask **tasks,
+			      u32 count, u64 *first_id)
+{
+	struct vnpu_device *vdev = vfile->vdev;
+	struct vnpu_stream *stream;
+	u32 i;
+	int ret;
+
+	for (;;) {
+		ret = wait_event_interruptible(vdev->done_wq,
+					       READ_ONCE(vdev->npending) + count <=
+					       VNPU_MAX_PENDING);
+		if (ret)
+			return ret;
+		mutex_lock(&vfile->lock);
+		if (!vnpu_batch_streams_exist(vfile, tasks, count)) {
+			mutex_unlock(&vfile->lock);
+			return -ENOENT;
+		}
+		spin_lock(&vdev->lock);
+		if (vdev->npending + count <= VNPU_MAX_PENDING)
+			break;
+		/* another submitter took the room first */
+		spin_unlock(&vdev->lock);
+		mutex_unlock(&vfile->lock);
+	}
+
+	*first_id = vdev->next_task_id;
+	for (i = 0; i < count; i++) {
+		stream = vfile->streams[tasks[i]->desc.stream_id];
+		tasks[i]->stream = stream;
+		tasks[i]->id = vdev->next_task_id++;
+		list_add_tail(&tasks[i]->node, &stream->pending);
+		if (!stream->npending++)
+			list_add_tail(&stream->active, &vdev->active);
+	}
+	vdev->npending += count;
+	vfile->npending += count;
+	spin_unlock(&vdev->lock);
+	mutex_unlock(&vfile->lock);
+	vnpu_exec_kick(vdev);
+	return 0;
+}
+
+long vnpu_ioctl_submit(struct vnpu_file *vfile, void __user *arg, u32 *count)
+{
+	struct vnpu_device *vdev = vfile->vdev;
+	struct vnpu_ktask **tasks;
+	struct vnpu_submit sub;
+	u64 __user *uids;
+	u64 first_id = 0;
+	u32 i, n = 0, usize;
+	long ret;
+
+	ret = vnpu_copy_struct_in(&sub, sizeof(sub), VNPU_SUBMIT_SIZE_VER0, arg);
+	if (ret)
+		return ret;
+	if (sub.flags || sub.reserved || sub.submitted || !sub.count || !sub.tasks)
+		return -EINVAL;
+	if (sub.count > VNPU_MAX_SUBMIT)
+		return -E2BIG;
+	*count = sub.count;
+	if (sub.task_size < VNPU_TASK_SIZE_VER0 || sub.task_size > PAGE_SIZE)
+		return -EINVAL;
+	uids = u64_to_user_ptr(sub.task_ids);
+	/* fault now rather than after the tasks are queued */
+	if (uids && clear_user(uids, sub.count * sizeof(u64)))
+		return -EFAULT;
+	if (put_user(sub.size, (u32 __user *)arg))
+		return -EFAULT;
+
+	tasks = kvcalloc(sub.count, sizeof(*tasks), GFP_KERNEL);
+	if (!tasks)
+		return -ENOMEM;
+	for (n = 0; n < sub.count; n++) {
+		const void __user *src = u64_to_user_ptr(sub.tasks) +
+					 (u64)n * sub.task_size;
+		struct vnpu_ktask *t = kzalloc(sizeof(*t), GFP_KERNEL);
+
+		if (!t) {
+			ret = -ENOMEM;
+			goto out_free;
+		}
+		tasks[n] = t;
+		INIT_LIST_HEAD(&t->node);
+		ret = copy_struct_from_user(&t->desc, sizeof(t->desc), src,
+					    sub.task_size);
+		if (ret)
+			goto out_free_all;
+		ret = vnpu_task_validate(vdev, &t->desc);
+		if (ret)
+			goto out_free_all;
+		t->desc.bytes = vnpu_task_bytes(&t->desc);
+		if (t->desc.task_type == VNPU_TASK_COMMUNICATION) {
+			t->comm_spare = vnpu_comm_alloc();
+			if (!t->comm_spare) {
+				ret = -ENOMEM;
+				goto out_free_all;
+			}
+		}
+		if (fatal_signal_pending(current)) {
+			ret = -EINTR;
+			goto out_free_all;
+		}
+	}
+
+	ret = vnpu_enqueue_batch(vfile, tasks, n, &first_id);
+	if (ret)
+		goto out_free;
+	kvfree(tasks);
+
+	/* queued: from here the tasks belong to the executor */
+	for (i = 0; uids && i < sub.count; i++)
+		if (put_user(first_id + i, &uids[i]))
+			return -EFAULT;
+	usize = sub.size;
+	sub.size = sizeof(sub);
+	sub.submitted = sub.count;
+	return vnpu_copy_struct_out(arg, &sub, sizeof(sub), usize);
+
+out_free_all:
+	n++;
+out_free:
+	vnpu_free_batch(tasks, n);
+	return ret;
+}

@@ -1,0 +1,844 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The product table, cost model and PMU counter model of kmod/vnpu_model.c,
+ * checked on the host: table facts against the reference, event lists
+ * against the collector's, and for a grid of tasks on every product the
+ * properties the profiler relies on (ratios in [0, 1], bandwidths under
+ * their peaks, aicore_time within the task, determinism, bounded jitter).
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "kselftest_harness.h"
+#include "vnpu_model.h"
+
+#define ARRAY_LEN(a) (sizeof(a) / sizeof((a)[0]))
+
+/* Expected table facts (reference section 3 and 1.6, and the brief). */
+static const char *const keys[VNPU_PRODUCT_COUNT] = { "a2", "a3", "350", "910", "200i-a2", "310p" };
+static const char *const names[VNPU_PRODUCT_COUNT] = {
+	"Atlas A2 training",	 "Atlas A3",	      "Atlas 350",
+	"Atlas training series", "Atlas 200I/500 A2", "Atlas inference series"
+};
+static const char *const chips[VNPU_PRODUCT_COUNT] = { "Ascend910B", "Ascend910_93", "Ascend950",
+						       "Ascend910A", "Ascend310B",   "Ascend310P" };
+static const unsigned int chip_ids[VNPU_PRODUCT_COUNT] = { 5, 5, 15, 1, 7, 4 };
+static const unsigned int archs[VNPU_PRODUCT_COUNT] = { 2201, 2201, 3510, 1001, 3002, 2002 };
+static const unsigned int sys_khz[VNPU_PRODUCT_COUNT] = { 50000,  50000, 1000000,
+							  100000, 48000, 38400 };
+static const bool split[VNPU_PRODUCT_COUNT] = { true, true, true, false, true, false };
+static const bool scoped[VNPU_PRODUCT_COUNT] = { true, true, true, true, false, false };
+
+#define G(x) (1u << VNPU_METRIC_##x)
+#define ALL_GROUPS ((1u << VNPU_METRIC_COUNT) - 1)
+static const unsigned int groups[VNPU_PRODUCT_COUNT] = {
+	ALL_GROUPS & ~G(PIPE_EXECUTE_UTILIZATION),
+	ALL_GROUPS & ~G(PIPE_EXECUTE_UTILIZATION),
+	ALL_GROUPS & ~(G(L2_CACHE) | G(PIPE_EXECUTE_UTILIZATION) | G(MEMORY_ACCESS)),
+	ALL_GROUPS & ~(G(L2_CACHE) | G(PIPE_EXECUTE_UTILIZATION) | G(MEMORY_ACCESS)),
+	ALL_GROUPS & ~G(MEMORY_ACCESS),
+	ALL_GROUPS & ~(G(L2_CACHE) | G(PIPE_EXECUTE_UTILIZATION) | G(MEMORY_ACCESS)),
+};
+
+/* The collector's event lists, zero-terminated. */
+static const unsigned int ref_events[VNPU_METRIC_COUNT][9] = {
+	[VNPU_METRIC_ARITHMETIC_UTILIZATION] = { 0x49, 0x4a, 0x4b, 0x4c, 0x4d, 0x4e, 0x4f },
+	[VNPU_METRIC_PIPE_UTILIZATION] = { 0x8, 0xa, 0x9, 0xb, 0xc, 0xd, 0x54, 0x55 },
+	[VNPU_METRIC_MEMORY] = { 0x15, 0x16, 0x31, 0x32, 0xf, 0x10, 0x12, 0x13 },
+	[VNPU_METRIC_MEMORY_L0] = { 0x1b, 0x1c, 0x21, 0x22, 0x27, 0x28, 0x29, 0x2a },
+	[VNPU_METRIC_RESOURCE_CONFLICT_RATIO] = { 0x64, 0x65, 0x66 },
+	[VNPU_METRIC_MEMORY_UB] = { 0x10, 0x13, 0x37, 0x38, 0x3d, 0x3e, 0x43, 0x44 },
+	[VNPU_METRIC_L2_CACHE] = { 0x500, 0x502, 0x504, 0x506, 0x508, 0x50a },
+	[VNPU_METRIC_PIPE_EXECUTE_UTILIZATION] = { 0x12c, 0x49, 0x4a, 0x9, 0x302, 0xc, 0xd, 0x303 },
+	[VNPU_METRIC_MEMORY_ACCESS] = { 0x32, 0x3d, 0x3e, 0x206, 0x20c, 0x50c, 0x50d, 0x50e },
+};
+static const unsigned int ref_pu_exct[9] = { 0x416, 0x417, 0x9, 0x302, 0xc, 0x303, 0x54, 0x55 };
+
+/* Busy-cycle events: each at most the side's total cycles. */
+static const unsigned int busy_events[] = { 0x8,   0x9,	 0xa,  0xb,  0xc,   0xd,   0x302,
+					    0x303, 0x49, 0x4a, 0x4b, 0x4c,  0x4d,  0x4e,
+					    0x4f,  0x64, 0x65, 0x66, 0x12c, 0x416, 0x417 };
+
+/* Bandwidth events: pipe bits x scalar of the reference formula, peak B/cycle. */
+static const struct {
+	unsigned int id, pipe, scalar, peak;
+} bw_events[] = {
+	{ 0x15, 256, 4, VNPU_PEAK_UB_READ },   { 0x16, 256, 4, VNPU_PEAK_UB_WRITE },
+	{ 0x31, 256, 16, VNPU_PEAK_L1_READ },  { 0x32, 128, 8, VNPU_PEAK_L1_WRITE },
+	{ 0xf, 256, 8, VNPU_PEAK_L2 },	       { 0x10, 256, 8, VNPU_PEAK_L2 },
+	{ 0x1b, 256, 16, VNPU_PEAK_L0A },      { 0x1c, 256, 16, VNPU_PEAK_L0A },
+	{ 0x21, 256, 8, VNPU_PEAK_L0B },       { 0x22, 256, 8, VNPU_PEAK_L0B },
+	{ 0x27, 256, 8, VNPU_PEAK_L0C_VEC },   { 0x29, 256, 8, VNPU_PEAK_L0C_VEC },
+	{ 0x28, 256, 32, VNPU_PEAK_L0C_CUBE }, { 0x2a, 256, 32, VNPU_PEAK_L0C_CUBE },
+	{ 0x43, 128, 2, VNPU_PEAK_UB_VEC },    { 0x44, 128, 2, VNPU_PEAK_UB_VEC },
+	{ 0x37, 128, 1, VNPU_PEAK_UB_SCALAR }, { 0x38, 128, 1, VNPU_PEAK_UB_SCALAR },
+};
+
+#define CHK(cond)                                             \
+	do {                                                  \
+		if (!(cond)) {                                \
+			TH_LOG("%s: failed: %s", ctx, #cond); \
+			ASSERT_TRUE(0);                       \
+		}                                             \
+	} while (0)
+
+static double absd(double x)
+{
+	return x < 0 ? -x : x;
+}
+
+static double maxd(double a, double b)
+{
+	return a > b ? a : b;
+}
+
+#define EXPECT_NEAR(expected, seen, tol)                         \
+	do {                                                     \
+		double e_ = (expected), s_ = (seen), t_ = (tol); \
+		if (absd(e_ - s_) > t_) {                        \
+			TH_LOG("expected %s = %g, seen %s = %g, tolerance %g", #expected, e_, #seen, \
+			       s_, t_);                   \
+			EXPECT_TRUE(0);                          \
+		}                                                \
+	} while (0)
+
+static double hz(const struct vnpu_product_desc *p)
+{
+	return p->aic_freq_khz * 1000.0;
+}
+
+static double dur_s(const struct vnpu_product_desc *p, const struct vnpu_model_out *o)
+{
+	return (double)o->duration_ticks / (p->sys_cnt_freq_khz * 1000.0);
+}
+
+static u64 rd(const struct vnpu_model_out *o, bool aiv, unsigned int id)
+{
+	return vnpu_pmu_read(&o->ctr, aiv, id);
+}
+
+static double ratio(const struct vnpu_model_out *o, bool aiv, unsigned int id)
+{
+	u64 total = aiv ? o->ctr.aiv_total_cycles : o->ctr.aic_total_cycles;
+
+	return total ? (double)rd(o, aiv, id) / total : 0;
+}
+
+static double mac_ratio(const struct vnpu_product_desc *p, const struct vnpu_model_out *o, bool aiv)
+{
+	if (p->chip_id == 5 && !aiv)
+		return ratio(o, aiv, 0x416) + ratio(o, aiv, 0x417);
+	return ratio(o, aiv, 0xa);
+}
+
+static struct vnpu_model_in matmul(u32 type, u32 blocks, u32 dtype, double m, double n, double k)
+{
+	double esize = dtype == VNPU_DT_FLOAT ? 4 : dtype == VNPU_DT_INT8 ? 1 : 2;
+
+	return (struct vnpu_model_in){ .task_type = type,
+				       .block_num = blocks,
+				       .dtype = dtype,
+				       .flops = (u64)(2 * m * n * k),
+				       .bytes = (u64)((m * k + k * n + m * n) * esize) };
+}
+
+static struct vnpu_model_in add(u32 type, u32 blocks, u32 dtype, u64 elems)
+{
+	return (struct vnpu_model_in){ .task_type = type,
+				       .block_num = blocks,
+				       .dtype = dtype,
+				       .flops = elems,
+				       .bytes = 12 * elems };
+}
+
+/* Checks of one PMU side of a modelled task. */
+static void check_side(struct __test_metadata *_metadata, const char *ctx,
+		       const struct vnpu_product_desc *p, const struct vnpu_model_out *o, bool aiv)
+{
+	const struct vnpu_counters *c = &o->ctr;
+	u64 total = aiv ? c->aiv_total_cycles : c->aic_total_cycles;
+	u32 blocks = aiv ? c->aiv_blocks : c->aic_blocks;
+	u32 cores = aiv ? c->aiv_core_num : c->aic_core_num;
+	double f = hz(p), aicore_time, main_bytes;
+	unsigned int i;
+
+	if (!blocks) {
+		CHK(total == 0);
+		for (i = 0; i < VNPU_PMU_SLOTS; i++)
+			CHK(rd(o, aiv, vnpu_pmu_event(i)) == 0);
+		return;
+	}
+	CHK(total > 0);
+	CHK(cores > 0);
+	for (i = 0; i < ARRAY_LEN(busy_events); i++)
+		CHK(rd(o, aiv, busy_events[i]) <= total);
+	CHK(rd(o, aiv, 0x416) + rd(o, aiv, 0x417) <= total);
+	CHK(rd(o, aiv, 0x416) + rd(o, aiv, 0x417) == rd(o, aiv, 0xa));
+	CHK(rd(o, aiv, 0x49) <= rd(o, aiv, 0x416));
+	CHK(rd(o, aiv, 0x4a) <= rd(o, aiv, 0x417));
+	CHK(rd(o, aiv, 0x4b) + rd(o, aiv, 0x4c) + rd(o, aiv, 0x4d) + rd(o, aiv, 0x4e) +
+		    rd(o, aiv, 0x4f) ==
+	    rd(o, aiv, 0x8));
+	CHK(rd(o, aiv, 0x12c) <= rd(o, aiv, 0x8));
+	CHK(rd(o, aiv, 0x302) == rd(o, aiv, 0xb));
+	CHK(rd(o, aiv, 0x55) <= rd(o, aiv, 0x54));
+	CHK(rd(o, aiv, 0x54) > 0);
+	if (aiv) {
+		/* the AIV has no cube, no L1, no L0 */
+		CHK(rd(o, aiv, 0xa) == 0);
+		CHK(mac_ratio(p, o, aiv) == 0);
+		CHK(rd(o, aiv, 0x31) == 0);
+		CHK(rd(o, aiv, 0x1b) == 0);
+		CHK(rd(o, aiv, 0x2a) == 0);
+	}
+
+	/* L2: hits + misses are the requests; misses are the main memory traffic */
+	CHK(rd(o, aiv, 0x504) + rd(o, aiv, 0x506) + rd(o, aiv, 0x508) + rd(o, aiv, 0x50a) ==
+	    rd(o, aiv, 0xf));
+	CHK(rd(o, aiv, 0x500) + rd(o, aiv, 0x502) == rd(o, aiv, 0x10));
+	CHK(rd(o, aiv, 0x12) * 8 == (rd(o, aiv, 0x506) + rd(o, aiv, 0x50a)) * 256);
+	CHK(rd(o, aiv, 0x13) * 8 == rd(o, aiv, 0x502) * 256);
+	/* MemoryAccess differences are not negative */
+	CHK(rd(o, aiv, 0x32) >= rd(o, aiv, 0x206));
+	CHK(rd(o, aiv, 0x20c) >= rd(o, aiv, 0x206));
+
+	/* bandwidths, reference formula with total_cycles: per-core average */
+	for (i = 0; i < ARRAY_LEN(bw_events); i++) {
+		double gibs = (double)rd(o, aiv, bw_events[i].id) * bw_events[i].pipe *
+			      bw_events[i].scalar / (total / f) / 8589934592.0;
+		double peak = bw_events[i].peak * f / 1073741824.0;
+
+		if (gibs > peak * (1 + 1e-9)) {
+			TH_LOG("%s: event 0x%x: %.3f GiB/s > peak %.3f", ctx, bw_events[i].id,
+			       gibs, peak);
+			ASSERT_TRUE(0);
+		}
+	}
+	main_bytes = (double)(rd(o, aiv, 0x12) + rd(o, aiv, 0x13)) * 8;
+	CHK(main_bytes / (total / f) <= p->hbm_bw_mbps * 1e6);
+
+	/* aicore_time within the task; whole-task main memory bandwidth */
+	aicore_time = total / f / blocks * ((blocks + cores - 1) / cores);
+	CHK(aicore_time <= dur_s(p, o));
+	CHK(main_bytes / aicore_time <= p->hbm_bw_mbps * 1e6 * (1 + 1e-9));
+}
+
+/* Checks of a modelled AI Core task. */
+static void check_task(struct __test_metadata *_metadata, const char *ctx,
+		       const struct vnpu_product_desc *p, const struct vnpu_model_in *in,
+		       const struct vnpu_model_out *o)
+{
+	const struct vnpu_counters *c = &o->ctr;
+	double util, l2_bw, main_bw = 0;
+
+	CHK(o->duration_ticks > o->launch_ticks);
+	CHK(o->launch_ticks > 0);
+	CHK(o->aicpu_used == 0);
+	CHK(o->aic_used <= p->aic_num);
+	CHK(o->aiv_used <= p->aiv_num);
+	CHK(o->aic_used + o->aiv_used > 0);
+	CHK(c->aic_blocks + c->aiv_blocks > 0);
+	if (!(p->caps & VNPU_CAP_SPLIT_AIC_AIV)) {
+		CHK(c->aiv_blocks == 0);
+		CHK(c->aiv_total_cycles == 0);
+	}
+	/* occupied cores: min(blocks, cores) of each side */
+	CHK(o->aic_used + o->aiv_used ==
+	    (c->aic_blocks < c->aic_core_num ? c->aic_blocks : c->aic_core_num) +
+		    (c->aiv_blocks < c->aiv_core_num ? c->aiv_blocks : c->aiv_core_num));
+	check_side(_metadata, ctx, p, o, false);
+	check_side(_metadata, ctx, p, o, true);
+
+	/* cube_utilization(%) in [0, 100] */
+	util = c->aic_total_cycles / (hz(p) * p->aic_num) * 100 / (dur_s(p, o) * 1e6);
+	CHK(util >= 0 && util <= 100);
+
+	/* both sides of a MIX task together stay under the HBM bandwidth */
+	main_bw += (rd(o, false, 0x12) + rd(o, false, 0x13)) * 8.0 / dur_s(p, o);
+	main_bw += (rd(o, true, 0x12) + rd(o, true, 0x13)) * 8.0 / dur_s(p, o);
+	CHK(main_bw <= p->hbm_bw_mbps * 1e6);
+	/* so does all their traffic through L2 (timing charges it at the HBM share) */
+	l2_bw = (rd(o, false, 0xf) + rd(o, false, 0x10) + rd(o, true, 0xf) + rd(o, true, 0x10)) *
+		256.0 / dur_s(p, o);
+	CHK(l2_bw <= p->hbm_bw_mbps * 1e6);
+
+	/* the cube side counts the cube work: cube_fops formula */
+	if (in->task_type == VNPU_TASK_AI_CORE && rd(o, false, 0xa)) {
+		double fops = rd(o, false, 0x49) * 8192.0 + rd(o, false, 0x4a) * 16384.0;
+
+		CHK(fops >= (double)in->flops);
+		CHK(fops <= (double)in->flops + 16384.0 * c->aic_blocks);
+	}
+}
+
+TEST(product_table)
+{
+	unsigned int id, i;
+
+	for (id = 0; id < VNPU_PRODUCT_COUNT; id++) {
+		const struct vnpu_product_desc *p = vnpu_product_get(id);
+		bool is_split;
+
+		ASSERT_NE(NULL, p);
+		TH_LOG("%s: %s %s aic %u aiv %u aicpu %u %u MHz cube %.1f TFLOPS vec %.1f TFLOPS "
+		       "hbm %u GB/s link %u GB/s",
+		       p->key, p->name, p->chip_name, p->aic_num, p->aiv_num, p->aicpu_num,
+		       p->aic_freq_khz / 1000, vnpu_product_cube_flops(p) / 1e12,
+		       vnpu_product_vector_flops(p) / 1e12, p->hbm_bw_mbps / 1000,
+		       p->link_bw_mbps / 1000);
+		EXPECT_STREQ(keys[id], p->key);
+		EXPECT_STREQ(names[id], p->name);
+		EXPECT_STREQ(chips[id], p->chip_name);
+		EXPECT_LT(strlen(p->name), VNPU_NAME_LEN);
+		EXPECT_LT(strlen(p->chip_name), VNPU_NAME_LEN);
+		EXPECT_EQ(chip_ids[id], p->chip_id);
+		EXPECT_EQ(archs[id], p->npu_arch);
+		EXPECT_EQ(sys_khz[id], p->sys_cnt_freq_khz);
+		is_split = p->caps & VNPU_CAP_SPLIT_AIC_AIV;
+		EXPECT_EQ(split[id], is_split);
+		EXPECT_EQ(split[id], !!(p->caps & VNPU_CAP_STARS));
+		EXPECT_EQ(scoped[id], !!(p->caps & VNPU_CAP_SCOPED_PROFILING));
+		EXPECT_EQ(0, p->caps & ~(VNPU_CAP_SPLIT_AIC_AIV | VNPU_CAP_STARS |
+					 VNPU_CAP_SCOPED_PROFILING));
+		EXPECT_EQ(groups[id], p->metric_groups);
+
+		EXPECT_GT(p->aic_num, 0);
+		EXPECT_GT(p->aicpu_num, 0);
+		EXPECT_GT(p->aic_freq_khz, p->sys_cnt_freq_khz);
+		EXPECT_GT(p->hbm_bw_mbps, 0);
+		EXPECT_GT(p->link_bw_mbps, 0);
+		/* aiv_num is 0 only where AIC and AIV are not split */
+		if (is_split)
+			EXPECT_GT(p->aiv_num, 0);
+		if (!p->aiv_num)
+			EXPECT_FALSE(is_split);
+		/* the cube_fops / vector_fops constants of the formulas */
+		EXPECT_EQ(VNPU_CUBE_FP16_OPS, p->cube_flops_per_cycle);
+		EXPECT_EQ(128, p->vector_flops_per_cycle);
+		/* peaks: cube 1 .. 1000 TFLOPS, vector well below the cube */
+		EXPECT_GT(vnpu_product_cube_flops(p), 1000000000000ull);
+		EXPECT_LT(vnpu_product_cube_flops(p), 1000000000000000ull);
+		EXPECT_LT(vnpu_product_vector_flops(p) * 8, vnpu_product_cube_flops(p));
+		/*
+		 * The model's memory share fits its u32 arithmetic and each
+		 * core's share is below 64 B/cycle (the VNPU_PEAK_* bounds).
+		 */
+		EXPECT_LT((u64)(p->aic_num > p->aiv_num ? p->aic_num : p->aiv_num) * 2 *
+				  p->aic_freq_khz,
+			  1ull << 32);
+		EXPECT_LT(p->hbm_bw_mbps * 1000.0 / p->aic_num / p->aic_freq_khz, 64);
+		if (p->aiv_num)
+			EXPECT_LT(p->hbm_bw_mbps * 1000.0 / p->aiv_num / p->aic_freq_khz, 64);
+		/* distinct keys */
+		for (i = 0; i < id; i++)
+			EXPECT_STRNE(vnpu_product_get(i)->key, p->key);
+	}
+	EXPECT_EQ(NULL, vnpu_product_get(VNPU_PRODUCT_COUNT));
+	EXPECT_EQ(NULL, vnpu_product_get(~0u));
+	/* public peaks: 910A 256 TFLOPS fp16, 910B ~ 280-400 */
+	EXPECT_NEAR(256e12, (double)vnpu_product_cube_flops(vnpu_product_get(VNPU_PRODUCT_910)),
+		    10e12);
+	EXPECT_NEAR(340e12, (double)vnpu_product_cube_flops(vnpu_product_get(VNPU_PRODUCT_A2)),
+		    60e12);
+	EXPECT_NEAR(70e12, (double)vnpu_product_cube_flops(vnpu_product_get(VNPU_PRODUCT_310P)),
+		    5e12);
+}
+
+TEST(product_find)
+{
+	char buf[16];
+	unsigned int id;
+
+	for (id = 0; id < VNPU_PRODUCT_COUNT; id++) {
+		EXPECT_EQ((int)id, vnpu_product_find(keys[id]));
+		snprintf(buf, sizeof(buf), "%s\n", keys[id]);
+		EXPECT_EQ((int)id, vnpu_product_find(buf));
+		snprintf(buf, sizeof(buf), "%s\n\n", keys[id]);
+		EXPECT_EQ(-1, vnpu_product_find(buf));
+		snprintf(buf, sizeof(buf), "%sx", keys[id]);
+		EXPECT_EQ(-1, vnpu_product_find(buf));
+	}
+	EXPECT_EQ(-1, vnpu_product_find("a4"));
+	EXPECT_EQ(-1, vnpu_product_find(""));
+	EXPECT_EQ(-1, vnpu_product_find("\n"));
+	EXPECT_EQ(-1, vnpu_product_find("A2"));
+	EXPECT_EQ(-1, vnpu_product_find("a"));
+	EXPECT_EQ(-1, vnpu_product_find("200i"));
+	EXPECT_EQ(-1, vnpu_product_find(" a2"));
+	EXPECT_EQ(-1, vnpu_product_find(NULL));
+}
+
+TEST(pmu_slots)
+{
+	struct vnpu_counters c;
+	unsigned int s, t;
+
+	for (s = 0; s < VNPU_PMU_SLOTS; s++) {
+		ASSERT_NE(0, vnpu_pmu_event(s));
+		for (t = 0; t < s; t++)
+			ASSERT_NE(vnpu_pmu_event(t), vnpu_pmu_event(s));
+	}
+	EXPECT_EQ(0, vnpu_pmu_event(VNPU_PMU_SLOTS));
+	EXPECT_EQ(0, vnpu_pmu_event(~0u));
+
+	/* each slot reads back under its id, on its side */
+	memset(&c, 0, sizeof(c));
+	for (s = 0; s < VNPU_PMU_SLOTS; s++) {
+		c.aic[s] = 1000 + s;
+		c.aiv[s] = 2000 + s;
+	}
+	for (s = 0; s < VNPU_PMU_SLOTS; s++) {
+		EXPECT_EQ(1000 + s, vnpu_pmu_read(&c, false, vnpu_pmu_event(s)));
+		EXPECT_EQ(2000 + s, vnpu_pmu_read(&c, true, vnpu_pmu_event(s)));
+	}
+	EXPECT_EQ(0, vnpu_pmu_read(&c, false, 0));
+	EXPECT_EQ(0, vnpu_pmu_read(&c, false, 0x1));
+	EXPECT_EQ(0, vnpu_pmu_read(&c, true, 0x7));
+	EXPECT_EQ(0, vnpu_pmu_read(&c, false, 0x501));
+	EXPECT_EQ(0, vnpu_pmu_read(NULL, false, 0x8));
+}
+
+TEST(metric_events)
+{
+	unsigned int id, g, side, i, s;
+	u32 ids[VNPU_PMU_EVENTS_MAX];
+
+	for (id = 0; id < VNPU_PRODUCT_COUNT; id++) {
+		const struct vnpu_product_desc *p = vnpu_product_get(id);
+
+		for (g = 0; g < VNPU_METRIC_COUNT; g++) {
+			for (side = 0; side < 2; side++) {
+				const unsigned int *ref = ref_events[g];
+				bool aiv = side;
+				u32 n;
+
+				memset(ids, 0xff, sizeof(ids));
+				n = vnpu_metric_events(p, g, aiv, ids);
+				if (!(groups[id] & (1u << g)) || (aiv && !split[id])) {
+					EXPECT_EQ(0, n);
+					continue;
+				}
+				if (g == VNPU_METRIC_PIPE_UTILIZATION && !aiv && chip_ids[id] == 5)
+					ref = ref_pu_exct;
+				ASSERT_GE(n, 1);
+				ASSERT_LE(n, VNPU_PMU_EVENTS_MAX);
+				for (i = 0; i < n; i++) {
+					EXPECT_EQ(ref[i], ids[i]);
+					/* the model counts every programmed event */
+					for (s = 0; s < VNPU_PMU_SLOTS; s++)
+						if (vnpu_pmu_event(s) == ids[i])
+							break;
+					EXPECT_LT(s, VNPU_PMU_SLOTS);
+				}
+				EXPECT_EQ(0, ref[n]);
+			}
+		}
+		EXPECT_EQ(0, vnpu_metric_events(p, VNPU_METRIC_COUNT, false, ids));
+		EXPECT_EQ(0, vnpu_metric_events(p, VNPU_METRIC_NONE, false, ids));
+	}
+	EXPECT_EQ(0, vnpu_metric_events(NULL, VNPU_METRIC_PIPE_UTILIZATION, false, ids));
+}
+
+/*
+ * The grid: every product, AI Core task type, data type and HF32 flag;
+ * MatMul-like and Add-like work, small to huge; block_num from 1 to twice
+ * the cores; MIX tasks with 0, 1x and 2x secondary blocks; half of the
+ * cases with jitter.
+ */
+TEST(consistency_grid)
+{
+	static const u32 types[] = { VNPU_TASK_AI_CORE, VNPU_TASK_AI_VECTOR_CORE, VNPU_TASK_MIX_AIC,
+				     VNPU_TASK_MIX_AIV };
+	unsigned int id, t, dt, hf, w, b, m, cases = 0;
+	char ctx[160];
+
+	for (id = 0; id < VNPU_PRODUCT_COUNT; id++) {
+		const struct vnpu_product_desc *p = vnpu_product_get(id);
+
+		for (t = 0; t < ARRAY_LEN(types); t++) {
+			bool vec = types[t] == VNPU_TASK_AI_VECTOR_CORE ||
+				   types[t] == VNPU_TASK_MIX_AIV;
+			u32 cores = vec && p->aiv_num ? p->aiv_num : p->aic_num;
+			u32 bnums[] = { 1, cores / 2 ? cores / 2 : 1, cores, cores + 1, 2 * cores };
+			bool mixt = split[id] && (types[t] == VNPU_TASK_MIX_AIC ||
+						  types[t] == VNPU_TASK_MIX_AIV);
+
+			for (dt = 0; dt < VNPU_DT_COUNT; dt++) {
+				for (hf = 0; hf < 2; hf++) {
+					for (w = 0; w < 5; w++) {
+						for (b = 0; b < ARRAY_LEN(bnums); b++) {
+							for (m = 0; m < (mixt ? 3u : 1u); m++) {
+								struct vnpu_model_in in;
+								struct vnpu_model_out o;
+
+								switch (w) {
+								case 0:
+									in = matmul(types[t],
+										    bnums[b], dt,
+										    64, 64, 64);
+									break;
+								case 1:
+									in = matmul(types[t],
+										    bnums[b], dt,
+										    4096, 4096,
+										    4096);
+									break;
+								case 2:
+									in = matmul(types[t],
+										    bnums[b], dt,
+										    79370, 79370,
+										    79370);
+									break;
+								case 3:
+									in = add(types[t], bnums[b],
+										 dt, 1024);
+									break;
+								default:
+									in = add(types[t], bnums[b],
+										 dt,
+										 10000000000ull);
+									break;
+								}
+								in.flags =
+									hf ? VNPU_TASK_F_HF32 : 0;
+								in.mix_block_num = m * bnums[b];
+								if (cases % 2) {
+									in.jitter_seed = cases;
+									in.jitter_permille = 100;
+								}
+								snprintf(ctx, sizeof(ctx),
+									 "%s type %u dtype %u hf32 "
+									 "%u "
+									 "work %u blocks %u mix %u",
+									 p->key, types[t], dt, hf,
+									 w, in.block_num,
+									 in.mix_block_num);
+								vnpu_model_task(p, &in, &o);
+								check_task(_metadata, ctx, p, &in,
+									   &o);
+								cases++;
+							}
+						}
+					}
+				}
+			}
+		}
+	}
+	TH_LOG("%u tasks checked", cases);
+}
+
+/* A large fp16 MatMul is cube-bound, with a duration near the roofline. */
+TEST(matmul_cube_bound)
+{
+	unsigned int id;
+
+	for (id = 0; id < VNPU_PRODUCT_COUNT; id++) {
+		const struct vnpu_product_desc *p = vnpu_product_get(id);
+		struct vnpu_model_in in =
+			matmul(VNPU_TASK_AI_CORE, p->aic_num, VNPU_DT_FLOAT16, 4096, 4096, 4096);
+		struct vnpu_model_out o;
+		double ideal;
+
+		vnpu_model_task(p, &in, &o);
+		TH_LOG("%s MatMul 4096^3: %.1f us, mac %.3f mte2 %.3f", p->key,
+		       dur_s(p, &o) * 1e6, mac_ratio(p, &o, false), ratio(&o, false, 0xc));
+		EXPECT_GT(mac_ratio(p, &o, false), 0.5);
+		EXPECT_GT(mac_ratio(p, &o, false), ratio(&o, false, 0xc));
+		EXPECT_EQ(p->aic_num, o.aic_used);
+		EXPECT_EQ(0, o.aiv_used);
+		ideal = in.flops / (double)vnpu_product_cube_flops(p);
+		EXPECT_GE(dur_s(p, &o), ideal);
+		EXPECT_LE(dur_s(p, &o), ideal * 1.1 + 5e-6);
+
+		/* MIX_AIC: still cube-bound, with the vector side busy too */
+		if (split[id]) {
+			in.task_type = VNPU_TASK_MIX_AIC;
+			in.mix_block_num = 2 * p->aic_num;
+			vnpu_model_task(p, &in, &o);
+			EXPECT_GT(mac_ratio(p, &o, false), 0.5);
+			EXPECT_GT(o.ctr.aiv_total_cycles, 0);
+			EXPECT_GT(ratio(&o, true, 0x8), 0);
+			EXPECT_EQ(0, mac_ratio(p, &o, true));
+		}
+	}
+}
+
+/* An Add is vector/MTE-bound: no cube work, mte2 or vec ratio dominant. */
+TEST(add_vector_bound)
+{
+	static const unsigned int others[] = { 0x9, 0xb, 0xd, 0x302, 0x303, 0x64, 0x65, 0x66 };
+	unsigned int id, i;
+
+	for (id = 0; id < VNPU_PRODUCT_COUNT; id++) {
+		const struct vnpu_product_desc *p = vnpu_product_get(id);
+		u32 type = split[id] ? VNPU_TASK_AI_VECTOR_CORE : VNPU_TASK_AI_CORE;
+		u32 cores = split[id] ? p->aiv_num : p->aic_num;
+		struct vnpu_model_in in = add(type, cores, VNPU_DT_FLOAT, 100000000);
+		struct vnpu_model_out o;
+		bool aiv = split[id];
+		double top;
+
+		vnpu_model_task(p, &in, &o);
+		top = maxd(ratio(&o, aiv, 0xc), ratio(&o, aiv, 0x8));
+		TH_LOG("%s Add 1e8 fp32: %.1f us, mte2 %.3f vec %.3f", p->key, dur_s(p, &o) * 1e6,
+		       ratio(&o, aiv, 0xc), ratio(&o, aiv, 0x8));
+		EXPECT_EQ(0, rd(&o, aiv, 0xa));
+		EXPECT_EQ(0, mac_ratio(p, &o, aiv));
+		EXPECT_GT(top, 0.5);
+		for (i = 0; i < ARRAY_LEN(others); i++)
+			EXPECT_LT(ratio(&o, aiv, others[i]), top);
+		/* memory-bound at the HBM bandwidth, to within 10% */
+		EXPECT_NEAR(in.bytes / (p->hbm_bw_mbps * 1e6), dur_s(p, &o),
+			    in.bytes / (p->hbm_bw_mbps * 1e6) * 0.1);
+		if (split[id]) {
+			EXPECT_EQ(0, o.ctr.aic_total_cycles);
+			EXPECT_EQ(cores, o.aiv_used);
+		}
+	}
+}
+
+/* Unified AI Cores: the unit follows the hint, or the intensity. */
+TEST(unified_unit)
+{
+	const struct vnpu_product_desc *p = vnpu_product_get(VNPU_PRODUCT_910);
+	struct vnpu_model_in in = matmul(VNPU_TASK_AI_CORE, 32, VNPU_DT_FLOAT16, 1024, 1024, 1024);
+	struct vnpu_model_out o;
+
+	vnpu_model_task(p, &in, &o);
+	EXPECT_GT(rd(&o, false, 0xa), 0);
+	EXPECT_GT(rd(&o, false, 0x27), 0); /* results leave L0C through the vector unit */
+	in.unit = VNPU_UNIT_VECTOR;
+	vnpu_model_task(p, &in, &o);
+	EXPECT_EQ(0, rd(&o, false, 0xa));
+	EXPECT_GT(rd(&o, false, 0x8), 0);
+
+	in = add(VNPU_TASK_AI_CORE, 32, VNPU_DT_FLOAT16, 1 << 20);
+	vnpu_model_task(p, &in, &o);
+	EXPECT_EQ(0, rd(&o, false, 0xa));
+	EXPECT_GT(rd(&o, false, 0x3e), 0); /* GM -> UB */
+	in.unit = VNPU_UNIT_CUBE;
+	vnpu_model_task(p, &in, &o);
+	EXPECT_GT(rd(&o, false, 0xa), 0);
+
+	/* 310P Vector Cores: AIV cores occupied, counters on the AIC side */
+	p = vnpu_product_get(VNPU_PRODUCT_310P);
+	in = add(VNPU_TASK_AI_VECTOR_CORE, 14, VNPU_DT_FLOAT16, 1 << 20);
+	vnpu_model_task(p, &in, &o);
+	EXPECT_EQ(7, o.aiv_used);
+	EXPECT_EQ(0, o.aic_used);
+	EXPECT_EQ(7, o.ctr.aic_core_num);
+	EXPECT_EQ(14, o.ctr.aic_blocks);
+	EXPECT_EQ(0, o.ctr.aiv_total_cycles);
+	EXPECT_GT(o.ctr.aic_total_cycles, 0);
+	/* 910 has no Vector Cores: AI_VECTOR_CORE runs on the AI Cores */
+	p = vnpu_product_get(VNPU_PRODUCT_910);
+	vnpu_model_task(p, &in, &o);
+	EXPECT_EQ(14, o.aic_used);
+	EXPECT_EQ(0, o.aiv_used);
+}
+
+/* Data type rates on a cube-bound MatMul. */
+TEST(dtype_rates)
+{
+	const struct vnpu_product_desc *p = vnpu_product_get(VNPU_PRODUCT_A2);
+	struct vnpu_model_in in = matmul(VNPU_TASK_AI_CORE, 24, VNPU_DT_FLOAT16, 8192, 8192, 8192);
+	struct vnpu_model_out o;
+	double fp16, t;
+
+	vnpu_model_task(p, &in, &o);
+	fp16 = dur_s(p, &o);
+	in.dtype = VNPU_DT_BF16;
+	vnpu_model_task(p, &in, &o);
+	EXPECT_NEAR(fp16, dur_s(p, &o), fp16 * 0.01);
+	in.dtype = VNPU_DT_INT8;
+	vnpu_model_task(p, &in, &o);
+	t = dur_s(p, &o);
+	EXPECT_NEAR(fp16 / 2, t, fp16 * 0.05);
+	EXPECT_GT(rd(&o, false, 0x417), 0);
+	EXPECT_EQ(0, rd(&o, false, 0x416));
+	in.dtype = VNPU_DT_FLOAT;
+	vnpu_model_task(p, &in, &o);
+	EXPECT_NEAR(fp16 * 2, dur_s(p, &o), fp16 * 0.05);
+	in.flags = VNPU_TASK_F_HF32;
+	vnpu_model_task(p, &in, &o);
+	EXPECT_NEAR(fp16, dur_s(p, &o), fp16 * 0.01);
+}
+
+static bool same_out(const struct vnpu_model_out *a, const struct vnpu_model_out *b)
+{
+	return a->duration_ticks == b->duration_ticks && a->launch_ticks == b->launch_ticks &&
+	       a->aic_used == b->aic_used && a->aiv_used == b->aiv_used &&
+	       a->aicpu_used == b->aicpu_used && !memcmp(&a->ctr, &b->ctr, sizeof(a->ctr));
+}
+
+TEST(determinism_and_jitter)
+{
+	const struct vnpu_product_desc *p = vnpu_product_get(VNPU_PRODUCT_A2);
+	struct vnpu_model_in in = matmul(VNPU_TASK_MIX_AIC, 24, VNPU_DT_FLOAT16, 2048, 2048, 2048);
+	struct vnpu_model_out a, b, base;
+	unsigned int seed, below = 0, above = 0;
+
+	in.mix_block_num = 48;
+	memset(&a, 0xa5, sizeof(a));
+	memset(&b, 0x5a, sizeof(b));
+	vnpu_model_task(p, &in, &a);
+	vnpu_model_task(p, &in, &b);
+	EXPECT_TRUE(same_out(&a, &b));
+	base = a;
+
+	in.jitter_permille = 50;
+	in.jitter_seed = 1;
+	vnpu_model_task(p, &in, &a);
+	vnpu_model_task(p, &in, &b);
+	EXPECT_TRUE(same_out(&a, &b));
+	in.jitter_seed = 2;
+	vnpu_model_task(p, &in, &b);
+	EXPECT_NE(a.duration_ticks, b.duration_ticks);
+
+	for (seed = 0; seed < 2000; seed++) {
+		double d0 = base.duration_ticks, d;
+
+		in.jitter_seed = seed * 0x9e3779b97f4a7c15ull;
+		vnpu_model_task(p, &in, &a);
+		d = a.duration_ticks;
+		ASSERT_LE(absd(d - d0), d0 * 50 / 1000 + 2);
+		below += d < d0;
+		above += d > d0;
+	}
+	/* jitter both ways */
+	EXPECT_GT(below, 500);
+	EXPECT_GT(above, 500);
+
+	/* the amplitude is clamped; the counters stay consistent */
+	in.jitter_permille = ~0u;
+	for (seed = 0; seed < 200; seed++) {
+		in.jitter_seed = seed;
+		vnpu_model_task(p, &in, &a);
+		check_task(_metadata, "max jitter", p, &in, &a);
+		ASSERT_LE(absd((double)a.duration_ticks - base.duration_ticks),
+			  base.duration_ticks * VNPU_MODEL_MAX_PERMILLE / 1000.0 + 2);
+		ASSERT_GT(a.duration_ticks, a.launch_ticks);
+	}
+}
+
+TEST(communication)
+{
+	static const u64 sizes[] = { 0, 1024, 1 << 20, 64 << 20, 1ull << 30, 100ull << 30 };
+	unsigned int id, op, n, s;
+
+	for (id = 0; id < VNPU_PRODUCT_COUNT; id++) {
+		const struct vnpu_product_desc *p = vnpu_product_get(id);
+
+		for (op = 0; op < VNPU_COMM_OP_COUNT; op++) {
+			u64 one = vnpu_model_comm_ticks(p, op, 1, 0);
+
+			EXPECT_GT(one, 0);
+			EXPECT_EQ(one, vnpu_model_comm_ticks(p, op, 1, 1ull << 30));
+			EXPECT_EQ(one, vnpu_model_comm_ticks(p, op, 0, 1ull << 30));
+			for (n = 2; n <= VNPU_MAX_DEVICES; n++) {
+				for (s = 1; s < ARRAY_LEN(sizes); s++)
+					EXPECT_LT(vnpu_model_comm_ticks(p, op, n, sizes[s - 1]),
+						  vnpu_model_comm_ticks(p, op, n, sizes[s]));
+				EXPECT_LT(vnpu_model_comm_ticks(p, op, n - 1, 64 << 20),
+					  vnpu_model_comm_ticks(p, op, n, 64 << 20));
+				EXPECT_LT(one, vnpu_model_comm_ticks(p, op, n, 0));
+			}
+		}
+		/* AllReduce moves twice what AllGather moves */
+		EXPECT_GT(vnpu_model_comm_ticks(p, VNPU_COMM_ALLREDUCE, 8, 1ull << 30),
+			  vnpu_model_comm_ticks(p, VNPU_COMM_ALLGATHER, 8, 1ull << 30));
+		EXPECT_EQ(vnpu_model_comm_ticks(p, VNPU_COMM_ALLGATHER, 8, 1ull << 30),
+			  vnpu_model_comm_ticks(p, VNPU_COMM_REDUCESCATTER, 8, 1ull << 30));
+		/* two-rank Broadcast: one link transfer */
+		EXPECT_LT(vnpu_model_comm_ticks(p, VNPU_COMM_BROADCAST, 2, 1ull << 30),
+			  vnpu_model_comm_ticks(p, VNPU_COMM_ALLREDUCE, 2, 1ull << 30));
+	}
+
+	/* A2, 8-rank AllReduce of 1 GiB: 2 * 7/8 GiB over 56 GB/s = 33.6 ms */
+	{
+		const struct vnpu_product_desc *p = vnpu_product_get(VNPU_PRODUCT_A2);
+		struct vnpu_model_in in = { .task_type = VNPU_TASK_COMMUNICATION,
+					    .block_num = 1,
+					    .comm_op = VNPU_COMM_ALLREDUCE,
+					    .comm_ranks = 8,
+					    .bytes = 1ull << 30 };
+		struct vnpu_model_out o;
+		double ms;
+
+		vnpu_model_task(p, &in, &o);
+		ms = o.duration_ticks / (p->sys_cnt_freq_khz * 1.0);
+		TH_LOG("a2 AllReduce 8 x 1 GiB: %.3f ms", ms);
+		EXPECT_NEAR(2.0 * 7 / 8 * (1ull << 30) / 56e9 * 1e3, ms, 0.2);
+		EXPECT_EQ(vnpu_model_comm_ticks(p, in.comm_op, 8, in.bytes), o.duration_ticks);
+		EXPECT_GT(o.launch_ticks, 0);
+		EXPECT_LT(o.launch_ticks, o.duration_ticks);
+		EXPECT_EQ(0, o.aic_used + o.aiv_used + o.aicpu_used);
+		EXPECT_EQ(0, o.ctr.aic_total_cycles + o.ctr.aiv_total_cycles);
+		EXPECT_EQ(0, rd(&o, false, 0xc));
+	}
+}
+
+TEST(aicpu)
+{
+	unsigned int id;
+
+	for (id = 0; id < VNPU_PRODUCT_COUNT; id++) {
+		const struct vnpu_product_desc *p = vnpu_product_get(id);
+		struct vnpu_model_in in = { .task_type = VNPU_TASK_AI_CPU,
+					    .block_num = 1,
+					    .flops = 1000000,
+					    .bytes = 4000000 };
+		struct vnpu_model_out o, o2;
+
+		vnpu_model_task(p, &in, &o);
+		EXPECT_EQ(1, o.aicpu_used);
+		EXPECT_EQ(0, o.aic_used + o.aiv_used);
+		EXPECT_EQ(0, o.ctr.aic_total_cycles + o.ctr.aiv_total_cycles);
+		/* 10 us launch + 1 ms of flops + 1 ms of bytes */
+		EXPECT_NEAR(2.01e-3, dur_s(p, &o), 1e-5);
+		in.flops *= 10;
+		vnpu_model_task(p, &in, &o2);
+		EXPECT_GT(o2.duration_ticks, o.duration_ticks);
+	}
+}
+
+/* Extreme inputs: clamped, no overflow, still consistent. */
+TEST(extremes)
+{
+	unsigned int id;
+	char ctx[64];
+
+	for (id = 0; id < VNPU_PRODUCT_COUNT; id++) {
+		const struct vnpu_product_desc *p = vnpu_product_get(id);
+		struct vnpu_model_in in = { .task_type = VNPU_TASK_MIX_AIV,
+					    .block_num = 65535,
+					    .mix_block_num = 65535,
+					    .dtype = VNPU_DT_FLOAT,
+					    .flops = ~0ull,
+					    .bytes = ~0ull,
+					    .jitter_seed = 7,
+					    .jitter_permille = 1000 };
+		struct vnpu_model_out o;
+
+		snprintf(ctx, sizeof(ctx), "%s extreme", p->key);
+		vnpu_model_task(p, &in, &o);
+		check_task(_metadata, ctx, p, &in, &o);
+		EXPECT_LT(o.duration_ticks, ~0ull);
+		in.block_num = 1;
+		in.mix_block_num = 0;
+		vnpu_model_task(p, &in, &o);
+		check_task(_metadata, ctx, p, &in, &o);
+		EXPECT_LT(o.duration_ticks, ~0ull);
+		in.block_num = 0; /* taken as 1 */
+		in.flops = 0;
+		in.bytes = 0;
+		in.task_type = 99; /* modelled as AI_CORE */
+		vnpu_model_task(p, &in, &o);
+		check_task(_metadata, ctx, p, &in, &o);
+		EXPECT_EQ(1, o.aic_used);
+		/* the smallest task: launch + one block's overhead */
+		EXPECT_LT(dur_s(p, &o), 5e-6);
+	}
+}
+
+TEST_HARNESS_MAIN

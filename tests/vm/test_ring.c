@@ -1,0 +1,589 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The profiling ring: sessions (start, stop, -EBUSY, owner close), the
+ * mapping's protections, records in order with contiguous sequence numbers
+ * for every level and metric group (FIXTURE_VARIANT), level gating, loss
+ * accounting with a stalled consumer, hostile consumer positions, poll.
+ */
+#include <poll.h>
+#include <pthread.h>
+#include <sys/mman.h>
+
+#include "kselftest_harness.h"
+#include "vm/vnpu_test.h"
+#include "vnpu_prof.h"
+#include "vnpu_ring_math.h"
+
+#define PAGE 4096
+
+struct ring {
+	int fd;
+	struct vnpu_prof_start ps;
+	void *base;
+	size_t size;
+	struct vnpu_ring_ctrl *ctrl;
+	struct vnpu_ring_cons *cons;
+	const unsigned char *data;
+	/* what the reader saw */
+	__u64 seq;
+	__u64 records; /* data records (not LOST) */
+	__u64 lost; /* sum of LOST records */
+	__u64 per_type[VNPU_REC_TYPE_COUNT];
+	__u64 pmu_nonzero;
+	int bad; /* first inconsistency, as a line number */
+};
+
+static int prof_start(int fd, __u32 level, int group, __u32 pages, __u32 wakeup,
+		      struct vnpu_prof_start *ps)
+{
+	memset(ps, 0, sizeof(*ps));
+	ps->size = sizeof(*ps);
+	ps->level = level;
+	if (group >= 0) {
+		ps->flags = VNPU_PROF_F_METRIC_GROUP;
+		ps->metric_group = group;
+	}
+	ps->ring_pages = pages;
+	ps->wakeup_bytes = wakeup;
+	return ioctl(fd, VNPU_IOC_PROF_START, ps) ? -errno : 0;
+}
+
+static int prof_stop(int fd)
+{
+	struct vnpu_prof_stop st = { .size = sizeof(st) };
+
+	return ioctl(fd, VNPU_IOC_PROF_STOP, &st) ? -errno : 0;
+}
+
+static int prof_stats(int fd, struct vnpu_prof_stats *st)
+{
+	memset(st, 0, sizeof(*st));
+	st->size = sizeof(*st);
+	return ioctl(fd, VNPU_IOC_PROF_STATS, st) ? -errno : 0;
+}
+
+static int ring_map(struct ring *r)
+{
+	r->size = r->ps.mmap_size;
+	r->base = mmap(NULL, r->size, PROT_READ, MAP_SHARED, r->fd, 0);
+	if (r->base == MAP_FAILED)
+		return -errno;
+	r->cons = mmap(NULL, PAGE, PROT_READ | PROT_WRITE, MAP_SHARED, r->fd, PAGE);
+	if (r->cons == MAP_FAILED)
+		return -errno;
+	r->ctrl = r->base;
+	r->data = (unsigned char *)r->base + r->ctrl->data_offset;
+	return 0;
+}
+
+static void ring_unmap(struct ring *r)
+{
+	munmap(r->base, r->size);
+	munmap(r->cons, PAGE);
+}
+
+#define BAD(r)                               \
+	do {                                 \
+		if (!(r)->bad)               \
+			(r)->bad = __LINE__; \
+	} while (0)
+
+/* Consume what is there; returns bytes consumed. */
+static __u64 ring_drain(struct ring *r)
+{
+	__u64 prod = __atomic_load_n(&r->ctrl->producer_pos, __ATOMIC_ACQUIRE);
+	__u64 cons = r->cons->consumer_pos, start = cons;
+
+	while (cons != prod) {
+		const struct vnpu_rec_hdr *h =
+			(const void *)(r->data + vnpu_ring_offset(cons, r->ctrl->data_size));
+
+		if (h->size < sizeof(*h) || h->size % 8 || h->size > prod - cons) {
+			BAD(r);
+			break;
+		}
+		if (h->seq != r->seq)
+			BAD(r);
+		r->seq = h->seq + 1;
+		if (h->type == VNPU_REC_LOST) {
+			r->lost += ((const struct vnpu_rec_lost *)h)->lost;
+		} else {
+			r->records++;
+			if (h->type < VNPU_REC_TYPE_COUNT)
+				r->per_type[h->type]++;
+		}
+		if (h->type == VNPU_REC_PMU) {
+			const struct vnpu_rec_pmu *p = (const void *)h;
+
+			if (p->aic_total_cycles + p->aiv_total_cycles == 0)
+				BAD(r);
+			for (int i = 0; i < VNPU_PMU_EVENTS; i++)
+				if (p->aic_events[i] || p->aiv_events[i])
+					r->pmu_nonzero++;
+		}
+		if (h->type == VNPU_REC_TASK_END) {
+			/* every task: START before END, END with a later time */
+			const struct vnpu_rec_task *t = (const void *)h;
+
+			if (!t->task_id)
+				BAD(r);
+		}
+		cons += h->size;
+	}
+	__atomic_store_n(&r->cons->consumer_pos, cons, __ATOMIC_RELEASE);
+	return cons - start;
+}
+
+/* Submit @n small tasks in batches on a new stream of @fd; returns 0 or -errno. */
+static int run_tasks(int fd, int n, unsigned int task_type)
+{
+	static struct vnpu_task t[256];
+	int s = vnpu_stream_new(fd), ret;
+
+	if (s < 0)
+		return s;
+	for (int i = 0; i < 256; i++) {
+		__u64 dims[2] = { 64, 64 };
+
+		/* on a vector-capable product, Adds go to the vector cores */
+		unsigned int tt = task_type == VNPU_TASK_AI_CORE && i % 2 == 0
+					  ? VNPU_TASK_AI_VECTOR_CORE
+					  : task_type;
+
+		vnpu_task_init(&t[i], i % 2 ? "MatMul_3" : "Add_7", i % 2 ? "MatMul" : "Add", tt, s,
+			       i % 2 ? 1 << 20 : 4096, 1 << 14);
+		vnpu_task_tensor(&t[i], 0, VNPU_DT_FLOAT16, 2, dims);
+		vnpu_task_tensor(&t[i], 0, VNPU_DT_FLOAT16, 2, dims);
+		vnpu_task_tensor(&t[i], 1, VNPU_DT_FLOAT16, 2, dims);
+	}
+	for (int done = 0; done < n; done += 256) {
+		ret = vnpu_submit_tasks(fd, t, n - done < 256 ? n - done : 256, NULL);
+		if (ret)
+			return ret;
+	}
+	return vnpu_sync_stream(fd, s, 0, 60000, NULL);
+}
+
+/* ---- every level x metric group ---- */
+
+FIXTURE(levels)
+{
+	struct ring r;
+};
+
+FIXTURE_VARIANT(levels)
+{
+	__u32 level;
+	int group; /* -1: default */
+	int expect_group;
+};
+
+#define LEVEL_GROUP(name, lvl, grp, exp)                         \
+	FIXTURE_VARIANT_ADD(levels, name)                        \
+	{                                                        \
+		.level = lvl, .group = grp, .expect_group = exp, \
+	}
+
+LEVEL_GROUP(l0, VNPU_PROF_L0, -1, VNPU_METRIC_NONE);
+LEVEL_GROUP(l1_default, VNPU_PROF_L1, -1, VNPU_METRIC_PIPE_UTILIZATION);
+LEVEL_GROUP(l1_arith, VNPU_PROF_L1, VNPU_METRIC_ARITHMETIC_UTILIZATION,
+	    VNPU_METRIC_ARITHMETIC_UTILIZATION);
+LEVEL_GROUP(l1_pipe, VNPU_PROF_L1, VNPU_METRIC_PIPE_UTILIZATION, VNPU_METRIC_PIPE_UTILIZATION);
+LEVEL_GROUP(l1_memory, VNPU_PROF_L1, VNPU_METRIC_MEMORY, VNPU_METRIC_MEMORY);
+LEVEL_GROUP(l1_memory_l0, VNPU_PROF_L1, VNPU_METRIC_MEMORY_L0, VNPU_METRIC_MEMORY_L0);
+LEVEL_GROUP(l1_memory_ub, VNPU_PROF_L1, VNPU_METRIC_MEMORY_UB, VNPU_METRIC_MEMORY_UB);
+LEVEL_GROUP(l1_conflict, VNPU_PROF_L1, VNPU_METRIC_RESOURCE_CONFLICT_RATIO,
+	    VNPU_METRIC_RESOURCE_CONFLICT_RATIO);
+LEVEL_GROUP(l1_l2cache, VNPU_PROF_L1, VNPU_METRIC_L2_CACHE, VNPU_METRIC_L2_CACHE);
+LEVEL_GROUP(l1_memory_access, VNPU_PROF_L1, VNPU_METRIC_MEMORY_ACCESS, VNPU_METRIC_MEMORY_ACCESS);
+LEVEL_GROUP(l2_default, VNPU_PROF_L2, -1, VNPU_METRIC_PIPE_UTILIZATION);
+LEVEL_GROUP(l2_l2cache, VNPU_PROF_L2, VNPU_METRIC_L2_CACHE, VNPU_METRIC_L2_CACHE);
+
+FIXTURE_SETUP(levels)
+{
+	memset(&self->r, 0, sizeof(self->r));
+	self->r.fd = vnpu_open_dev(0, O_RDWR);
+	ASSERT_GE(self->r.fd, 0);
+	ASSERT_EQ(0, prof_start(self->r.fd, variant->level, variant->group, 64, 0, &self->r.ps));
+	ASSERT_EQ(0, ring_map(&self->r));
+}
+
+FIXTURE_TEARDOWN(levels)
+{
+	ring_unmap(&self->r);
+	close(self->r.fd);
+}
+
+/* The control page describes the session. */
+TEST_F(levels, header)
+{
+	struct vnpu_ring_ctrl *c = self->r.ctrl;
+
+	EXPECT_EQ(VNPU_RING_MAGIC, c->magic);
+	EXPECT_EQ(VNPU_RING_VERSION, c->version);
+	EXPECT_EQ(sizeof(*c), c->hdr_size);
+	EXPECT_EQ(64 * PAGE, c->data_size);
+	EXPECT_EQ(2 * PAGE, c->data_offset);
+	EXPECT_EQ(PAGE, c->cons_offset);
+	EXPECT_EQ(variant->level, c->level);
+	EXPECT_EQ(variant->expect_group, c->metric_group);
+	EXPECT_EQ(variant->expect_group, self->r.ps.metric_group);
+	EXPECT_EQ(self->r.ps.session_id, c->session_id);
+	EXPECT_EQ((2 + 2 * 64) * PAGE, self->r.ps.mmap_size);
+	EXPECT_NE(0, c->sys_cnt_freq_khz);
+	EXPECT_NE(0, c->aic_freq_khz);
+	EXPECT_EQ(0, c->stopped);
+	if (variant->level == VNPU_PROF_L0) {
+		EXPECT_EQ(0, c->n_events);
+	} else {
+		EXPECT_GE(c->n_events, 1);
+		EXPECT_LE(c->n_events, 8);
+		for (__u32 i = 0; i < c->n_events; i++)
+			EXPECT_EQ(self->r.ps.aic_events[i], c->aic_events[i]);
+	}
+	/* the PipeUtilization events of the reference, A2/A3 AIC override */
+	if (variant->expect_group == VNPU_METRIC_PIPE_UTILIZATION) {
+		static const __u32 aic[8] = { 0x416, 0x417, 0x9, 0x302, 0xc, 0x303, 0x54, 0x55 };
+		static const __u32 aiv[8] = { 0x8, 0xa, 0x9, 0xb, 0xc, 0xd, 0x54, 0x55 };
+
+		for (int i = 0; i < 8; i++) {
+			EXPECT_EQ(aic[i], c->aic_events[i]);
+			EXPECT_EQ(aiv[i], c->aiv_events[i]);
+		}
+	}
+}
+
+/* Records in order, contiguous seq, the level's types and no others. */
+TEST_F(levels, records_and_gating)
+{
+	struct ring *r = &self->r;
+	struct vnpu_prof_stats st;
+
+	ASSERT_EQ(0, run_tasks(r->fd, 300, VNPU_TASK_AI_CORE));
+	ASSERT_EQ(0, run_tasks(r->fd, 10, VNPU_TASK_AI_CPU));
+	ring_drain(r);
+	ASSERT_EQ(0, prof_stop(r->fd));
+	ring_drain(r);
+	EXPECT_EQ(0, r->bad) TH_LOG("inconsistent record at test line %d", r->bad);
+	EXPECT_EQ(0, r->lost);
+	EXPECT_EQ(1, r->ctrl->stopped);
+
+	EXPECT_EQ(310, r->per_type[VNPU_REC_TASK_START]);
+	EXPECT_EQ(310, r->per_type[VNPU_REC_TASK_END]);
+	if (variant->level == VNPU_PROF_L0) {
+		EXPECT_EQ(0, r->per_type[VNPU_REC_OP_INFO]);
+		EXPECT_EQ(0, r->per_type[VNPU_REC_PMU]);
+	} else {
+		EXPECT_EQ(310, r->per_type[VNPU_REC_OP_INFO]);
+		EXPECT_EQ(300, r->per_type[VNPU_REC_PMU]);
+		EXPECT_GT(r->pmu_nonzero, 0);
+	}
+	if (variant->level == VNPU_PROF_L2) {
+		EXPECT_EQ(10, r->per_type[VNPU_REC_AICPU]);
+		/* two streams created, ceil(300/256)+1 submits, two syncs */
+		EXPECT_EQ(2 + 3 + 2, r->per_type[VNPU_REC_RUNTIME]);
+	} else {
+		EXPECT_EQ(0, r->per_type[VNPU_REC_AICPU]);
+		EXPECT_EQ(0, r->per_type[VNPU_REC_RUNTIME]);
+	}
+	ASSERT_EQ(0, prof_stats(r->fd, &st));
+	EXPECT_EQ(r->records, st.produced);
+	EXPECT_EQ(0, st.lost);
+	EXPECT_EQ(0, st.active);
+	EXPECT_EQ(r->ctrl->producer_pos, st.bytes);
+}
+
+/* ---- single-variant ring tests ---- */
+
+FIXTURE(ring)
+{
+	struct ring r;
+};
+
+FIXTURE_SETUP(ring)
+{
+	memset(&self->r, 0, sizeof(self->r));
+	self->r.fd = vnpu_open_dev(0, O_RDWR);
+	ASSERT_GE(self->r.fd, 0);
+}
+
+FIXTURE_TEARDOWN(ring)
+{
+	if (self->r.base)
+		ring_unmap(&self->r);
+	close(self->r.fd);
+}
+
+static void *reader(void *arg)
+{
+	struct ring *r = arg;
+	struct pollfd pfd = { .fd = r->fd, .events = POLLIN };
+
+	for (;;) {
+		int n = poll(&pfd, 1, 10000);
+
+		ring_drain(r);
+		if (n <= 0 || (pfd.revents & POLLHUP)) {
+			ring_drain(r);
+			return NULL;
+		}
+	}
+}
+
+/* 100k tasks at L1 read concurrently by a polling thread: nothing lost. */
+TEST_F_TIMEOUT(ring, concurrent_100k, 600)
+{
+	struct ring *r = &self->r;
+	struct vnpu_prof_stats st;
+	pthread_t th;
+
+	ASSERT_EQ(0, prof_start(r->fd, VNPU_PROF_L1, -1, 4096, 64 * 1024, &r->ps));
+	ASSERT_EQ(0, ring_map(r));
+	ASSERT_EQ(0, pthread_create(&th, NULL, reader, r));
+	ASSERT_EQ(0, run_tasks(r->fd, 100000, VNPU_TASK_AI_CORE));
+	ASSERT_EQ(0, prof_stop(r->fd));
+	pthread_join(th, NULL);
+	EXPECT_EQ(0, r->bad) TH_LOG("inconsistent record at test line %d", r->bad);
+	ASSERT_EQ(0, prof_stats(r->fd, &st));
+	EXPECT_EQ(4 * 100000, st.produced);
+	EXPECT_EQ(st.produced, r->records + r->lost);
+	EXPECT_EQ(0, st.lost);
+	EXPECT_EQ(100000, r->per_type[VNPU_REC_TASK_END]);
+}
+
+/* With nobody reading, a small ring overflows: produced == consumed + lost. */
+TEST_F(ring, overflow_accounting)
+{
+	struct ring *r = &self->r;
+	struct vnpu_prof_stats st;
+
+	ASSERT_EQ(0, prof_start(r->fd, VNPU_PROF_L1, -1, 1, 0, &r->ps));
+	ASSERT_EQ(0, ring_map(r));
+	ASSERT_EQ(0, run_tasks(r->fd, 200, VNPU_TASK_AI_CORE));
+	ring_drain(r);
+	/* room again: the next records bring a LOST record first */
+	ASSERT_EQ(0, run_tasks(r->fd, 2, VNPU_TASK_AI_CORE));
+	ASSERT_EQ(0, prof_stop(r->fd));
+	ring_drain(r);
+	ASSERT_EQ(0, prof_stats(r->fd, &st));
+	EXPECT_EQ(0, r->bad) TH_LOG("inconsistent record at test line %d", r->bad);
+	EXPECT_GT(st.lost, 0);
+	EXPECT_EQ(4 * 202, st.produced);
+	EXPECT_EQ(st.produced, r->records + r->lost);
+	EXPECT_EQ(st.lost, r->lost);
+	EXPECT_EQ(st.lost, r->ctrl->lost);
+}
+
+/* Loss still pending at stop is reported by a final LOST record. */
+TEST_F(ring, loss_reported_at_stop)
+{
+	struct ring *r = &self->r;
+	struct vnpu_prof_stats st;
+
+	ASSERT_EQ(0, prof_start(r->fd, VNPU_PROF_L1, -1, 1, 0, &r->ps));
+	ASSERT_EQ(0, ring_map(r));
+	ASSERT_EQ(0, run_tasks(r->fd, 100, VNPU_TASK_AI_CORE));
+	ASSERT_EQ(0, prof_stop(r->fd));
+	ring_drain(r);
+	ASSERT_EQ(0, prof_stats(r->fd, &st));
+	EXPECT_EQ(0, r->bad);
+	EXPECT_GT(st.lost, 0);
+	EXPECT_EQ(st.produced, r->records + r->lost);
+}
+
+/* Consumer positions behind, far ahead and random: no oops, no corruption. */
+TEST_F(ring, hostile_consumer_positions)
+{
+	struct ring *r = &self->r;
+	__u64 vals[] = { 0, 1, 7, ~0ull, 1ull << 63, 0x12345678ull, 4096 * 3 + 5 };
+	struct vnpu_prof_stats st;
+
+	ASSERT_EQ(0, prof_start(r->fd, VNPU_PROF_L1, -1, 4, 0, &r->ps));
+	ASSERT_EQ(0, ring_map(r));
+	srand(42);
+	for (int round = 0; round < 40; round++) {
+		r->cons->consumer_pos = round < 7 ? vals[round] : ((__u64)rand() << 32) | rand();
+		ASSERT_EQ(0, run_tasks(r->fd, 20, VNPU_TASK_AI_CORE));
+		ASSERT_EQ(0, prof_stats(r->fd, &st));
+		/* the kernel never takes a position ahead of the producer */
+		EXPECT_LE(st.consumed_pos, st.bytes);
+		EXPECT_EQ(st.produced,
+			  st.written - 0 + st.lost - (st.written - (st.produced - st.lost)));
+	}
+	/* a well-behaved consumer afterwards: accounting still holds */
+	r->cons->consumer_pos = st.consumed_pos;
+	r->seq = 0;
+	ASSERT_EQ(0, prof_stop(r->fd));
+	ASSERT_EQ(0, prof_stats(r->fd, &st));
+	EXPECT_LE(st.consumed_pos, st.bytes);
+	EXPECT_LE(st.bytes - st.consumed_pos, r->ctrl->data_size);
+}
+
+/* Only the consumer page can be writable; nothing beyond the ring maps. */
+TEST_F(ring, mapping_protections)
+{
+	struct ring *r = &self->r;
+	void *p;
+
+	ASSERT_EQ(0, prof_start(r->fd, VNPU_PROF_L0, -1, 2, 0, &r->ps));
+	ASSERT_EQ(0, ring_map(r));
+	/* writable data, control page or whole ring */
+	EXPECT_EQ(MAP_FAILED,
+		  mmap(NULL, PAGE, PROT_READ | PROT_WRITE, MAP_SHARED, r->fd, 2 * PAGE));
+	EXPECT_EQ(EPERM, errno);
+	EXPECT_EQ(MAP_FAILED, mmap(NULL, PAGE, PROT_READ | PROT_WRITE, MAP_SHARED, r->fd, 0));
+	EXPECT_EQ(MAP_FAILED, mmap(NULL, r->size, PROT_READ | PROT_WRITE, MAP_SHARED, r->fd, 0));
+	/* read-only mappings cannot be made writable */
+	EXPECT_EQ(-1, mprotect(r->base, r->size, PROT_READ | PROT_WRITE));
+	EXPECT_EQ(-1, mprotect((char *)r->base + 2 * PAGE, PAGE, PROT_READ | PROT_WRITE));
+	/* nor grown */
+	p = mremap(r->base, r->size, r->size + PAGE, MREMAP_MAYMOVE);
+	EXPECT_EQ(MAP_FAILED, p);
+	/* beyond the ring */
+	EXPECT_EQ(MAP_FAILED, mmap(NULL, PAGE, PROT_READ, MAP_SHARED, r->fd, r->size));
+	EXPECT_EQ(EINVAL, errno);
+	EXPECT_EQ(MAP_FAILED, mmap(NULL, r->size + PAGE, PROT_READ, MAP_SHARED, r->fd, 0));
+	/* the data pages are mapped twice: the same bytes */
+	ASSERT_EQ(0, run_tasks(r->fd, 5, VNPU_TASK_AI_CORE));
+	EXPECT_EQ(0, memcmp(r->data, r->data + r->ctrl->data_size, r->ctrl->data_size));
+	EXPECT_EQ(0, prof_stop(r->fd));
+}
+
+TEST_F(ring, second_session_is_busy)
+{
+	struct vnpu_prof_start ps;
+	int other = vnpu_open_dev(0, O_RDWR);
+
+	ASSERT_GE(other, 0);
+	ASSERT_EQ(0, prof_start(self->r.fd, VNPU_PROF_L0, -1, 1, 0, &ps));
+	EXPECT_EQ(-EBUSY, prof_start(other, VNPU_PROF_L0, -1, 1, 0, &ps));
+	EXPECT_EQ(-EBUSY, prof_start(self->r.fd, VNPU_PROF_L1, -1, 1, 0, &ps));
+	/* only the owner stops it */
+	EXPECT_EQ(-EPERM, prof_stop(other));
+	EXPECT_EQ(0, prof_stop(self->r.fd));
+	EXPECT_EQ(-ENOENT, prof_stop(self->r.fd));
+	/* now the other can */
+	EXPECT_EQ(0, prof_start(other, VNPU_PROF_L0, -1, 1, 0, &ps));
+	close(other);
+	/* closing the owner mid-stream ended it */
+	EXPECT_EQ(0, prof_start(self->r.fd, VNPU_PROF_L0, -1, 1, 0, &ps));
+	EXPECT_EQ(0, prof_stop(self->r.fd));
+}
+
+TEST_F(ring, owner_close_mid_stream)
+{
+	struct vnpu_prof_start ps;
+	int fd2;
+
+	for (int i = 0; i < 5; i++) {
+		fd2 = vnpu_open_dev(0, O_RDWR);
+		ASSERT_GE(fd2, 0);
+		ASSERT_EQ(0, prof_start(fd2, VNPU_PROF_L2, -1, 1, 0, &ps));
+		ASSERT_EQ(0, run_tasks(fd2, 50, VNPU_TASK_AI_CORE));
+		close(fd2);
+	}
+	ASSERT_EQ(0, prof_start(self->r.fd, VNPU_PROF_L1, -1, 1, 0, &ps));
+	ASSERT_EQ(0, prof_stop(self->r.fd));
+}
+
+/*
+ * A mapping holds the file: closing the descriptor does not end the
+ * session while the ring is mapped; unmapping does.
+ */
+TEST_F(ring, mapping_keeps_the_session)
+{
+	struct ring *r = &self->r;
+	struct vnpu_prof_start ps;
+
+	ASSERT_EQ(0, prof_start(r->fd, VNPU_PROF_L0, -1, 1, 0, &r->ps));
+	ASSERT_EQ(0, ring_map(r));
+	ASSERT_EQ(0, run_tasks(r->fd, 3, VNPU_TASK_AI_CORE));
+	close(r->fd);
+	r->fd = vnpu_open_dev(0, O_RDWR);
+	ASSERT_GE(r->fd, 0);
+	EXPECT_EQ(VNPU_RING_MAGIC, r->ctrl->magic);
+	EXPECT_EQ(0, r->ctrl->stopped);
+	EXPECT_EQ(-EBUSY, prof_start(r->fd, VNPU_PROF_L0, -1, 1, 0, &ps));
+	/* still recording tasks from other files */
+	ASSERT_EQ(0, run_tasks(r->fd, 2, VNPU_TASK_AI_CORE));
+	ring_drain(r);
+	EXPECT_EQ(10, r->records);
+	EXPECT_EQ(0, r->bad);
+	ring_unmap(r);
+	r->base = NULL;
+	EXPECT_EQ(0, prof_start(r->fd, VNPU_PROF_L0, -1, 1, 0, &ps));
+	EXPECT_EQ(0, prof_stop(r->fd));
+}
+
+/* poll: not readable below the watermark, readable at it, HUP at stop. */
+TEST_F(ring, poll_watermark)
+{
+	struct ring *r = &self->r;
+	struct pollfd pfd = { .fd = r->fd, .events = POLLIN };
+	struct vnpu_prof_start ps;
+
+	/* no session: an error */
+	EXPECT_EQ(1, poll(&pfd, 1, 0));
+	EXPECT_TRUE(pfd.revents & POLLERR);
+
+	/* wake at 4 task records of 40 bytes */
+	ASSERT_EQ(0, prof_start(r->fd, VNPU_PROF_L0, -1, 4, 160, &r->ps));
+	ASSERT_EQ(0, ring_map(r));
+	ps = r->ps;
+	(void)ps;
+	EXPECT_EQ(0, poll(&pfd, 1, 0));
+	ASSERT_EQ(0, run_tasks(r->fd, 1, VNPU_TASK_AI_CORE));
+	EXPECT_EQ(0, poll(&pfd, 1, 0)) TH_LOG("80 bytes < 160");
+	ASSERT_EQ(0, run_tasks(r->fd, 1, VNPU_TASK_AI_CORE));
+	EXPECT_EQ(1, poll(&pfd, 1, 0));
+	EXPECT_TRUE(pfd.revents & POLLIN);
+	ring_drain(r);
+	EXPECT_EQ(0, poll(&pfd, 1, 0));
+	ASSERT_EQ(0, prof_stop(r->fd));
+	EXPECT_EQ(1, poll(&pfd, 1, 0));
+	EXPECT_TRUE(pfd.revents & POLLHUP);
+}
+
+/* Bad session parameters. */
+TEST_F(ring, start_validation)
+{
+	struct vnpu_prof_start ps;
+	int fd = self->r.fd;
+
+	EXPECT_EQ(-EINVAL, prof_start(fd, VNPU_PROF_LEVEL_COUNT, -1, 1, 0, &ps));
+	EXPECT_EQ(-EINVAL, prof_start(fd, VNPU_PROF_L0, VNPU_METRIC_PIPE_UTILIZATION, 1, 0, &ps))
+	TH_LOG("a metric group at L0");
+	EXPECT_EQ(-EINVAL, prof_start(fd, VNPU_PROF_L1, VNPU_METRIC_COUNT, 1, 0, &ps));
+	EXPECT_EQ(-EINVAL, prof_start(fd, VNPU_PROF_L1, -1, 3, 0, &ps));
+	EXPECT_EQ(-EINVAL, prof_start(fd, VNPU_PROF_L1, -1, VNPU_RING_MAX_PAGES * 2, 0, &ps));
+	EXPECT_EQ(-EINVAL, prof_start(fd, VNPU_PROF_L1, -1, 1, 4, &ps));
+	EXPECT_EQ(-EINVAL, prof_start(fd, VNPU_PROF_L1, -1, 1, PAGE + 8, &ps));
+	/* PipeExecuteUtilization: 200I/500 A2 only */
+	EXPECT_EQ(-EOPNOTSUPP,
+		  prof_start(fd, VNPU_PROF_L1, VNPU_METRIC_PIPE_EXECUTE_UTILIZATION, 1, 0, &ps));
+
+	memset(&ps, 0, sizeof(ps));
+	ps.size = sizeof(ps);
+	ps.flags = 1u << 7;
+	EXPECT_EQ(-1, ioctl(fd, VNPU_IOC_PROF_START, &ps));
+	EXPECT_EQ(EINVAL, errno);
+	memset(&ps, 0, sizeof(ps));
+	ps.size = sizeof(ps);
+	ps.reserved[1] = 1;
+	EXPECT_EQ(-1, ioctl(fd, VNPU_IOC_PROF_START, &ps));
+	EXPECT_EQ(EINVAL, errno);
+	memset(&ps, 0, sizeof(ps));
+	ps.size = sizeof(ps);
+	ps.mmap_size = 1;
+	EXPECT_EQ(-1, ioctl(fd, VNPU_IOC_PROF_START, &ps));
+	EXPECT_EQ(EINVAL, errno);
+	EXPECT_EQ(-1, ioctl(fd, VNPU_IOC_PROF_START, NULL));
+	EXPECT_EQ(EFAULT, errno);
+	/* nothing was started by any of these */
+	EXPECT_EQ(-ENOENT, prof_stop(fd));
+	/* no mapping without a session */
+	EXPECT_EQ(MAP_FAILED, mmap(NULL, PAGE, PROT_READ, MAP_SHARED, fd, 0));
+	EXPECT_EQ(ENODEV, errno);
+}
+
+TEST_HARNESS_MAIN
