@@ -32,7 +32,7 @@ endif
 
 export CC CFLAGS BUILD KSFT TOP Q
 
-.PHONY: all deps build module lib tools tests check lint demo vm vm-shell \
+.PHONY: all deps build module lib tools tests examples check lint demo vm vm-shell \
 	vm-test clean install bench stress
 
 all: deps
@@ -41,7 +41,7 @@ all: deps
 deps:
 	$(Q)$(TOP)/tools/deps.sh --quiet
 
-build: module lib tests
+build: module lib tests examples
 
 # vnpu.ko from the top-level Kbuild, then module BTF (pahole, with the
 # guest's vmlinux as base: the headers package has none, so Kbuild skips it).
@@ -66,11 +66,17 @@ lib:
 tests: lib
 	$(Q)$(LOCK) $(MAKE) --no-print-directory -C tests
 
+examples: lib
+	$(Q)$(LOCK) $(MAKE) --no-print-directory -C examples
+
 check: deps
 	$(Q)$(TOP)/tools/check.sh
 
 lint: deps
 	$(Q)$(TOP)/tools/lint.sh
+
+demo: all
+	$(Q)$(TOP)/tools/demo.sh
 
 vm: all
 	$(Q)$(TOP)/tools/vm/run $(VMFLAGS) -- $(CMD)

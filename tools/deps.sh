@@ -22,7 +22,7 @@ pkgs=(
 	qemu-system-x86 busybox-static cpio xz-utils kmod
 	# userspace build and libraries
 	build-essential pkg-config libnl-3-dev libnl-genl-3-dev libnl-utils
-	libbpf-dev bpftool clang llvm dwarves libelf-dev zlib1g-dev
+	libbpf-dev bpftool clang llvm dwarves libelf-dev zlib1g-dev libjson-c-dev
 	iproute2
 	# lint
 	sparse cppcheck clang-format

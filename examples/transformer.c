@@ -1,0 +1,112 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * A small transformer block on two virtual NPUs, data parallel: each
+ * device runs the same layers on its half of the batch, and the gradients'
+ * AllReduce joins them. The sample workload of `make demo`.
+ *
+ * Usage: transformer [LAYERS [DEVICES]]   (default 4 layers, 2 devices)
+ *
+ * Run it under global profiling (npuprof run, or PROFILING_MODE=true with
+ * PROFILING_OPTIONS) to profile both devices.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "npuprof.h"
+
+#define SEQ 512
+#define HIDDEN 1024
+#define FFN 4096
+#define HEADS 16
+
+struct worker {
+	struct npuprof_dev *dev;
+	uint32_t stream;
+};
+
+static int check(int ret, const struct npuprof_error *err)
+{
+	if (ret)
+		fprintf(stderr, "transformer: %s\n", err->msg);
+	return ret;
+}
+
+/* One layer on one device; the ops as a framework would launch them. */
+static int layer(struct worker *w, int l, uint32_t devices, unsigned int batch)
+{
+	uint64_t act[3] = { batch, SEQ, HIDDEN }, ffn[3] = { batch, SEQ, FFN };
+	uint64_t scores[4] = { batch, HEADS, SEQ, SEQ };
+	uint64_t rows = (uint64_t)batch * SEQ;
+	struct vnpu_task t[12];
+	struct npuprof_error err;
+	char name[12][48];
+	int n = 0, ret = 0;
+
+	npuprof_set_current(w->dev);
+	for (int i = 0; i < 12; i++)
+		snprintf(name[i], sizeof(name[i]), "layer%d/op%d", l, i);
+	snprintf(name[0], 48, "layer%d/attn/LayerNorm", l);
+	ret |= npuprof_op_layernorm(&t[n++], name[0], w->stream, 3, act, VNPU_DT_FLOAT16);
+	snprintf(name[1], 48, "layer%d/attn/qkv/MatMul", l);
+	ret |= npuprof_op_matmul(&t[n++], name[1], w->stream, rows, HIDDEN, 3 * HIDDEN,
+				 VNPU_DT_FLOAT16);
+	snprintf(name[2], 48, "layer%d/attn/scores/MatMul", l);
+	ret |= npuprof_op_matmul(&t[n++], name[2], w->stream, rows * HEADS, HIDDEN / HEADS, SEQ,
+				 VNPU_DT_FLOAT16);
+	snprintf(name[3], 48, "layer%d/attn/SoftmaxV2", l);
+	ret |= npuprof_op_softmax(&t[n++], name[3], w->stream, 4, scores, VNPU_DT_FLOAT16);
+	snprintf(name[4], 48, "layer%d/attn/context/MatMul", l);
+	ret |= npuprof_op_matmul(&t[n++], name[4], w->stream, rows * HEADS, SEQ, HIDDEN / HEADS,
+				 VNPU_DT_FLOAT16);
+	snprintf(name[5], 48, "layer%d/attn/out/MatMul", l);
+	ret |= npuprof_op_matmul(&t[n++], name[5], w->stream, rows, HIDDEN, HIDDEN,
+				 VNPU_DT_FLOAT16);
+	snprintf(name[6], 48, "layer%d/attn/residual/Add", l);
+	ret |= npuprof_op_add(&t[n++], name[6], w->stream, 3, act, VNPU_DT_FLOAT16);
+	snprintf(name[7], 48, "layer%d/ffn/LayerNorm", l);
+	ret |= npuprof_op_layernorm(&t[n++], name[7], w->stream, 3, act, VNPU_DT_FLOAT16);
+	snprintf(name[8], 48, "layer%d/ffn/up/MatMul", l);
+	ret |= npuprof_op_matmul(&t[n++], name[8], w->stream, rows, HIDDEN, FFN, VNPU_DT_FLOAT16);
+	snprintf(name[9], 48, "layer%d/ffn/Relu", l);
+	ret |= npuprof_op_relu(&t[n++], name[9], w->stream, 3, ffn, VNPU_DT_FLOAT16);
+	snprintf(name[10], 48, "layer%d/ffn/down/MatMul", l);
+	ret |= npuprof_op_matmul(&t[n++], name[10], w->stream, rows, FFN, HIDDEN, VNPU_DT_FLOAT16);
+	snprintf(name[11], 48, "layer%d/grad/hcom_allReduce", l);
+	ret |= npuprof_op_allreduce(&t[n++], name[11], w->stream, devices, (uint32_t)l,
+				    (uint64_t)HIDDEN * FFN, VNPU_DT_FLOAT16);
+	if (ret) {
+		fprintf(stderr, "transformer: cannot build the ops of layer %d\n", l);
+		return ret;
+	}
+	return check(npuprof_launch(w->dev, t, (unsigned int)n, NULL, &err), &err);
+}
+
+int main(int argc, char **argv)
+{
+	int layers = argc > 1 ? atoi(argv[1]) : 4;
+	int ndev = argc > 2 ? atoi(argv[2]) : 2;
+	struct worker w[VNPU_MAX_DEVICES];
+	struct npuprof_error err;
+	int ret = 0;
+
+	if (layers < 1 || layers > 1000 || ndev < 2 || ndev > VNPU_MAX_DEVICES) {
+		fprintf(stderr, "usage: transformer [LAYERS (1..1000) [DEVICES (2..16)]]\n");
+		return 2;
+	}
+	for (int d = 0; d < ndev; d++) {
+		if (check(npuprof_open((unsigned int)d, &w[d].dev, &err), &err) ||
+		    check(npuprof_stream_create(w[d].dev, &w[d].stream, &err), &err))
+			return 1;
+	}
+	/* every device queues its layers; the AllReduces meet on the devices */
+	for (int l = 0; l < layers && !ret; l++)
+		for (int d = 0; d < ndev && !ret; d++)
+			ret = layer(&w[d], l, (1u << ndev) - 1, 2);
+	for (int d = 0; d < ndev && !ret; d++)
+		ret = check(npuprof_sync(w[d].dev, w[d].stream, 60000, &err), &err);
+	for (int d = 0; d < ndev; d++)
+		npuprof_close(w[d].dev);
+	if (!ret)
+		printf("transformer: %d layers on %d devices done\n", layers, ndev);
+	return ret ? 1 : 0;
+}

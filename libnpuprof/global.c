@@ -1,0 +1,167 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * libnpuprof: global profiling, the msprof convention: with
+ * PROFILING_MODE=true and PROFILING_OPTIONS (a JSON object) in the
+ * environment, every device the process opens is profiled from open until
+ * exit, into one PROF_* folder, exported at exit. `npuprof run` sets these.
+ *
+ * PROFILING_OPTIONS keys (strings):
+ *   output       the directory for the PROF_* folder (default: as the
+ *                Profiler's output_path "")
+ *   level        "L0", "L1" or "L2"; or, msprof style:
+ *   task_time    "l0", "l1" ("on"), "l2"; "off" is not supported
+ *   aic_metrics  a metric group, as the Profiler's
+ *   aicpu, runtime_api   "on" raises the level to L2
+ * Unknown keys are ignored (msprof has many); bad values are errors that
+ * make npuprof_open() fail with a message.
+ */
+#include <errno.h>
+#include <json-c/json.h>
+#include <limits.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "npuprof_internal.h"
+#include "vnpu_prof.h"
+
+int npuprof_parse_level(const char *level, uint32_t *out, struct npuprof_error *err);
+int npuprof_parse_metrics(const char *metrics, uint32_t level, uint32_t *out,
+			  struct npuprof_error *err);
+int npuprof_check_output_path(const char *path, const char *what, char *resolved,
+			      struct npuprof_error *err);
+
+/* The process's global collection (one per process, by definition). */
+static pthread_mutex_t global_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct npuprof_collector *global_collector;
+static char global_dir[PATH_MAX];
+static int global_failed;
+
+int npuprof_global_configured(void)
+{
+	const char *mode = getenv("PROFILING_MODE");
+
+	return mode && !strcmp(mode, "true");
+}
+
+const char *npuprof_global_dir(void)
+{
+	return global_dir[0] ? global_dir : NULL;
+}
+
+static const char *jstr(struct json_object *o, const char *key)
+{
+	struct json_object *v;
+
+	if (!json_object_object_get_ex(o, key, &v) || !json_object_is_type(v, json_type_string))
+		return NULL;
+	return json_object_get_string(v);
+}
+
+/* Parse PROFILING_OPTIONS into @co (its output_dir points into @dir). */
+int npuprof_global_parse(const char *json, struct npuprof_collect_opts *co, char *dir,
+			 struct npuprof_error *err)
+{
+	const char *level, *task_time, *metrics, *output, *on;
+	struct json_object *o;
+	int ret = 0;
+
+	o = json_tokener_parse(json ? json : "{}");
+	if (!o || !json_object_is_type(o, json_type_object)) {
+		json_object_put(o);
+		return npuprof_set_error(err, -EINVAL,
+					 "PROFILING_OPTIONS is not a JSON object: '%s'", json);
+	}
+	level = jstr(o, "level");
+	task_time = jstr(o, "task_time");
+	metrics = jstr(o, "aic_metrics");
+	output = jstr(o, "output");
+
+	if (level) {
+		ret = npuprof_parse_level(level, &co->level, err);
+	} else if (task_time) {
+		if (!strcmp(task_time, "l0"))
+			co->level = VNPU_PROF_L0;
+		else if (!strcmp(task_time, "l1") || !strcmp(task_time, "on"))
+			co->level = VNPU_PROF_L1;
+		else if (!strcmp(task_time, "l2"))
+			co->level = VNPU_PROF_L2;
+		else
+			ret = npuprof_set_error(
+				err, -EINVAL,
+				"PROFILING_OPTIONS task_time '%s' is not valid: use "
+				"l0, l1, l2 or on",
+				task_time);
+	} else {
+		co->level = VNPU_PROF_L1;
+	}
+	on = jstr(o, "aicpu");
+	if (!ret && on && !strcmp(on, "on") && co->level < VNPU_PROF_L2)
+		co->level = VNPU_PROF_L2;
+	on = jstr(o, "runtime_api");
+	if (!ret && on && !strcmp(on, "on") && co->level < VNPU_PROF_L2)
+		co->level = VNPU_PROF_L2;
+	if (!ret)
+		ret = npuprof_parse_metrics(metrics, co->level, &co->metric_group, err);
+	if (!ret) {
+		const char *env = getenv("ASCEND_WORK_PATH");
+
+		if (output && *output)
+			ret = npuprof_check_output_path(output, "PROFILING_OPTIONS output", dir,
+							err);
+		else if (env && *env)
+			ret = npuprof_check_output_path(env, "ASCEND_WORK_PATH", dir, err);
+		else
+			ret = npuprof_check_output_path("./", "output", dir, err);
+	}
+	co->output_dir = dir;
+	json_object_put(o);
+	return ret;
+}
+
+static void global_exit(void)
+{
+	struct npuprof_error err;
+
+	pthread_mutex_lock(&global_lock);
+	if (global_collector) {
+		if (npuprof_collector_finish(global_collector, 1, &err))
+			fprintf(stderr, "npuprof: global profiling: %s\n", err.msg);
+		global_collector = NULL;
+	}
+	pthread_mutex_unlock(&global_lock);
+}
+
+int npuprof_global_device_opened(struct npuprof_dev *dev, struct npuprof_error *err)
+{
+	static char dir[PATH_MAX];
+	struct npuprof_collect_opts co;
+	int ret = 0;
+
+	if (!npuprof_global_configured())
+		return 0;
+	pthread_mutex_lock(&global_lock);
+	if (global_failed) {
+		ret = npuprof_set_error(err, -EINVAL, "global profiling failed to start");
+		goto out_unlock;
+	}
+	if (!global_collector) {
+		ret = npuprof_global_parse(getenv("PROFILING_OPTIONS"), &co, dir, err);
+		if (!ret)
+			ret = npuprof_collector_create(&co, &global_collector, err);
+		if (ret) {
+			global_failed = 1;
+			goto out_unlock;
+		}
+		snprintf(global_dir, sizeof(global_dir), "%s",
+			 npuprof_collector_dir(global_collector));
+		atexit(global_exit);
+	}
+	ret = npuprof_collector_add(global_collector, dev->id, err);
+	if (!ret)
+		ret = npuprof_collector_start(global_collector, err);
+out_unlock:
+	pthread_mutex_unlock(&global_lock);
+	return ret;
+}

@@ -1,0 +1,209 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * libnpuprof: drive virtual NPUs (/dev/vnpuN) and profile them.
+ *
+ * Two faces:
+ *  - a small runtime: open a device, create streams, launch operators
+ *    (with builders for common ones), synchronize;
+ *  - the profiler: the C form of the Ascend TF adapter's
+ *    Profiler(level="L0", aic_metrics="", output_path="") used in a `with`
+ *    block, writing msprof-compatible output (see docs/libnpuprof.md).
+ *
+ * Conventions (as liburing's): calls return 0 (or a count) on success and
+ * a negative errno on failure; calls that take a struct npuprof_error *
+ * (NULL allowed) also fill it with a message naming the bad value.
+ */
+#ifndef NPUPROF_H
+#define NPUPROF_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "vnpu.h"
+#include "npuprof_error.h"
+#include "npuprof_export.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ---- runtime ---- */
+
+/* An open virtual NPU. */
+struct npuprof_dev;
+
+/**
+ * npuprof_open() - open /dev/vnpu@dev_id and make it the calling thread's
+ * current device (the one a profiler scope profiles)
+ * @dev_id: the N of /dev/vnpuN.
+ * @devp: out: the device.
+ * @err: filled on failure.
+ *
+ * Under global profiling (PROFILING_MODE=true), the device is profiled
+ * from here until the process exits.
+ *
+ * Return: 0, -ENOENT (no such device), -EACCES, -ENOMEM.
+ */
+int npuprof_open(unsigned int dev_id, struct npuprof_dev **devp, struct npuprof_error *err);
+
+/* Close @dev (pending work is dropped by the driver). NULL is a no-op. */
+void npuprof_close(struct npuprof_dev *dev);
+
+/* The N of /dev/vnpuN. */
+unsigned int npuprof_dev_id(const struct npuprof_dev *dev);
+
+/* The device's product facts (cached at open). */
+const struct vnpu_info *npuprof_dev_info(const struct npuprof_dev *dev);
+
+/* Make @dev the calling thread's current device. */
+void npuprof_set_current(struct npuprof_dev *dev);
+
+/* The calling thread's current device, or NULL. */
+struct npuprof_dev *npuprof_current(void);
+
+/* Create a stream; its id in *@stream. */
+int npuprof_stream_create(struct npuprof_dev *dev, uint32_t *stream, struct npuprof_error *err);
+
+/* Destroy a stream after its queued tasks ran. */
+int npuprof_stream_destroy(struct npuprof_dev *dev, uint32_t stream, struct npuprof_error *err);
+
+/**
+ * npuprof_launch() - queue @n tasks (all or nothing)
+ * @dev: the device.
+ * @tasks: the tasks (see the npuprof_op_* builders).
+ * @n: 1 .. VNPU_MAX_SUBMIT.
+ * @ids: out: the task ids, or NULL.
+ * @err: filled on failure (the driver's errno and the first bad task).
+ */
+int npuprof_launch(struct npuprof_dev *dev, const struct vnpu_task *tasks, unsigned int n,
+		   uint64_t *ids, struct npuprof_error *err);
+
+/* Wait until @stream is idle; 0 ms waits forever. */
+int npuprof_sync(struct npuprof_dev *dev, uint32_t stream, unsigned int timeout_ms,
+		 struct npuprof_error *err);
+
+/* Wait until every stream of @dev opened here is idle. */
+int npuprof_sync_all(struct npuprof_dev *dev, unsigned int timeout_ms, struct npuprof_error *err);
+
+/* ---- operator builders: fill *@t for npuprof_launch() ---- */
+
+/* C[m,n] = A[m,k] x B[k,n] on the cube (AI_CORE). */
+int npuprof_op_matmul(struct vnpu_task *t, const char *name, uint32_t stream, uint64_t m,
+		      uint64_t k, uint64_t n, enum vnpu_dtype dtype);
+
+/* Element-wise ops on @ndims dims @dims (AI_VECTOR_CORE where there are
+ * vector cores, else AI_CORE). */
+int npuprof_op_add(struct vnpu_task *t, const char *name, uint32_t stream, unsigned int ndims,
+		   const uint64_t *dims, enum vnpu_dtype dtype);
+int npuprof_op_mul(struct vnpu_task *t, const char *name, uint32_t stream, unsigned int ndims,
+		   const uint64_t *dims, enum vnpu_dtype dtype);
+int npuprof_op_relu(struct vnpu_task *t, const char *name, uint32_t stream, unsigned int ndims,
+		    const uint64_t *dims, enum vnpu_dtype dtype);
+/* Softmax and LayerNorm over the last dim. */
+int npuprof_op_softmax(struct vnpu_task *t, const char *name, uint32_t stream, unsigned int ndims,
+		       const uint64_t *dims, enum vnpu_dtype dtype);
+int npuprof_op_layernorm(struct vnpu_task *t, const char *name, uint32_t stream, unsigned int ndims,
+			 const uint64_t *dims, enum vnpu_dtype dtype);
+/* NCHW input, [cout, cin, kh, kw] filter, stride 1, same padding. */
+int npuprof_op_conv2d(struct vnpu_task *t, const char *name, uint32_t stream,
+		      const uint64_t nchw[4], const uint64_t filter[4], enum vnpu_dtype dtype);
+/* An AllReduce of @elems elements over the devices in @devices (mask). */
+int npuprof_op_allreduce(struct vnpu_task *t, const char *name, uint32_t stream, uint32_t devices,
+			 uint32_t tag, uint64_t elems, enum vnpu_dtype dtype);
+
+/* Bytes of one element of @dtype, 0 when unknown. */
+unsigned int npuprof_dtype_size(enum vnpu_dtype dtype);
+
+/* ---- the profiler ---- */
+
+/**
+ * struct npuprof_options - the TF adapter Profiler's options, same names
+ * and defaults; pass with designated initializers
+ * @level: "L0" (default when NULL or ""), "L1" or "L2".
+ * @aic_metrics: "" (default: none at L0, PipeUtilization at L1/L2) or one
+ *               of ArithmeticUtilization, PipeUtilization, Memory,
+ *               MemoryL0, MemoryUB, ResourceConflictRatio, L2Cache; an
+ *               error at L0.
+ * @output_path: "" (default: $ASCEND_WORK_PATH when set, else the current
+ *               directory) or a directory, absolute or relative to the
+ *               current one, that exists and that the user can read and
+ *               write; no \n \f \r \b \t \v or \x7F in it.
+ */
+struct npuprof_options {
+	const char *level;
+	const char *aic_metrics;
+	const char *output_path;
+};
+
+/**
+ * npuprof_profiler_start() - start profiling the calling thread's current
+ * device
+ * @opts: the options (NULL for all defaults).
+ * @err: filled on failure with the rule broken and the bad value.
+ *
+ * Return: 0; -EINVAL (a bad option value), -ENOENT / -ENOTDIR / -EACCES
+ * (output path), -EALREADY (nested), -EBUSY (active in another thread),
+ * -EPERM (global profiling is configured), -EOPNOTSUPP (the product does
+ * not support the Profiler), -ENODEV (no current device), or the errno of
+ * a failed system call.
+ */
+int npuprof_profiler_start(const struct npuprof_options *opts, struct npuprof_error *err);
+
+/**
+ * npuprof_profiler_stop() - stop, collect the rest, and write the output
+ * @err: filled on failure.
+ *
+ * Return: 0; -ENOENT (not started), -EBUSY (started by another thread),
+ * or the first failure of stopping, collecting and exporting.
+ */
+int npuprof_profiler_stop(struct npuprof_error *err);
+
+/* The PROF_* folder of the running or last session of this process, or NULL. */
+const char *npuprof_profiler_dir(void);
+
+/**
+ * struct npuprof_scope - state of an NPUPROF_PROFILER block
+ * @ret: 0, or why the profiler could not start or stop.
+ * @err: the message.
+ * @active: the block is running under the profiler.
+ */
+struct npuprof_scope {
+	int ret;
+	struct npuprof_error err;
+	int active;
+};
+
+/* Internals of NPUPROF_PROFILER. */
+struct npuprof_scope *npuprof_scope_enter(struct npuprof_scope *scope,
+					  const struct npuprof_options *opts);
+struct npuprof_scope *npuprof_scope_next(struct npuprof_scope *scope);
+void npuprof_scope_cleanup(struct npuprof_scope **guard);
+
+/**
+ * NPUPROF_PROFILER() - a `with` block: profile the statement or block that
+ * follows, and stop however it is left (end, break, return, goto)
+ * @scope: a struct npuprof_scope of the caller's: its ret and err tell
+ *         whether the profiler started (the block is skipped when it did
+ *         not) and stopped.
+ *
+ *	struct npuprof_scope prof;
+ *
+ *	NPUPROF_PROFILER(&prof, .level = "L1", .aic_metrics = "ArithmeticUtilization",
+ *			 .output_path = "./") {
+ *		npuprof_launch(dev, &add, 1, NULL, NULL);
+ *		npuprof_sync(dev, stream, 0, NULL);
+ *	}
+ *	if (prof.ret)
+ *		fprintf(stderr, "profiler: %s\n", prof.err.msg);
+ */
+#define NPUPROF_PROFILER(scope, ...)                                                               \
+	for (struct npuprof_scope * __npuprof_guard                                                \
+		     __attribute__((cleanup(npuprof_scope_cleanup))) =                             \
+		     npuprof_scope_enter((scope), &(const struct npuprof_options){ __VA_ARGS__ }); \
+	     __npuprof_guard; __npuprof_guard = npuprof_scope_next(__npuprof_guard))
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* NPUPROF_H */

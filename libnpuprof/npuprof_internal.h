@@ -1,0 +1,75 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * libnpuprof: internals shared by the runtime, the profiler and the
+ * collector. Not installed.
+ */
+#ifndef NPUPROF_INTERNAL_H
+#define NPUPROF_INTERNAL_H
+
+#include <stdint.h>
+#include <time.h>
+
+#include "npuprof.h"
+#include "raw_format.h"
+
+/* Public symbols: the library builds with -fvisibility=hidden. */
+#define NPUPROF_API __attribute__((visibility("default")))
+
+/**
+ * struct npuprof_dev - an open device
+ * @fd: /dev/vnpuN.
+ * @id: N.
+ * @info: VNPU_IOC_GET_INFO at open.
+ */
+struct npuprof_dev {
+	int fd;
+	unsigned int id;
+	struct vnpu_info info;
+};
+
+static inline uint64_t npuprof_now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+/* collector.c: record a host API call that started at @start_ns. */
+void npuprof_api_record(enum npuprof_api_id api, uint64_t start_ns);
+
+/* global.c: PROFILING_MODE=true profiles every device the process opens. */
+int npuprof_global_device_opened(struct npuprof_dev *dev, struct npuprof_error *err);
+/* The PROF_* folder of global profiling, or NULL. */
+const char *npuprof_global_dir(void);
+/* Is global profiling configured in the environment? */
+int npuprof_global_configured(void);
+
+/*
+ * collector.c: a collection of one or more devices into one PROF_* folder.
+ */
+struct npuprof_collector;
+
+/**
+ * struct npuprof_collect_opts - what to collect
+ * @level: enum vnpu_prof_level.
+ * @metric_group: enum vnpu_metric_group, VNPU_METRIC_NONE for the default.
+ * @output_dir: the existing directory the PROF_* folder goes in.
+ */
+struct npuprof_collect_opts {
+	uint32_t level;
+	uint32_t metric_group;
+	const char *output_dir;
+};
+
+int npuprof_collector_create(const struct npuprof_collect_opts *opts, struct npuprof_collector **cp,
+			     struct npuprof_error *err);
+int npuprof_collector_add(struct npuprof_collector *c, unsigned int dev_id,
+			  struct npuprof_error *err);
+/* Start the reader thread; devices can still be added afterwards. */
+int npuprof_collector_start(struct npuprof_collector *c, struct npuprof_error *err);
+const char *npuprof_collector_dir(const struct npuprof_collector *c);
+/* Stop every device, drain, write host data, export; frees @c. */
+int npuprof_collector_finish(struct npuprof_collector *c, int export, struct npuprof_error *err);
+
+#endif /* NPUPROF_INTERNAL_H */

@@ -1,0 +1,232 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * libnpuprof: operator builders - fill a struct vnpu_task with the shapes,
+ * the task type and the work (FLOPs, bytes) of common operators.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "npuprof.h"
+#include "npuprof_internal.h"
+
+NPUPROF_API unsigned int npuprof_dtype_size(enum vnpu_dtype dtype)
+{
+	static const unsigned char size[VNPU_DT_COUNT] = {
+		[VNPU_DT_FLOAT] = 4, [VNPU_DT_FLOAT16] = 2, [VNPU_DT_INT8] = 1,
+		[VNPU_DT_INT32] = 4, [VNPU_DT_UINT8] = 1,   [VNPU_DT_INT16] = 2,
+		[VNPU_DT_INT64] = 8, [VNPU_DT_BF16] = 2,    [VNPU_DT_BOOL] = 1,
+	};
+
+	return (unsigned int)dtype < VNPU_DT_COUNT ? size[dtype] : 0;
+}
+
+static int task_init(struct vnpu_task *t, const char *name, const char *type, uint32_t task_type,
+		     uint32_t stream)
+{
+	if (!t || !name || !*name)
+		return -EINVAL;
+	memset(t, 0, sizeof(*t));
+	if (strlen(name) >= sizeof(t->op_name))
+		return -ENAMETOOLONG;
+	strcpy(t->op_name, name);
+	strcpy(t->op_type, type);
+	t->task_type = task_type;
+	t->stream_id = stream;
+	t->block_num = 1;
+	return 0;
+}
+
+static int add_tensor(struct vnpu_task *t, int output, enum vnpu_dtype dtype,
+		      enum vnpu_format format, unsigned int ndims, const uint64_t *dims)
+{
+	struct vnpu_tensor *x;
+
+	if (t->n_inputs + t->n_outputs >= VNPU_MAX_TENSORS || ndims > VNPU_MAX_DIMS ||
+	    !npuprof_dtype_size(dtype))
+		return -EINVAL;
+	x = &t->tensors[t->n_inputs + t->n_outputs];
+	x->dtype = dtype;
+	x->format = format;
+	x->ndims = ndims;
+	for (unsigned int i = 0; i < ndims; i++) {
+		if (!dims[i])
+			return -EINVAL;
+		x->dims[i] = dims[i];
+	}
+	if (output)
+		t->n_outputs++;
+	else
+		t->n_inputs++;
+	return 0;
+}
+
+static uint64_t elems(unsigned int ndims, const uint64_t *dims)
+{
+	uint64_t n = 1;
+
+	for (unsigned int i = 0; i < ndims; i++)
+		n *= dims[i];
+	return n;
+}
+
+/* Enough blocks to keep up to all cores of @cores busy with @work units. */
+static uint32_t blocks_for(uint64_t work, uint64_t per_block, uint32_t cores)
+{
+	uint64_t b = (work + per_block - 1) / per_block;
+
+	if (b < 1)
+		b = 1;
+	if (cores && b > cores)
+		b = cores;
+	return (uint32_t)b;
+}
+
+/* The core type element-wise work goes to on the current product. */
+static uint32_t vector_type(void)
+{
+	struct npuprof_dev *dev = npuprof_current();
+
+	return dev && dev->info.aiv_num ? VNPU_TASK_AI_VECTOR_CORE : VNPU_TASK_AI_CORE;
+}
+
+static uint32_t cores_of(uint32_t task_type)
+{
+	struct npuprof_dev *dev = npuprof_current();
+
+	if (!dev)
+		return 8;
+	return task_type == VNPU_TASK_AI_VECTOR_CORE ? dev->info.aiv_num : dev->info.aic_num;
+}
+
+NPUPROF_API int npuprof_op_matmul(struct vnpu_task *t, const char *name, uint32_t stream,
+				  uint64_t m, uint64_t k, uint64_t n, enum vnpu_dtype dtype)
+{
+	uint64_t a[2] = { m, k }, b[2] = { k, n }, c[2] = { m, n };
+	int ret = task_init(t, name, "MatMul", VNPU_TASK_AI_CORE, stream);
+
+	if (!ret)
+		ret = add_tensor(t, 0, dtype, VNPU_FMT_ND, 2, a);
+	if (!ret)
+		ret = add_tensor(t, 0, dtype, VNPU_FMT_ND, 2, b);
+	if (!ret)
+		ret = add_tensor(t, 1, dtype, VNPU_FMT_ND, 2, c);
+	if (ret)
+		return ret;
+	t->flops = 2 * m * k * n;
+	/* one block per 128x128 output tile, at most the cube cores */
+	t->block_num =
+		blocks_for(((m + 127) / 128) * ((n + 127) / 128), 1, cores_of(VNPU_TASK_AI_CORE));
+	if (dtype == VNPU_DT_FLOAT)
+		t->flags |= VNPU_TASK_F_HF32;
+	return 0;
+}
+
+/* An element-wise op with @nin inputs of shape @dims and @flops_per per element. */
+static int eltwise(struct vnpu_task *t, const char *name, const char *type, uint32_t stream,
+		   unsigned int ndims, const uint64_t *dims, enum vnpu_dtype dtype,
+		   unsigned int nin, unsigned int flops_per)
+{
+	uint32_t tt = vector_type();
+	int ret = task_init(t, name, type, tt, stream);
+
+	for (unsigned int i = 0; !ret && i < nin; i++)
+		ret = add_tensor(t, 0, dtype, VNPU_FMT_ND, ndims, dims);
+	if (!ret)
+		ret = add_tensor(t, 1, dtype, VNPU_FMT_ND, ndims, dims);
+	if (ret)
+		return ret;
+	t->flops = elems(ndims, dims) * flops_per;
+	t->block_num = blocks_for(elems(ndims, dims), 16384, cores_of(tt));
+	return 0;
+}
+
+NPUPROF_API int npuprof_op_add(struct vnpu_task *t, const char *name, uint32_t stream,
+			       unsigned int ndims, const uint64_t *dims, enum vnpu_dtype dtype)
+{
+	return eltwise(t, name, "Add", stream, ndims, dims, dtype, 2, 1);
+}
+
+NPUPROF_API int npuprof_op_mul(struct vnpu_task *t, const char *name, uint32_t stream,
+			       unsigned int ndims, const uint64_t *dims, enum vnpu_dtype dtype)
+{
+	return eltwise(t, name, "Mul", stream, ndims, dims, dtype, 2, 1);
+}
+
+NPUPROF_API int npuprof_op_relu(struct vnpu_task *t, const char *name, uint32_t stream,
+				unsigned int ndims, const uint64_t *dims, enum vnpu_dtype dtype)
+{
+	return eltwise(t, name, "Relu", stream, ndims, dims, dtype, 1, 1);
+}
+
+NPUPROF_API int npuprof_op_softmax(struct vnpu_task *t, const char *name, uint32_t stream,
+				   unsigned int ndims, const uint64_t *dims, enum vnpu_dtype dtype)
+{
+	/* max, sub, exp, sum, div */
+	return eltwise(t, name, "SoftmaxV2", stream, ndims, dims, dtype, 1, 5);
+}
+
+NPUPROF_API int npuprof_op_layernorm(struct vnpu_task *t, const char *name, uint32_t stream,
+				     unsigned int ndims, const uint64_t *dims,
+				     enum vnpu_dtype dtype)
+{
+	uint64_t last = ndims ? dims[ndims - 1] : 1;
+	int ret = eltwise(t, name, "LayerNorm", stream, ndims, dims, dtype, 1, 8);
+
+	/* gamma and beta */
+	if (!ret)
+		ret = add_tensor(t, 0, dtype, VNPU_FMT_ND, 1, &last);
+	if (!ret)
+		ret = add_tensor(t, 0, dtype, VNPU_FMT_ND, 1, &last);
+	if (!ret) {
+		/* inputs before outputs: move the output behind the new inputs */
+		struct vnpu_tensor out = t->tensors[1];
+
+		t->tensors[1] = t->tensors[2];
+		t->tensors[2] = t->tensors[3];
+		t->tensors[3] = out;
+		t->n_inputs = 3;
+		t->n_outputs = 1;
+	}
+	return ret;
+}
+
+NPUPROF_API int npuprof_op_conv2d(struct vnpu_task *t, const char *name, uint32_t stream,
+				  const uint64_t nchw[4], const uint64_t filter[4],
+				  enum vnpu_dtype dtype)
+{
+	uint64_t out[4] = { nchw[0], filter[0], nchw[2], nchw[3] };
+	int ret = task_init(t, name, "Conv2D", VNPU_TASK_AI_CORE, stream);
+
+	if (!ret && filter[1] != nchw[1])
+		ret = -EINVAL;
+	if (!ret)
+		ret = add_tensor(t, 0, dtype, VNPU_FMT_NCHW, 4, nchw);
+	if (!ret)
+		ret = add_tensor(t, 0, dtype, VNPU_FMT_FRACTAL_Z, 4, filter);
+	if (!ret)
+		ret = add_tensor(t, 1, dtype, VNPU_FMT_NCHW, 4, out);
+	if (ret)
+		return ret;
+	t->flops = 2 * elems(4, out) * filter[1] * filter[2] * filter[3];
+	t->block_num = blocks_for(elems(4, out), 65536, cores_of(VNPU_TASK_AI_CORE));
+	return 0;
+}
+
+NPUPROF_API int npuprof_op_allreduce(struct vnpu_task *t, const char *name, uint32_t stream,
+				     uint32_t devices, uint32_t tag, uint64_t n,
+				     enum vnpu_dtype dtype)
+{
+	int ret = task_init(t, name, "AllReduce", VNPU_TASK_COMMUNICATION, stream);
+
+	if (ret)
+		return ret;
+	if (!npuprof_dtype_size(dtype))
+		return -EINVAL;
+	t->comm_op = VNPU_COMM_ALLREDUCE;
+	t->comm_devices = devices;
+	t->comm_tag = tag;
+	t->bytes = n * npuprof_dtype_size(dtype);
+	t->flops = n;
+	return 0;
+}

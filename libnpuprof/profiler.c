@@ -1,0 +1,266 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * libnpuprof: the Profiler - the TF adapter's Profiler(level, aic_metrics,
+ * output_path) with all its rules:
+ *
+ *  - level "L0" (default), "L1", "L2"; anything else is an error naming
+ *    the valid keys;
+ *  - aic_metrics "" (none at L0, PipeUtilization at L1/L2) or one of the
+ *    seven groups; a group at L0 is an error ("Please use L1 or L2 if you
+ *    want to collect aic metrics!");
+ *  - output_path "" is $ASCEND_WORK_PATH if set, else "./"; it must exist,
+ *    be a directory the user can read and write, and hold none of
+ *    \n \f \r \b \t \v \x7F;
+ *  - one profiler at a time in the process: nesting is an error, and so is
+ *    a start from a second thread while one is active;
+ *  - not while global profiling is configured (PROFILING_MODE=true);
+ *  - not on products without the Profiler (200I/500 A2, inference series).
+ *
+ * The one-at-a-time rule is why this file has process-wide state.
+ */
+#include <errno.h>
+#include <limits.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "npuprof_internal.h"
+#include "vnpu_prof.h"
+
+static const struct {
+	const char *name;
+	uint32_t group;
+} metric_names[] = {
+	{ "ArithmeticUtilization", VNPU_METRIC_ARITHMETIC_UTILIZATION },
+	{ "PipeUtilization", VNPU_METRIC_PIPE_UTILIZATION },
+	{ "Memory", VNPU_METRIC_MEMORY },
+	{ "MemoryL0", VNPU_METRIC_MEMORY_L0 },
+	{ "MemoryUB", VNPU_METRIC_MEMORY_UB },
+	{ "ResourceConflictRatio", VNPU_METRIC_RESOURCE_CONFLICT_RATIO },
+	{ "L2Cache", VNPU_METRIC_L2_CACHE },
+};
+
+#define METRIC_KEYS                                                            \
+	"ArithmeticUtilization, PipeUtilization, Memory, MemoryL0, MemoryUB, " \
+	"ResourceConflictRatio, L2Cache"
+
+/* The process's profiler (the one-at-a-time rule). */
+static pthread_mutex_t prof_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct npuprof_collector *prof_collector;
+static pthread_t prof_owner;
+static char prof_dir[PATH_MAX];
+
+int npuprof_parse_level(const char *level, uint32_t *out, struct npuprof_error *err)
+{
+	if (!level || !*level) {
+		*out = VNPU_PROF_L0;
+		return 0;
+	}
+	if (!strcmp(level, "L0"))
+		*out = VNPU_PROF_L0;
+	else if (!strcmp(level, "L1"))
+		*out = VNPU_PROF_L1;
+	else if (!strcmp(level, "L2"))
+		*out = VNPU_PROF_L2;
+	else
+		return npuprof_set_error(err, -EINVAL,
+					 "level '%s' is not valid: use one of L0, L1, L2", level);
+	return 0;
+}
+
+int npuprof_parse_metrics(const char *metrics, uint32_t level, uint32_t *out,
+			  struct npuprof_error *err)
+{
+	if (!metrics || !*metrics) {
+		*out = VNPU_METRIC_NONE; /* the device default: PipeUtilization at L1/L2 */
+		return 0;
+	}
+	if (level == VNPU_PROF_L0)
+		return npuprof_set_error(err, -EINVAL,
+					 "aic_metrics '%s' at level L0: Please use L1 or L2 if you "
+					 "want to collect aic metrics!",
+					 metrics);
+	for (size_t i = 0; i < sizeof(metric_names) / sizeof(metric_names[0]); i++) {
+		if (!strcmp(metrics, metric_names[i].name)) {
+			*out = metric_names[i].group;
+			return 0;
+		}
+	}
+	return npuprof_set_error(err, -EINVAL,
+				 "aic_metrics '%s' is not valid: use \"\" or one of " METRIC_KEYS,
+				 metrics);
+}
+
+static const char *char_name(char c)
+{
+	switch (c) {
+	case '\n':
+		return "\\n";
+	case '\f':
+		return "\\f";
+	case '\r':
+		return "\\r";
+	case '\b':
+		return "\\b";
+	case '\t':
+		return "\\t";
+	case '\v':
+		return "\\v";
+	default:
+		return "\\x7F";
+	}
+}
+
+int npuprof_check_output_path(const char *path, const char *what, char *resolved,
+			      struct npuprof_error *err)
+{
+	struct stat st;
+
+	if (strlen(path) >= PATH_MAX)
+		return npuprof_set_error(err, -ENAMETOOLONG, "%s is longer than %d bytes", what,
+					 PATH_MAX - 1);
+	for (const char *p = path; *p; p++) {
+		if (strchr("\n\f\r\b\t\v\x7f", *p))
+			return npuprof_set_error(err, -EINVAL,
+						 "%s '%s' contains the forbidden character %s "
+						 "(at offset %zu)",
+						 what, path, char_name(*p), (size_t)(p - path));
+	}
+	if (stat(path, &st))
+		return npuprof_set_error(err, -errno, "%s '%s' does not exist: %s", what, path,
+					 strerror(errno));
+	if (!S_ISDIR(st.st_mode))
+		return npuprof_set_error(err, -ENOTDIR, "%s '%s' is not a directory", what, path);
+	if (access(path, R_OK | W_OK | X_OK))
+		return npuprof_set_error(err, -EACCES,
+					 "%s '%s' must be readable and writable by the user: %s",
+					 what, path, strerror(errno));
+	if (!realpath(path, resolved))
+		return npuprof_set_error(err, -errno, "%s '%s': %s", what, path, strerror(errno));
+	return 0;
+}
+
+/* The output directory of @opts: output_path, else $ASCEND_WORK_PATH, else ./ */
+static int output_dir(const struct npuprof_options *opts, char *resolved, struct npuprof_error *err)
+{
+	const char *env = getenv("ASCEND_WORK_PATH");
+
+	if (opts->output_path && *opts->output_path)
+		return npuprof_check_output_path(opts->output_path, "output_path", resolved, err);
+	if (env && *env)
+		return npuprof_check_output_path(env, "ASCEND_WORK_PATH", resolved, err);
+	return npuprof_check_output_path("./", "output_path", resolved, err);
+}
+
+NPUPROF_API int npuprof_profiler_start(const struct npuprof_options *opts,
+				       struct npuprof_error *err)
+{
+	static const struct npuprof_options defaults;
+	struct npuprof_collect_opts co;
+	struct npuprof_dev *dev = npuprof_current();
+	struct npuprof_collector *c;
+	char dir[PATH_MAX];
+	int ret;
+
+	npuprof_clear_error(err);
+	if (!opts)
+		opts = &defaults;
+	ret = npuprof_parse_level(opts->level, &co.level, err);
+	if (!ret)
+		ret = npuprof_parse_metrics(opts->aic_metrics, co.level, &co.metric_group, err);
+	if (!ret)
+		ret = output_dir(opts, dir, err);
+	if (ret)
+		return ret;
+	co.output_dir = dir;
+
+	if (npuprof_global_configured())
+		return npuprof_set_error(err, -EPERM,
+					 "global profiling is configured (PROFILING_MODE=true): "
+					 "the Profiler cannot be used with it");
+	if (!dev)
+		return npuprof_set_error(err, -ENODEV,
+					 "no current device: open one with npuprof_open() first");
+	if (!(dev->info.caps & VNPU_CAP_SCOPED_PROFILING))
+		return npuprof_set_error(err, -EOPNOTSUPP,
+					 "the Profiler is not supported on %s (vnpu%u)",
+					 dev->info.product_name, dev->id);
+
+	pthread_mutex_lock(&prof_lock);
+	if (prof_collector) {
+		if (pthread_equal(prof_owner, pthread_self()))
+			ret = npuprof_set_error(err, -EALREADY,
+						"Not support nested call 'profiler.Profiler'.");
+		else
+			ret = npuprof_set_error(err, -EBUSY,
+						"the Profiler is active in another thread: one "
+						"profiler at a time per process");
+		goto out_unlock;
+	}
+	ret = npuprof_collector_create(&co, &c, err);
+	if (ret)
+		goto out_unlock;
+	ret = npuprof_collector_add(c, dev->id, err);
+	if (!ret)
+		ret = npuprof_collector_start(c, err);
+	if (ret) {
+		npuprof_collector_finish(c, 0, NULL);
+		goto out_unlock;
+	}
+	snprintf(prof_dir, sizeof(prof_dir), "%s", npuprof_collector_dir(c));
+	prof_collector = c;
+	prof_owner = pthread_self();
+out_unlock:
+	pthread_mutex_unlock(&prof_lock);
+	return ret;
+}
+
+NPUPROF_API int npuprof_profiler_stop(struct npuprof_error *err)
+{
+	int ret;
+
+	npuprof_clear_error(err);
+	pthread_mutex_lock(&prof_lock);
+	if (!prof_collector) {
+		ret = npuprof_set_error(err, -ENOENT, "the Profiler is not started");
+	} else if (!pthread_equal(prof_owner, pthread_self())) {
+		ret = npuprof_set_error(err, -EBUSY, "the Profiler was started by another thread");
+	} else {
+		ret = npuprof_collector_finish(prof_collector, 1, err);
+		prof_collector = NULL;
+	}
+	pthread_mutex_unlock(&prof_lock);
+	return ret;
+}
+
+NPUPROF_API const char *npuprof_profiler_dir(void)
+{
+	return prof_dir[0] ? prof_dir : npuprof_global_dir();
+}
+
+NPUPROF_API struct npuprof_scope *npuprof_scope_enter(struct npuprof_scope *scope,
+						      const struct npuprof_options *opts)
+{
+	memset(scope, 0, sizeof(*scope));
+	scope->ret = npuprof_profiler_start(opts, &scope->err);
+	scope->active = !scope->ret;
+	return scope->active ? scope : NULL;
+}
+
+/* The block ran to its end: stop, and end the loop. */
+NPUPROF_API struct npuprof_scope *npuprof_scope_next(struct npuprof_scope *scope)
+{
+	scope->active = 0;
+	scope->ret = npuprof_profiler_stop(&scope->err);
+	return NULL;
+}
+
+/* The block was left early (break, return, goto): stop. */
+NPUPROF_API void npuprof_scope_cleanup(struct npuprof_scope **guard)
+{
+	if (*guard && (*guard)->active)
+		npuprof_scope_next(*guard);
+}

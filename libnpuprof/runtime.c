@@ -1,0 +1,205 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * libnpuprof: the runtime - devices, streams, launch, sync. Every call is
+ * timed for api_statistic when a profiling session is collecting.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <unistd.h>
+
+#include "npuprof.h"
+#include "npuprof_internal.h"
+
+/* The thread's current device, as aclrtSetDevice keeps one per thread. */
+static __thread struct npuprof_dev *current_dev;
+
+NPUPROF_API int npuprof_open(unsigned int dev_id, struct npuprof_dev **devp,
+			     struct npuprof_error *err)
+{
+	uint64_t t0 = npuprof_now_ns();
+	struct npuprof_dev *dev;
+	char path[32];
+	int ret;
+
+	npuprof_clear_error(err);
+	if (!devp)
+		return npuprof_set_error(err, -EINVAL, "npuprof_open: devp is NULL");
+	*devp = NULL;
+	if (dev_id >= VNPU_MAX_DEVICES)
+		return npuprof_set_error(err, -ENOENT, "device %u: there are at most %u devices",
+					 dev_id, VNPU_MAX_DEVICES);
+	dev = calloc(1, sizeof(*dev));
+	if (!dev)
+		return npuprof_set_error(err, -ENOMEM, "out of memory");
+	dev->id = dev_id;
+	snprintf(path, sizeof(path), "/dev/vnpu%u", dev_id);
+	dev->fd = open(path, O_RDWR | O_CLOEXEC);
+	if (dev->fd < 0) {
+		ret = -errno;
+		free(dev);
+		return npuprof_set_error(err, ret, "cannot open %s: %s", path, strerror(-ret));
+	}
+	dev->info.size = sizeof(dev->info);
+	if (ioctl(dev->fd, VNPU_IOC_GET_INFO, &dev->info)) {
+		ret = -errno;
+		close(dev->fd);
+		free(dev);
+		return npuprof_set_error(err, ret, "%s: VNPU_IOC_GET_INFO: %s", path,
+					 strerror(-ret));
+	}
+	ret = npuprof_global_device_opened(dev, err);
+	if (ret) {
+		close(dev->fd);
+		free(dev);
+		return ret;
+	}
+	current_dev = dev;
+	*devp = dev;
+	npuprof_api_record(NPUPROF_API_OPEN, t0);
+	return 0;
+}
+
+NPUPROF_API void npuprof_close(struct npuprof_dev *dev)
+{
+	uint64_t t0 = npuprof_now_ns();
+
+	if (!dev)
+		return;
+	if (current_dev == dev)
+		current_dev = NULL;
+	close(dev->fd);
+	free(dev);
+	npuprof_api_record(NPUPROF_API_CLOSE, t0);
+}
+
+NPUPROF_API unsigned int npuprof_dev_id(const struct npuprof_dev *dev)
+{
+	return dev->id;
+}
+
+NPUPROF_API const struct vnpu_info *npuprof_dev_info(const struct npuprof_dev *dev)
+{
+	return &dev->info;
+}
+
+NPUPROF_API void npuprof_set_current(struct npuprof_dev *dev)
+{
+	current_dev = dev;
+}
+
+NPUPROF_API struct npuprof_dev *npuprof_current(void)
+{
+	return current_dev;
+}
+
+NPUPROF_API int npuprof_stream_create(struct npuprof_dev *dev, uint32_t *stream,
+				      struct npuprof_error *err)
+{
+	struct vnpu_stream_create sc = { .size = sizeof(sc) };
+	uint64_t t0 = npuprof_now_ns();
+	int ret = 0;
+
+	npuprof_clear_error(err);
+	if (!dev || !stream)
+		return npuprof_set_error(err, -EINVAL, "npuprof_stream_create: NULL argument");
+	if (ioctl(dev->fd, VNPU_IOC_STREAM_CREATE, &sc)) {
+		ret = -errno;
+		npuprof_set_error(err, ret, "vnpu%u: cannot create a stream: %s", dev->id,
+				  strerror(-ret));
+	} else {
+		*stream = sc.stream_id;
+	}
+	npuprof_api_record(NPUPROF_API_STREAM_CREATE, t0);
+	return ret;
+}
+
+NPUPROF_API int npuprof_stream_destroy(struct npuprof_dev *dev, uint32_t stream,
+				       struct npuprof_error *err)
+{
+	struct vnpu_stream_destroy sd = { .size = sizeof(sd), .stream_id = stream };
+	uint64_t t0 = npuprof_now_ns();
+	int ret = 0;
+
+	npuprof_clear_error(err);
+	if (!dev)
+		return npuprof_set_error(err, -EINVAL, "npuprof_stream_destroy: NULL device");
+	if (ioctl(dev->fd, VNPU_IOC_STREAM_DESTROY, &sd)) {
+		ret = -errno;
+		npuprof_set_error(err, ret, "vnpu%u: cannot destroy stream %u: %s", dev->id, stream,
+				  strerror(-ret));
+	}
+	npuprof_api_record(NPUPROF_API_STREAM_DESTROY, t0);
+	return ret;
+}
+
+NPUPROF_API int npuprof_launch(struct npuprof_dev *dev, const struct vnpu_task *tasks,
+			       unsigned int n, uint64_t *ids, struct npuprof_error *err)
+{
+	struct vnpu_submit sub = {
+		.size = sizeof(sub),
+		.tasks = (uintptr_t)tasks,
+		.task_ids = (uintptr_t)ids,
+		.count = n,
+		.task_size = sizeof(*tasks),
+	};
+	uint64_t t0 = npuprof_now_ns();
+	int ret = 0;
+
+	npuprof_clear_error(err);
+	if (!dev || !tasks)
+		return npuprof_set_error(err, -EINVAL, "npuprof_launch: NULL argument");
+	if (n == 0 || n > VNPU_MAX_SUBMIT)
+		return npuprof_set_error(err, -EINVAL, "npuprof_launch: %u tasks (1..%u)", n,
+					 VNPU_MAX_SUBMIT);
+	if (ioctl(dev->fd, VNPU_IOC_SUBMIT, &sub)) {
+		ret = -errno;
+		npuprof_set_error(err, ret, "vnpu%u: launch of %u task(s) from '%s' (%s): %s",
+				  dev->id, n, tasks[0].op_name, tasks[0].op_type, strerror(-ret));
+	}
+	npuprof_api_record(NPUPROF_API_LAUNCH, t0);
+	return ret;
+}
+
+static int do_sync(struct npuprof_dev *dev, uint32_t stream, uint32_t flags,
+		   unsigned int timeout_ms, struct npuprof_error *err)
+{
+	struct vnpu_sync sy = {
+		.size = sizeof(sy),
+		.flags = flags,
+		.stream_id = stream,
+		.timeout_ms = timeout_ms,
+	};
+	uint64_t t0 = npuprof_now_ns();
+	int ret = 0;
+
+	npuprof_clear_error(err);
+	if (!dev)
+		return npuprof_set_error(err, -EINVAL, "npuprof_sync: NULL device");
+	if (ioctl(dev->fd, VNPU_IOC_SYNC, &sy)) {
+		ret = -errno;
+		if (flags)
+			npuprof_set_error(err, ret, "vnpu%u: sync of all streams: %s", dev->id,
+					  strerror(-ret));
+		else
+			npuprof_set_error(err, ret, "vnpu%u: sync of stream %u: %s", dev->id,
+					  stream, strerror(-ret));
+	}
+	npuprof_api_record(NPUPROF_API_SYNC, t0);
+	return ret;
+}
+
+NPUPROF_API int npuprof_sync(struct npuprof_dev *dev, uint32_t stream, unsigned int timeout_ms,
+			     struct npuprof_error *err)
+{
+	return do_sync(dev, stream, 0, timeout_ms, err);
+}
+
+NPUPROF_API int npuprof_sync_all(struct npuprof_dev *dev, unsigned int timeout_ms,
+				 struct npuprof_error *err)
+{
+	return do_sync(dev, 0, VNPU_SYNC_F_ALL_STREAMS, timeout_ms, err);
+}

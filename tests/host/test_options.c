@@ -1,0 +1,256 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The Profiler's option rules, each bad value a test, without a device:
+ * level, aic_metrics, output_path (and ASCEND_WORK_PATH), the global
+ * profiling options, and the rules that need no device (global profiling
+ * configured, no current device).
+ */
+#include <limits.h>
+#include <stdlib.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "kselftest_harness.h"
+#include "npuprof.h"
+#include "npuprof_internal.h"
+#include "vnpu_prof.h"
+
+int npuprof_parse_level(const char *level, uint32_t *out, struct npuprof_error *err);
+int npuprof_parse_metrics(const char *metrics, uint32_t level, uint32_t *out,
+			  struct npuprof_error *err);
+int npuprof_check_output_path(const char *path, const char *what, char *resolved,
+			      struct npuprof_error *err);
+int npuprof_global_parse(const char *json, struct npuprof_collect_opts *co, char *dir,
+			 struct npuprof_error *err);
+
+TEST(levels)
+{
+	struct npuprof_error err;
+	uint32_t l = 99;
+
+	EXPECT_EQ(0, npuprof_parse_level(NULL, &l, &err));
+	EXPECT_EQ(VNPU_PROF_L0, l);
+	EXPECT_EQ(0, npuprof_parse_level("", &l, &err));
+	EXPECT_EQ(VNPU_PROF_L0, l);
+	EXPECT_EQ(0, npuprof_parse_level("L1", &l, &err));
+	EXPECT_EQ(VNPU_PROF_L1, l);
+	EXPECT_EQ(0, npuprof_parse_level("L2", &l, &err));
+	EXPECT_EQ(VNPU_PROF_L2, l);
+	const char *bad[] = { "l1", "L3", "L", "L1 ", "level1", "0" };
+
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		EXPECT_EQ(-EINVAL, npuprof_parse_level(bad[i], &l, &err)) TH_LOG("%s", bad[i]);
+		EXPECT_EQ(-EINVAL, err.code);
+		EXPECT_NE(NULL, strstr(err.msg, bad[i])) TH_LOG("%s", err.msg);
+		EXPECT_NE(NULL, strstr(err.msg, "L0, L1, L2"));
+	}
+}
+
+TEST(metrics)
+{
+	static const char *const names[] = {
+		"ArithmeticUtilization", "PipeUtilization", "Memory", "MemoryL0", "MemoryUB",
+		"ResourceConflictRatio", "L2Cache"
+	};
+	static const uint32_t groups[] = { VNPU_METRIC_ARITHMETIC_UTILIZATION,
+					   VNPU_METRIC_PIPE_UTILIZATION,
+					   VNPU_METRIC_MEMORY,
+					   VNPU_METRIC_MEMORY_L0,
+					   VNPU_METRIC_MEMORY_UB,
+					   VNPU_METRIC_RESOURCE_CONFLICT_RATIO,
+					   VNPU_METRIC_L2_CACHE };
+	struct npuprof_error err;
+	uint32_t g;
+
+	for (int i = 0; i < 7; i++) {
+		EXPECT_EQ(0, npuprof_parse_metrics(names[i], VNPU_PROF_L1, &g, &err));
+		EXPECT_EQ(groups[i], g);
+		EXPECT_EQ(0, npuprof_parse_metrics(names[i], VNPU_PROF_L2, &g, &err));
+		/* a group at L0 is an error, with the TF adapter's words */
+		EXPECT_EQ(-EINVAL, npuprof_parse_metrics(names[i], VNPU_PROF_L0, &g, &err));
+		EXPECT_NE(NULL, strstr(err.msg, "Please use L1 or L2 if you want to collect aic "
+						"metrics!"));
+		EXPECT_NE(NULL, strstr(err.msg, names[i]));
+	}
+	/* "" means the default: none at L0, PipeUtilization at L1/L2 (device side) */
+	EXPECT_EQ(0, npuprof_parse_metrics("", VNPU_PROF_L0, &g, &err));
+	EXPECT_EQ(VNPU_METRIC_NONE, g);
+	EXPECT_EQ(0, npuprof_parse_metrics(NULL, VNPU_PROF_L1, &g, &err));
+	EXPECT_EQ(VNPU_METRIC_NONE, g);
+	/* unknown groups list the valid keys */
+	const char *bad[] = { "pipeutilization", "MemoryAccess", "Custom:0x1", "L2cache", " " };
+
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		EXPECT_EQ(-EINVAL, npuprof_parse_metrics(bad[i], VNPU_PROF_L1, &g, &err));
+		EXPECT_NE(NULL, strstr(err.msg, "ResourceConflictRatio")) TH_LOG("%s", err.msg);
+	}
+}
+
+FIXTURE(paths)
+{
+	char dir[64];
+	char cwd[PATH_MAX];
+};
+
+FIXTURE_SETUP(paths)
+{
+	strcpy(self->dir, "/tmp/npuprof-opts-XXXXXX");
+	ASSERT_NE(NULL, mkdtemp(self->dir));
+	ASSERT_NE(NULL, getcwd(self->cwd, sizeof(self->cwd)));
+}
+
+FIXTURE_TEARDOWN(paths)
+{
+	if (chdir(self->cwd))
+		TH_LOG("chdir back failed");
+	rmdir(self->dir);
+}
+
+TEST_F(paths, good_absolute_and_relative)
+{
+	char resolved[PATH_MAX], sub[128];
+	struct npuprof_error err;
+
+	EXPECT_EQ(0, npuprof_check_output_path(self->dir, "output_path", resolved, &err));
+	EXPECT_STREQ(self->dir, resolved);
+	snprintf(sub, sizeof(sub), "%s/d", self->dir);
+	ASSERT_EQ(0, mkdir(sub, 0755));
+	ASSERT_EQ(0, chdir(self->dir));
+	EXPECT_EQ(0, npuprof_check_output_path("d", "output_path", resolved, &err));
+	EXPECT_STREQ(sub, resolved);
+	EXPECT_EQ(0, npuprof_check_output_path("./", "output_path", resolved, &err));
+	EXPECT_STREQ(self->dir, resolved);
+	rmdir(sub);
+}
+
+TEST_F(paths, forbidden_characters)
+{
+	static const char chars[] = { '\n', '\f', '\r', '\b', '\t', '\v', 0x7f };
+	char resolved[PATH_MAX], path[128];
+	struct npuprof_error err;
+
+	for (size_t i = 0; i < sizeof(chars); i++) {
+		snprintf(path, sizeof(path), "%s/a%cb", self->dir, chars[i]);
+		EXPECT_EQ(-EINVAL, npuprof_check_output_path(path, "output_path", resolved, &err));
+		EXPECT_NE(NULL, strstr(err.msg, "forbidden character")) TH_LOG("%s", err.msg);
+	}
+}
+
+TEST_F(paths, missing_not_a_directory_unwritable)
+{
+	char resolved[PATH_MAX], path[128];
+	struct npuprof_error err;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/missing", self->dir);
+	EXPECT_EQ(-ENOENT, npuprof_check_output_path(path, "output_path", resolved, &err));
+	EXPECT_NE(NULL, strstr(err.msg, path));
+	EXPECT_NE(NULL, strstr(err.msg, "does not exist"));
+
+	snprintf(path, sizeof(path), "%s/file", self->dir);
+	f = fopen(path, "w");
+	ASSERT_NE(NULL, f);
+	fclose(f);
+	EXPECT_EQ(-ENOTDIR, npuprof_check_output_path(path, "output_path", resolved, &err));
+	unlink(path);
+
+	/* root passes access() checks: only check as another user */
+	if (geteuid() != 0) {
+		ASSERT_EQ(0, chmod(self->dir, 0500));
+		EXPECT_EQ(-EACCES,
+			  npuprof_check_output_path(self->dir, "output_path", resolved, &err));
+		chmod(self->dir, 0700);
+	}
+}
+
+TEST_F(paths, global_options)
+{
+	struct npuprof_collect_opts co;
+	char resolved[PATH_MAX], json[256];
+	struct npuprof_error err;
+
+	snprintf(json, sizeof(json), "{\"output\":\"%s\",\"level\":\"L2\"}", self->dir);
+	EXPECT_EQ(0, npuprof_global_parse(json, &co, resolved, &err)) TH_LOG("%s", err.msg);
+	EXPECT_EQ(VNPU_PROF_L2, co.level);
+	EXPECT_EQ(VNPU_METRIC_NONE, co.metric_group);
+	EXPECT_STREQ(self->dir, co.output_dir);
+
+	/* msprof's switches */
+	snprintf(json, sizeof(json),
+		 "{\"output\":\"%s\",\"task_time\":\"l0\",\"training_trace\":\"on\"}", self->dir);
+	EXPECT_EQ(0, npuprof_global_parse(json, &co, resolved, &err));
+	EXPECT_EQ(VNPU_PROF_L0, co.level);
+	snprintf(json, sizeof(json),
+		 "{\"output\":\"%s\",\"task_time\":\"on\",\"aic_metrics\":\"Memory\","
+		 "\"aicpu\":\"on\"}",
+		 self->dir);
+	EXPECT_EQ(0, npuprof_global_parse(json, &co, resolved, &err));
+	EXPECT_EQ(VNPU_PROF_L2, co.level);
+	EXPECT_EQ(VNPU_METRIC_MEMORY, co.metric_group);
+
+	/* bad values name themselves */
+	EXPECT_EQ(-EINVAL, npuprof_global_parse("[1,2]", &co, resolved, &err));
+	EXPECT_EQ(-EINVAL, npuprof_global_parse("{not json", &co, resolved, &err));
+	EXPECT_NE(NULL, strstr(err.msg, "not a JSON object"));
+	EXPECT_EQ(-EINVAL, npuprof_global_parse("{\"task_time\":\"l7\"}", &co, resolved, &err));
+	EXPECT_NE(NULL, strstr(err.msg, "l7"));
+	EXPECT_EQ(-EINVAL, npuprof_global_parse("{\"level\":\"L9\"}", &co, resolved, &err));
+	EXPECT_EQ(-EINVAL, npuprof_global_parse("{\"task_time\":\"l0\",\"aic_metrics\":\"Memory\"}",
+						&co, resolved, &err));
+	EXPECT_EQ(-ENOENT, npuprof_global_parse("{\"output\":\"/nonexistent/npuprof\"}", &co,
+						resolved, &err));
+}
+
+TEST_F(paths, ascend_work_path)
+{
+	struct npuprof_error err;
+
+	/* output_path "" takes ASCEND_WORK_PATH, with the same rules */
+	setenv("ASCEND_WORK_PATH", "/nonexistent/work", 1);
+	EXPECT_EQ(-ENOENT,
+		  npuprof_profiler_start(&(struct npuprof_options){ .level = "L0" }, &err));
+	EXPECT_NE(NULL, strstr(err.msg, "ASCEND_WORK_PATH")) TH_LOG("%s", err.msg);
+	/* output_path takes priority: the path is fine, then there is no device */
+	EXPECT_EQ(-ENODEV, npuprof_profiler_start(
+				   &(struct npuprof_options){ .output_path = self->dir }, &err));
+	setenv("ASCEND_WORK_PATH", self->dir, 1);
+	EXPECT_EQ(-ENODEV, npuprof_profiler_start(NULL, &err));
+	unsetenv("ASCEND_WORK_PATH");
+}
+
+/* The rules checked before any device is touched. */
+TEST(profiler_rules_without_device)
+{
+	struct npuprof_error err;
+	struct npuprof_scope scope;
+	int ran = 0;
+
+	/* no current device */
+	EXPECT_EQ(-ENODEV, npuprof_profiler_start(NULL, &err));
+	EXPECT_NE(NULL, strstr(err.msg, "no current device"));
+	/* bad values come first, naming themselves */
+	EXPECT_EQ(-EINVAL,
+		  npuprof_profiler_start(&(struct npuprof_options){ .level = "L5" }, &err));
+	EXPECT_NE(NULL, strstr(err.msg, "L5"));
+	EXPECT_EQ(-EINVAL, npuprof_profiler_start(
+				   &(struct npuprof_options){ .aic_metrics = "Memory" }, &err));
+	EXPECT_EQ(-ENOENT,
+		  npuprof_profiler_start(
+			  &(struct npuprof_options){ .output_path = "/nonexistent/x" }, &err));
+	/* global profiling configured */
+	setenv("PROFILING_MODE", "true", 1);
+	EXPECT_EQ(-EPERM, npuprof_profiler_start(NULL, &err));
+	EXPECT_NE(NULL, strstr(err.msg, "PROFILING_MODE"));
+	unsetenv("PROFILING_MODE");
+	/* a scope that cannot start skips its block and says why */
+	NPUPROF_PROFILER(&scope, .level = "L1")
+	{
+		ran = 1;
+	}
+	EXPECT_EQ(0, ran);
+	EXPECT_EQ(-ENODEV, scope.ret);
+	/* stop without start */
+	EXPECT_EQ(-ENOENT, npuprof_profiler_stop(&err));
+}
+
+TEST_HARNESS_MAIN

@@ -1,0 +1,409 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The Profiler end to end: the TF adapter's own example, every level and
+ * metric group (files and headers), its rules (nesting, a second thread,
+ * global profiling, bad paths, unsupported product), global profiling, and
+ * a workload killed mid-profile whose raw data still exports.
+ */
+#include <dirent.h>
+#include <glob.h>
+#include <limits.h>
+#include <pthread.h>
+#include <signal.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+
+#include "kselftest_harness.h"
+#include "npuprof.h"
+#include "vm/vnpu_test.h"
+#include "vnpu_prof.h"
+
+/* The one PROF_* folder under @dir, in @out; 0 or -1. */
+static int find_prof(const char *dir, char *out, size_t len)
+{
+	char pat[PATH_MAX];
+	glob_t g;
+	int ret = -1;
+
+	snprintf(pat, sizeof(pat), "%s/PROF_*", dir);
+	if (glob(pat, 0, NULL, &g) == 0 && g.gl_pathc == 1) {
+		snprintf(out, len, "%s", g.gl_pathv[0]);
+		ret = 0;
+	}
+	globfree(&g);
+	return ret;
+}
+
+/* Path of the output file @prefix*.csv|json of @prof, or -1. */
+static int find_output(const char *prof, const char *prefix, char *out, size_t len)
+{
+	char pat[PATH_MAX];
+	glob_t g;
+	int ret = -1;
+
+	snprintf(pat, sizeof(pat), "%s/mindstudio_profiler_output/%s", prof, prefix);
+	if (glob(pat, 0, NULL, &g) == 0 && g.gl_pathc >= 1) {
+		snprintf(out, len, "%s", g.gl_pathv[0]);
+		ret = 0;
+	}
+	globfree(&g);
+	return ret;
+}
+
+/* First line of @path in @line, and the number of lines after it. */
+static int read_csv(const char *path, char *line, size_t len, int *rows)
+{
+	FILE *f = fopen(path, "r");
+	char buf[8192];
+
+	if (!f)
+		return -1;
+	if (!fgets(line, (int)len, f)) {
+		fclose(f);
+		return -1;
+	}
+	line[strcspn(line, "\r\n")] = 0;
+	*rows = 0;
+	while (fgets(buf, sizeof(buf), f))
+		(*rows)++;
+	fclose(f);
+	return 0;
+}
+
+static int grep_file(const char *path, const char *needle)
+{
+	FILE *f = fopen(path, "r");
+	char buf[16384];
+	int found = 0;
+
+	if (!f)
+		return 0;
+	while (!found && fgets(buf, sizeof(buf), f))
+		found = strstr(buf, needle) != NULL;
+	fclose(f);
+	return found;
+}
+
+FIXTURE(prof)
+{
+	char dir[64];
+	char cwd[PATH_MAX];
+	struct npuprof_dev *dev;
+	uint32_t stream;
+};
+
+FIXTURE_SETUP(prof)
+{
+	struct npuprof_error err;
+
+	strcpy(self->dir, "/tmp/npuprof-test-XXXXXX");
+	ASSERT_NE(NULL, mkdtemp(self->dir));
+	ASSERT_NE(NULL, getcwd(self->cwd, sizeof(self->cwd)));
+	ASSERT_EQ(0, chdir(self->dir));
+	ASSERT_EQ(0, npuprof_open(0, &self->dev, &err)) TH_LOG("%s", err.msg);
+	ASSERT_EQ(0, npuprof_stream_create(self->dev, &self->stream, &err));
+}
+
+FIXTURE_TEARDOWN(prof)
+{
+	npuprof_close(self->dev);
+	if (chdir(self->cwd))
+		TH_LOG("chdir back failed");
+}
+
+/* The seed: an int32 2x2 Add under L1 / ArithmeticUtilization / "./". */
+TEST_F(prof, seed_example)
+{
+	uint64_t dims[2] = { 2, 2 };
+	char prof[PATH_MAX], csv[PATH_MAX], header[8192];
+	struct npuprof_scope scope;
+	struct vnpu_task add;
+	int rows = 0;
+
+	ASSERT_EQ(0, npuprof_op_add(&add, "Add", self->stream, 2, dims, VNPU_DT_INT32));
+	NPUPROF_PROFILER(&scope, .level = "L1", .aic_metrics = "ArithmeticUtilization",
+			 .output_path = "./")
+	{
+		ASSERT_EQ(0, npuprof_launch(self->dev, &add, 1, NULL, NULL));
+		ASSERT_EQ(0, npuprof_sync(self->dev, self->stream, 10000, NULL));
+	}
+	ASSERT_EQ(0, scope.ret) TH_LOG("%s", scope.err.msg);
+	ASSERT_EQ(0, find_prof(".", prof, sizeof(prof)));
+	ASSERT_EQ(0, find_output(prof, "op_summary_*.csv", csv, sizeof(csv)));
+	ASSERT_EQ(0, read_csv(csv, header, sizeof(header), &rows));
+	EXPECT_EQ(0, strncmp(header,
+			     "Device_id,Model ID,Task ID,Stream ID,Op Name,OP Type,OP State,"
+			     "Task Type,Task Start Time(us),Task Duration(us),Task Wait Time(us),"
+			     "Block Dim,Mix Block Dim,HF32 Eligible,Input Shapes,Input Data Types,"
+			     "Input Formats,Output Shapes,Output Data Types,Output Formats,"
+			     "Context ID,",
+			     strlen("Device_id,Model ID,Task ID,Stream ID,Op Name,OP Type,"
+				    "OP State,Task Type,Task Start Time(us),Task Duration(us),"
+				    "Task Wait Time(us),Block Dim,Mix Block Dim,HF32 Eligible,"
+				    "Input Shapes,Input Data Types,Input Formats,Output Shapes,"
+				    "Output Data Types,Output Formats,Context ID,")))
+	TH_LOG("%s", header);
+	EXPECT_NE(NULL, strstr(header, "aic_mac_fp16_ratio")) TH_LOG("%s", header);
+	EXPECT_NE(NULL, strstr(header, "aiv_vec_int32_ratio")) TH_LOG("%s", header);
+	EXPECT_EQ(1, rows);
+	EXPECT_TRUE(grep_file(csv, ",Add,Add,"));
+	EXPECT_TRUE(grep_file(csv, "INT32;INT32"));
+}
+
+/* ---- every level x metric group: the expected files and headers ---- */
+
+FIXTURE(levels)
+{
+	char dir[64];
+	char cwd[PATH_MAX];
+	struct npuprof_dev *dev;
+	uint32_t stream;
+};
+
+FIXTURE_VARIANT(levels)
+{
+	const char *level;
+	const char *metrics;
+	const char *column; /* a column the group brings, or NULL */
+};
+
+#define LV(name, l, m, c)                              \
+	FIXTURE_VARIANT_ADD(levels, name)              \
+	{                                              \
+		.level = l, .metrics = m, .column = c, \
+	}
+
+LV(l0, "L0", "", NULL);
+LV(l1_default, "L1", "", "aic_mac_ratio");
+LV(l1_arith, "L1", "ArithmeticUtilization", "aic_cube_fops");
+LV(l1_pipe, "L1", "PipeUtilization", "aiv_mte3_ratio");
+LV(l1_memory, "L1", "Memory", "aic_main_mem_read_bw(GB/s)");
+LV(l1_memory_l0, "L1", "MemoryL0", "aic_l0a_read_bw(GB/s)");
+LV(l1_memory_ub, "L1", "MemoryUB", "aiv_ub_read_bw_vector(GB/s)");
+LV(l1_conflict, "L1", "ResourceConflictRatio", "aiv_vec_bank_cflt_ratio");
+LV(l1_l2cache, "L1", "L2Cache", "aic_write_cache_hit");
+LV(l2, "L2", "", "aic_mac_ratio");
+
+FIXTURE_SETUP(levels)
+{
+	struct npuprof_error err;
+
+	strcpy(self->dir, "/tmp/npuprof-levels-XXXXXX");
+	ASSERT_NE(NULL, mkdtemp(self->dir));
+	ASSERT_NE(NULL, getcwd(self->cwd, sizeof(self->cwd)));
+	ASSERT_EQ(0, npuprof_open(0, &self->dev, &err)) TH_LOG("%s", err.msg);
+	ASSERT_EQ(0, npuprof_stream_create(self->dev, &self->stream, &err));
+}
+
+FIXTURE_TEARDOWN(levels)
+{
+	npuprof_close(self->dev);
+}
+
+TEST_F(levels, files_and_headers)
+{
+	uint64_t dims[3] = { 4, 128, 256 };
+	char prof[PATH_MAX], path[PATH_MAX], header[8192];
+	struct vnpu_task t[4];
+	struct npuprof_scope scope;
+	int rows;
+
+	ASSERT_EQ(0, npuprof_op_matmul(&t[0], "mm", self->stream, 512, 256, 512, VNPU_DT_FLOAT16));
+	ASSERT_EQ(0, npuprof_op_add(&t[1], "add", self->stream, 3, dims, VNPU_DT_FLOAT16));
+	ASSERT_EQ(0, npuprof_op_softmax(&t[2], "softmax", self->stream, 3, dims, VNPU_DT_FLOAT));
+	ASSERT_EQ(0, npuprof_op_relu(&t[3], "relu", self->stream, 3, dims, VNPU_DT_FLOAT16));
+	t[3].task_type = VNPU_TASK_AI_CPU;
+	t[3].block_num = 1;
+	NPUPROF_PROFILER(&scope, .level = variant->level, .aic_metrics = variant->metrics,
+			 .output_path = self->dir)
+	{
+		ASSERT_EQ(0, npuprof_launch(self->dev, t, 4, NULL, NULL));
+		ASSERT_EQ(0, npuprof_sync(self->dev, self->stream, 10000, NULL));
+	}
+	ASSERT_EQ(0, scope.ret) TH_LOG("%s", scope.err.msg);
+	ASSERT_EQ(0, find_prof(self->dir, prof, sizeof(prof)));
+
+	ASSERT_EQ(0, find_output(prof, "op_summary_*.csv", path, sizeof(path)));
+	ASSERT_EQ(0, read_csv(path, header, sizeof(header), &rows));
+	EXPECT_EQ(4, rows);
+	if (variant->column) {
+		EXPECT_NE(NULL, strstr(header, variant->column)) TH_LOG("%s", header);
+	} else {
+		EXPECT_EQ(NULL, strstr(header, "aic_")) TH_LOG("L0 has no metric columns");
+	}
+
+	ASSERT_EQ(0, find_output(prof, "task_time_*.csv", path, sizeof(path)));
+	ASSERT_EQ(0, read_csv(path, header, sizeof(header), &rows));
+	EXPECT_STREQ("Device_id,kernel_name,kernel_type,stream_id,task_id,task_time(us),"
+		     "task_start(us),task_stop(us)",
+		     header);
+	EXPECT_EQ(4, rows);
+	/* L0 has no op types, so no op_statistic (docs/output.md) */
+	if (!strcmp(variant->level, "L0")) {
+		EXPECT_EQ(-1, find_output(prof, "op_statistic_*.csv", path, sizeof(path)));
+	} else {
+		ASSERT_EQ(0, find_output(prof, "op_statistic_*.csv", path, sizeof(path)));
+		ASSERT_EQ(0, read_csv(path, header, sizeof(header), &rows));
+		EXPECT_STREQ("Device_id,OP Type,Core Type,Count,Total Time(us),Min Time(us),"
+			     "Avg Time(us),Max Time(us),Ratio(%)",
+			     header);
+	}
+	ASSERT_EQ(0, find_output(prof, "api_statistic_*.csv", path, sizeof(path)));
+	ASSERT_EQ(0, read_csv(path, header, sizeof(header), &rows));
+	EXPECT_STREQ("Device_id,Level,API Name,Time(us),Count,Avg(us),Min(us),Max(us),Variance",
+		     header);
+	EXPECT_GE(rows, 2) TH_LOG("launch and sync at least");
+	EXPECT_EQ(0, find_output(prof, "msprof_*.json", path, sizeof(path)));
+	if (!strcmp(variant->level, "L2")) {
+		EXPECT_EQ(0, find_output(prof, "aicpu_*.csv", path, sizeof(path)));
+	} else {
+		EXPECT_EQ(-1, find_output(prof, "aicpu_*.csv", path, sizeof(path)));
+	}
+	EXPECT_EQ(-1, find_output(prof, "communication_statistic_*.csv", path, sizeof(path)));
+}
+
+/* ---- the rules ---- */
+
+TEST_F(prof, nesting_is_an_error)
+{
+	struct npuprof_scope outer, inner;
+	struct npuprof_error err;
+	int inner_ran = 0;
+
+	NPUPROF_PROFILER(&outer, .level = "L0", .output_path = self->dir)
+	{
+		EXPECT_EQ(-EALREADY, npuprof_profiler_start(NULL, &err));
+		EXPECT_NE(NULL, strstr(err.msg, "Not support nested call 'profiler.Profiler'."));
+		NPUPROF_PROFILER(&inner, .level = "L1", .output_path = self->dir)
+		{
+			inner_ran = 1;
+		}
+		EXPECT_EQ(-EALREADY, inner.ret);
+	}
+	EXPECT_EQ(0, outer.ret) TH_LOG("%s", outer.err.msg);
+	EXPECT_EQ(0, inner_ran);
+	/* and usable again afterwards */
+	EXPECT_EQ(0, npuprof_profiler_start(&(struct npuprof_options){ .output_path = "./" }, &err))
+	TH_LOG("%s", err.msg);
+	EXPECT_EQ(0, npuprof_profiler_stop(&err)) TH_LOG("%s", err.msg);
+}
+
+struct thread_try {
+	struct npuprof_dev *dev;
+	int start_ret;
+	int stop_ret;
+	char msg[256];
+};
+
+static void *other_thread(void *arg)
+{
+	struct thread_try *tt = arg;
+	struct npuprof_error err;
+
+	npuprof_set_current(tt->dev);
+	tt->start_ret = npuprof_profiler_start(NULL, &err);
+	snprintf(tt->msg, sizeof(tt->msg), "%s", err.msg);
+	tt->stop_ret = npuprof_profiler_stop(&err);
+	return NULL;
+}
+
+TEST_F(prof, second_thread_is_an_error)
+{
+	struct thread_try tt = { .dev = self->dev };
+	struct npuprof_error err;
+	pthread_t th;
+
+	ASSERT_EQ(0, npuprof_profiler_start(NULL, &err)) TH_LOG("%s", err.msg);
+	ASSERT_EQ(0, pthread_create(&th, NULL, other_thread, &tt));
+	pthread_join(th, NULL);
+	EXPECT_EQ(-EBUSY, tt.start_ret);
+	EXPECT_NE(NULL, strstr(tt.msg, "another thread")) TH_LOG("%s", tt.msg);
+	EXPECT_EQ(-EBUSY, tt.stop_ret);
+	EXPECT_EQ(0, npuprof_profiler_stop(&err)) TH_LOG("%s", err.msg);
+}
+
+TEST_F(prof, global_profiling_conflict)
+{
+	struct npuprof_error err;
+
+	setenv("PROFILING_MODE", "true", 1);
+	EXPECT_EQ(-EPERM, npuprof_profiler_start(NULL, &err));
+	unsetenv("PROFILING_MODE");
+	EXPECT_NE(NULL, strstr(err.msg, "PROFILING_MODE=true"));
+}
+
+TEST_F(prof, bad_paths)
+{
+	struct npuprof_error err;
+	char file[PATH_MAX];
+	FILE *f;
+
+	EXPECT_EQ(-ENOENT,
+		  npuprof_profiler_start(&(struct npuprof_options){ .output_path = "no/such/dir" },
+					 &err));
+	EXPECT_NE(NULL, strstr(err.msg, "no/such/dir"));
+	EXPECT_EQ(-EINVAL, npuprof_profiler_start(
+				   &(struct npuprof_options){ .output_path = "./a\tb" }, &err));
+	snprintf(file, sizeof(file), "%s/f", self->dir);
+	f = fopen(file, "w");
+	ASSERT_NE(NULL, f);
+	fclose(f);
+	EXPECT_EQ(-ENOTDIR,
+		  npuprof_profiler_start(&(struct npuprof_options){ .output_path = file }, &err));
+	/* nothing was started */
+	EXPECT_EQ(-ENOENT, npuprof_profiler_stop(&err));
+}
+
+/* A workload killed mid-profile leaves raw data that exports. */
+TEST_F(prof, killed_workload_raw_data_exports)
+{
+	char prof[PATH_MAX], path[PATH_MAX], header[8192];
+	struct npuprof_error err;
+	int status, rows;
+	pid_t pid;
+
+	pid = fork();
+	ASSERT_GE(pid, 0);
+	if (pid == 0) {
+		uint64_t dims[2] = { 64, 64 };
+		struct vnpu_task t[64];
+
+		if (npuprof_profiler_start(
+			    &(struct npuprof_options){ .level = "L1", .output_path = "./" }, &err))
+			_exit(3);
+		for (int i = 0; i < 64; i++)
+			npuprof_op_add(&t[i], "Add", self->stream, 2, dims, VNPU_DT_FLOAT16);
+		npuprof_launch(self->dev, t, 64, NULL, NULL);
+		npuprof_sync(self->dev, self->stream, 10000, NULL);
+		/* give the reader a round, then die without stopping */
+		usleep(500 * 1000);
+		raise(SIGKILL);
+		_exit(4);
+	}
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	ASSERT_TRUE(WIFSIGNALED(status)) TH_LOG("child exited with %d", WEXITSTATUS(status));
+	ASSERT_EQ(0, find_prof(".", prof, sizeof(prof)));
+	EXPECT_EQ(-1, find_output(prof, "op_summary_*.csv", path, sizeof(path)));
+	ASSERT_EQ(0, npuprof_export(prof, NULL, &err)) TH_LOG("%s", err.msg);
+	ASSERT_EQ(0, find_output(prof, "op_summary_*.csv", path, sizeof(path)));
+	ASSERT_EQ(0, read_csv(path, header, sizeof(header), &rows));
+	EXPECT_EQ(64, rows);
+}
+
+/* Unsupported products: the module reloaded with a 310P device. */
+TEST(unsupported_product)
+{
+	struct npuprof_dev *dev;
+	struct npuprof_error err;
+
+	ASSERT_EQ(0, vnpu_module_unload());
+	ASSERT_EQ(0, vnpu_module_load("devices=2 product=a2,310p"));
+	ASSERT_EQ(0, npuprof_open(1, &dev, &err)) TH_LOG("%s", err.msg);
+	EXPECT_EQ(-EOPNOTSUPP, npuprof_profiler_start(NULL, &err));
+	EXPECT_NE(NULL, strstr(err.msg, "Atlas inference series")) TH_LOG("%s", err.msg);
+	npuprof_close(dev);
+	ASSERT_EQ(0, vnpu_module_unload());
+	ASSERT_EQ(0, vnpu_module_restore());
+}
+
+TEST_HARNESS_MAIN
