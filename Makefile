@@ -14,6 +14,8 @@
 #   make install PREFIX=/usr/local DESTDIR=
 
 TOP := $(CURDIR)
+PREFIX ?= /usr/local
+DESTDIR ?=
 BUILD := $(TOP)/build
 KVER = $(shell $(TOP)/tools/kver.sh)
 KDIR = /lib/modules/$(KVER)/build
@@ -86,6 +88,9 @@ vm-shell: all
 
 vm-test: all
 	$(Q)$(TOP)/tools/check.sh --vm-only $(SUITES)
+
+install: lib
+	$(Q)$(MAKE) --no-print-directory -C libnpuprof install PREFIX=$(PREFIX) DESTDIR=$(DESTDIR)
 
 clean:
 	$(Q)$(MAKE) --no-print-directory -C $(KDIR) M=$(TOP) clean >/dev/null 2>&1 || true

@@ -50,6 +50,8 @@ gate build make --no-print-directory -C "$top" build || built=0
 if [ $built = 1 ] && [ $vm_only = 0 ]; then
 	step "host suites"
 	"$top/tests/run-suites.sh" "$summary" "$top"/build/tests/host/test_*
+	step "install"
+	gate install "$top/tools/check-install.sh"
 fi
 
 if [ $built = 1 ]; then
