@@ -13,6 +13,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -34,38 +35,16 @@ void npx_warn(struct npx_warn *w, const char *fmt, ...)
 	fputc('\n', stderr);
 }
 
-static const char npx_digits2[] = "00010203040506070809"
-				  "10111213141516171819"
-				  "20212223242526272829"
-				  "30313233343536373839"
-				  "40414243444546474849"
-				  "50515253545556575859"
-				  "60616263646566676869"
-				  "70717273747576777879"
-				  "80818283848586878889"
-				  "90919293949596979899";
-
-char *npx_fmt_u64(char *p, uint64_t v)
-{
-	char tmp[20];
-	char *end = tmp + sizeof(tmp), *s = end;
-
-	while (v >= 100) {
-		unsigned int r = (unsigned int)(v % 100);
-
-		v /= 100;
-		s -= 2;
-		memcpy(s, npx_digits2 + 2 * r, 2);
-	}
-	if (v >= 10) {
-		s -= 2;
-		memcpy(s, npx_digits2 + 2 * v, 2);
-	} else {
-		*--s = (char)('0' + v);
-	}
-	memcpy(p, s, (size_t)(end - s));
-	return p + (end - s);
-}
+const char npx_digits2[201] = "00010203040506070809"
+			      "10111213141516171819"
+			      "20212223242526272829"
+			      "30313233343536373839"
+			      "40414243444546474849"
+			      "50515253545556575859"
+			      "60616263646566676869"
+			      "70717273747576777879"
+			      "80818283848586878889"
+			      "90919293949596979899";
 
 #define NPX_E19 10000000000000000000ULL
 
@@ -87,19 +66,11 @@ char *npx_fmt_u128(char *p, npx_u128 v)
 	return p + 19;
 }
 
-char *npx_fmt_milli(char *p, npx_u128 v)
+char *npx_fmt_milli128(char *p, npx_u128 v)
 {
-	unsigned int frac;
+	unsigned int frac = (unsigned int)(v % 1000);
 
-	if (!(v >> 64)) {
-		uint64_t w = (uint64_t)v;
-
-		p = npx_fmt_u64(p, w / 1000);
-		frac = (unsigned int)(w % 1000);
-	} else {
-		p = npx_fmt_u128(p, v / 1000);
-		frac = (unsigned int)(v % 1000);
-	}
+	p = npx_fmt_u128(p, v / 1000);
 	p[0] = '.';
 	p[1] = (char)('0' + frac / 100);
 	memcpy(p + 2, npx_digits2 + 2 * (frac % 100), 2);
@@ -114,19 +85,19 @@ static inline char npx_clean(char c)
 
 char *npx_csv_name(char *p, const char *s, size_t max)
 {
-	size_t n = strnlen(s, max), i;
-	bool quote = false;
+	size_t n, i;
 
-	if (!n)
-		return npx_put(p, NPX_NA);
-	for (i = 0; i < n; i++)
+	/* the common case: nothing to quote, copied in one pass */
+	for (i = 0; i < max && s[i]; i++) {
 		if (s[i] == ',' || s[i] == '"')
-			quote = true;
-	if (!quote) {
-		for (i = 0; i < n; i++)
-			p[i] = npx_clean(s[i]);
-		return p + n;
+			goto quote;
+		p[i] = npx_clean(s[i]);
 	}
+	if (!i)
+		return npx_lit(p, NPX_NA);
+	return p + i;
+quote:
+	n = strnlen(s, max);
 	*p++ = '"';
 	for (i = 0; i < n; i++) {
 		if (s[i] == '"')
@@ -139,10 +110,10 @@ char *npx_csv_name(char *p, const char *s, size_t max)
 
 char *npx_json_str(char *p, const char *s, size_t max)
 {
-	size_t n = strnlen(s, max), i;
+	size_t i;
 
 	*p++ = '"';
-	for (i = 0; i < n; i++) {
+	for (i = 0; i < max && s[i]; i++) {
 		char c = npx_clean(s[i]);
 
 		if (c == '"' || c == '\\')
@@ -153,23 +124,183 @@ char *npx_json_str(char *p, const char *s, size_t max)
 	return p;
 }
 
+/* ---- the writer thread ---- */
+
+#define NPX_IO_QUEUE 64 /* > 2 buffers x the files open at once */
+
+/**
+ * struct npx_io_req - one buffer to write
+ * @fd: the file.
+ * @buf: the data.
+ * @len: its size.
+ * @busy: cleared (under the lock) once written.
+ * @name: the file's temporary name (stable while @busy).
+ */
+struct npx_io_req {
+	int fd;
+	const char *buf;
+	size_t len;
+	bool *busy;
+	const char *name;
+};
+
+/**
+ * struct npx_io - the writer thread of one export
+ * @thread: it.
+ * @lock: protects everything below and struct npx_file.busy.
+ * @work: a request was queued, or @stop set.
+ * @done: a request was written.
+ * @q: the queue (FIFO: a file's buffers are written in order).
+ * @head: its first entry.
+ * @n: its entries.
+ * @stop: leave once the queue is empty.
+ * @error: the first write error (-errno); later requests are dropped.
+ * @error_file: the file it happened on.
+ */
+struct npx_io {
+	pthread_t thread;
+	pthread_mutex_t lock;
+	pthread_cond_t work;
+	pthread_cond_t done;
+	struct npx_io_req q[NPX_IO_QUEUE];
+	unsigned int head;
+	unsigned int n;
+	bool stop;
+	int error;
+	char error_file[96];
+};
+
+static int npx_write_all(int fd, const char *buf, size_t len)
+{
+	size_t done = 0;
+
+	while (done < len) {
+		ssize_t n = write(fd, buf + done, len - done);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return n < 0 ? -errno : -EIO;
+		done += (size_t)n;
+	}
+	return 0;
+}
+
+static void *npx_io_main(void *arg)
+{
+	struct npx_io *io = arg;
+
+	pthread_mutex_lock(&io->lock);
+	for (;;) {
+		struct npx_io_req r;
+		int rc = 0;
+
+		while (!io->n && !io->stop)
+			pthread_cond_wait(&io->work, &io->lock);
+		if (!io->n)
+			break;
+		r = io->q[io->head];
+		io->head = (io->head + 1) % NPX_IO_QUEUE;
+		io->n--;
+		if (!io->error) {
+			pthread_mutex_unlock(&io->lock);
+			rc = npx_write_all(r.fd, r.buf, r.len);
+			pthread_mutex_lock(&io->lock);
+		}
+		if (rc && !io->error) {
+			io->error = rc;
+			snprintf(io->error_file, sizeof(io->error_file), "%s", r.name);
+		}
+		*r.busy = false;
+		pthread_cond_broadcast(&io->done);
+	}
+	pthread_mutex_unlock(&io->lock);
+	return NULL;
+}
+
+void npx_io_start(struct npx_out *o)
+{
+	struct npx_io *io = calloc(1, sizeof(*io));
+
+	o->io = NULL;
+	if (!io)
+		return;
+	pthread_mutex_init(&io->lock, NULL);
+	pthread_cond_init(&io->work, NULL);
+	pthread_cond_init(&io->done, NULL);
+	if (pthread_create(&io->thread, NULL, npx_io_main, io)) {
+		pthread_cond_destroy(&io->done);
+		pthread_cond_destroy(&io->work);
+		pthread_mutex_destroy(&io->lock);
+		free(io);
+		return;
+	}
+	o->io = io;
+}
+
+void npx_io_stop(struct npx_out *o)
+{
+	struct npx_io *io = o->io;
+
+	if (!io)
+		return;
+	pthread_mutex_lock(&io->lock);
+	io->stop = true;
+	pthread_cond_signal(&io->work);
+	pthread_mutex_unlock(&io->lock);
+	pthread_join(io->thread, NULL);
+	pthread_cond_destroy(&io->done);
+	pthread_cond_destroy(&io->work);
+	pthread_mutex_destroy(&io->lock);
+	free(io);
+	o->io = NULL;
+}
+
+static int npx_io_error(struct npx_out *o, int e, const char *name)
+{
+	return npuprof_set_error(o->err, e, "%s/%s: write: %s", NPUPROF_OUTPUT_DIR, name,
+				 strerror(-e));
+}
+
+/* Wait until no write of @f is queued or running; the first write error. */
+static int npx_file_wait(struct npx_out *o, struct npx_file *f)
+{
+	struct npx_io *io = o->io;
+	char name[96];
+	int e;
+
+	if (!io)
+		return 0;
+	pthread_mutex_lock(&io->lock);
+	while (f->busy[0] || f->busy[1])
+		pthread_cond_wait(&io->done, &io->lock);
+	e = io->error;
+	memcpy(name, io->error_file, sizeof(name));
+	pthread_mutex_unlock(&io->lock);
+	return e ? npx_io_error(o, e, name) : 0;
+}
+
 /* ---- files ---- */
 
 void npx_file_init(struct npx_file *f)
 {
+	memset(f, 0, sizeof(*f));
 	f->fd = -1;
-	f->tmp[0] = '\0';
-	f->buf = NULL;
-	f->len = 0;
 }
 
 int npx_file_open(struct npx_out *o, struct npx_file *f, const char *tmp)
 {
-	if (!f->buf) {
-		f->buf = malloc(NPX_BUF_SIZE);
-		if (!f->buf)
+	unsigned int i, nbuf = o->io ? 2 : 1;
+
+	for (i = 0; i < nbuf; i++) {
+		if (f->bufs[i])
+			continue;
+		f->bufs[i] = malloc(NPX_BUF_SIZE);
+		if (!f->bufs[i])
 			return npuprof_set_error(o->err, -ENOMEM, "out of memory");
 	}
+	f->cur = 0;
+	f->buf = f->bufs[0];
 	snprintf(f->tmp, sizeof(f->tmp), "%s", tmp);
 	f->len = 0;
 	f->fd = openat(o->dfd, f->tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
@@ -185,33 +316,54 @@ int npx_file_open(struct npx_out *o, struct npx_file *f, const char *tmp)
 
 int npx_file_flush(struct npx_out *o, struct npx_file *f)
 {
-	size_t done = 0;
+	struct npx_io *io = o->io;
+	unsigned int other = f->cur ^ 1;
+	char name[96];
+	int e;
 
-	while (done < f->len) {
-		ssize_t n = write(f->fd, f->buf + done, f->len - done);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0) {
-			int e = n < 0 ? errno : EIO;
-
-			return npuprof_set_error(o->err, -e, "%s/%s: write: %s", NPUPROF_OUTPUT_DIR,
-						 f->tmp, strerror(e));
-		}
-		done += (size_t)n;
+	if (!f->len)
+		return 0;
+	if (!io) {
+		e = npx_write_all(f->fd, f->buf, f->len);
+		if (e)
+			return npx_io_error(o, e, f->tmp);
+		f->len = 0;
+		return 0;
 	}
+	pthread_mutex_lock(&io->lock);
+	while (io->n == NPX_IO_QUEUE)
+		pthread_cond_wait(&io->done, &io->lock);
+	f->busy[f->cur] = true;
+	io->q[(io->head + io->n) % NPX_IO_QUEUE] = (struct npx_io_req){
+		.fd = f->fd, .buf = f->buf, .len = f->len, .busy = &f->busy[f->cur], .name = f->tmp
+	};
+	io->n++;
+	pthread_cond_signal(&io->work);
+	/* the other buffer is filled next: its write must be over */
+	while (f->busy[other])
+		pthread_cond_wait(&io->done, &io->lock);
+	e = io->error;
+	memcpy(name, io->error_file, sizeof(name));
+	pthread_mutex_unlock(&io->lock);
+	if (e)
+		return npx_io_error(o, e, name);
+	f->cur = other;
+	f->buf = f->bufs[other];
 	f->len = 0;
 	return 0;
 }
 
 int npx_file_close(struct npx_out *o, struct npx_file *f)
 {
-	int rc = 0;
+	int rc;
 
 	if (f->fd < 0)
 		return 0;
-	if (f->len)
-		rc = npx_file_flush(o, f);
+	rc = npx_file_flush(o, f);
+	if (!rc)
+		rc = npx_file_wait(o, f);
+	else
+		npx_file_wait(o, f);
 	if (close(f->fd) && !rc)
 		rc = npuprof_set_error(o->err, -errno, "%s/%s: close: %s", NPUPROF_OUTPUT_DIR,
 				       f->tmp, strerror(errno));
@@ -232,6 +384,7 @@ int npx_file_commit(struct npx_out *o, struct npx_file *f, const char *final)
 
 void npx_file_discard(struct npx_out *o, struct npx_file *f)
 {
+	npx_file_wait(o, f);
 	if (f->fd >= 0)
 		close(f->fd);
 	f->fd = -1;
@@ -243,8 +396,9 @@ void npx_file_discard(struct npx_out *o, struct npx_file *f)
 
 void npx_file_free(struct npx_file *f)
 {
-	free(f->buf);
-	f->buf = NULL;
+	free(f->bufs[0]);
+	free(f->bufs[1]);
+	f->bufs[0] = f->bufs[1] = f->buf = NULL;
 }
 
 /* ---- sliced CSVs ---- */

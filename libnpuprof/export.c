@@ -7,13 +7,13 @@
  * files:
  *
  *   records --> join by task id --> reorder by start --> rows of every file
- *               (pending, <= 256)   (min-heap, 4096)
+ *               (pending, <= 256)   (sorted ring, 4096)
  *
  * The device writes the records of one task together when the task
  * completes (TASK_START, OP_INFO, PMU or COMM or AICPU, TASK_END), and
  * tasks complete in start-time order per device. So a task is complete
  * when the records move on to another task id after its TASK_START and
- * TASK_END have been seen; it then enters a min-heap keyed by start time,
+ * TASK_END have been seen; it then enters a window sorted by start time,
  * and leaves it (in start order) once 4096 younger tasks are queued behind
  * it. Records of interleaved tasks are joined as long as fewer than 256
  * tasks are open at once; tasks that arrive more than 4096 tasks late are
@@ -32,6 +32,7 @@
 #include "export_internal.h"
 
 #define NPX_WINDOW 4096 /* completed tasks held for reordering */
+#define NPX_WIN_CAP 8192 /* the ring holding them, a power of two > NPX_WINDOW */
 #define NPX_PENDING 256 /* tasks seen without their TASK_END yet */
 #define NPX_PROGRESS_STEP (4ULL << 20)
 #define NPX_SEQ_WARN_MAX 3 /* seq gaps reported one by one, then counted */
@@ -69,8 +70,8 @@ struct npx_tensor {
  * @have: NPX_HAVE_*.
  * @n_tensors: entries of @t.
  * @op: OP_INFO (fixed part).
- * @t: its tensors.
  * @pmu: PMU.
+ * @t: the OP_INFO tensors.
  * @comm: COMM.
  * @aicpu: AICPU.
  */
@@ -87,12 +88,24 @@ struct npx_task {
 	uint32_t have;
 	uint32_t n_tensors;
 	struct vnpu_rec_op_info op;
-	struct npx_tensor t[VNPU_MAX_TENSORS];
 	struct vnpu_rec_pmu pmu;
+	struct npx_tensor t[VNPU_MAX_TENSORS];
 	union {
 		struct vnpu_rec_comm comm;
 		struct vnpu_rec_aicpu aicpu;
 	};
+};
+
+/**
+ * struct npx_hent - an entry of the reorder window
+ * @start_ns: the task's start.
+ * @seq: its TASK_START's seq (ties).
+ * @t: the task.
+ */
+struct npx_hent {
+	uint64_t start_ns;
+	uint64_t seq;
+	struct npx_task *t;
 };
 
 /**
@@ -109,9 +122,10 @@ struct npx_task {
  * @pending: tasks without TASK_END yet, oldest first.
  * @npending: entries of @pending.
  * @last: the task of the previous task record.
- * @heap: completed tasks, a min-heap on (start_ns, start_seq).
- * @nheap: entries of @heap.
- * @last_start: start of the last task taken from the heap.
+ * @win: completed tasks, a ring sorted on (start_ns, start_seq).
+ * @whead: the first entry of @win.
+ * @nwin: entries in @win.
+ * @last_start: start of the last task taken from the window.
  * @prev_end: end of the previous op_summary row (wait time).
  * @have_prev: there was a previous op_summary row on this device.
  */
@@ -128,8 +142,9 @@ struct npx_dev_state {
 	struct npx_task *pending[NPX_PENDING];
 	unsigned int npending;
 	struct npx_task *last;
-	struct npx_task **heap;
-	unsigned int nheap;
+	struct npx_hent *win;
+	unsigned int whead;
+	unsigned int nwin;
 	uint64_t last_start;
 	uint64_t prev_end;
 	bool have_prev;
@@ -206,40 +221,47 @@ static const char npx_hdr_aicpu[] = "Device_id,Timestamp(us),Node,Compute_time(u
 				    "Memcpy_time(us),Task_time(us),Dispatch_time(us),"
 				    "Total_time(us),Stream ID,Task ID";
 
-static const char *npx_dtype_name(uint32_t t)
+static const struct npx_name *npx_dtype_name(uint32_t t)
 {
-	static const char *const names[VNPU_DT_COUNT] = {
-		[VNPU_DT_FLOAT] = "FLOAT", [VNPU_DT_FLOAT16] = "FLOAT16", [VNPU_DT_INT8] = "INT8",
-		[VNPU_DT_INT32] = "INT32", [VNPU_DT_UINT8] = "UINT8",	  [VNPU_DT_INT16] = "INT16",
-		[VNPU_DT_INT64] = "INT64", [VNPU_DT_BF16] = "BF16",	  [VNPU_DT_BOOL] = "BOOL",
+	static const struct npx_name names[VNPU_DT_COUNT + 1] = {
+		[VNPU_DT_FLOAT] = NPX_NAME("FLOAT"), [VNPU_DT_FLOAT16] = NPX_NAME("FLOAT16"),
+		[VNPU_DT_INT8] = NPX_NAME("INT8"),   [VNPU_DT_INT32] = NPX_NAME("INT32"),
+		[VNPU_DT_UINT8] = NPX_NAME("UINT8"), [VNPU_DT_INT16] = NPX_NAME("INT16"),
+		[VNPU_DT_INT64] = NPX_NAME("INT64"), [VNPU_DT_BF16] = NPX_NAME("BF16"),
+		[VNPU_DT_BOOL] = NPX_NAME("BOOL"),   [VNPU_DT_COUNT] = NPX_NAME("UNDEFINED"),
 	};
 
-	return t < VNPU_DT_COUNT ? names[t] : "UNDEFINED";
+	return &names[t < VNPU_DT_COUNT ? t : VNPU_DT_COUNT];
 }
 
-static const char *npx_format_name(uint32_t f)
+static const struct npx_name *npx_format_name(uint32_t f)
 {
-	static const char *const names[VNPU_FMT_COUNT] = {
-		[VNPU_FMT_ND] = "ND",
-		[VNPU_FMT_NCHW] = "NCHW",
-		[VNPU_FMT_NHWC] = "NHWC",
-		[VNPU_FMT_NC1HWC0] = "NC1HWC0",
-		[VNPU_FMT_FRACTAL_NZ] = "FRACTAL_NZ",
-		[VNPU_FMT_FRACTAL_Z] = "FRACTAL_Z",
+	static const struct npx_name names[VNPU_FMT_COUNT + 1] = {
+		[VNPU_FMT_ND] = NPX_NAME("ND"),
+		[VNPU_FMT_NCHW] = NPX_NAME("NCHW"),
+		[VNPU_FMT_NHWC] = NPX_NAME("NHWC"),
+		[VNPU_FMT_NC1HWC0] = NPX_NAME("NC1HWC0"),
+		[VNPU_FMT_FRACTAL_NZ] = NPX_NAME("FRACTAL_NZ"),
+		[VNPU_FMT_FRACTAL_Z] = NPX_NAME("FRACTAL_Z"),
+		[VNPU_FMT_COUNT] = NPX_NAME("UNDEFINED"),
 	};
 
-	return f < VNPU_FMT_COUNT ? names[f] : "UNDEFINED";
+	return &names[f < VNPU_FMT_COUNT ? f : VNPU_FMT_COUNT];
 }
 
-static const char *npx_kernel_type(uint32_t type)
+static const struct npx_name *npx_kernel_type(uint32_t type)
 {
-	static const char *const names[VNPU_TASK_TYPE_COUNT] = {
-		[VNPU_TASK_AI_CORE] = "KERNEL_AICORE",	[VNPU_TASK_AI_VECTOR_CORE] = "KERNEL_AIVEC",
-		[VNPU_TASK_MIX_AIC] = "KERNEL_MIX_AIC", [VNPU_TASK_MIX_AIV] = "KERNEL_MIX_AIV",
-		[VNPU_TASK_AI_CPU] = "KERNEL_AICPU",	[VNPU_TASK_COMMUNICATION] = "COMMUNICATION",
+	static const struct npx_name names[VNPU_TASK_TYPE_COUNT + 1] = {
+		[VNPU_TASK_AI_CORE] = NPX_NAME("KERNEL_AICORE"),
+		[VNPU_TASK_AI_VECTOR_CORE] = NPX_NAME("KERNEL_AIVEC"),
+		[VNPU_TASK_MIX_AIC] = NPX_NAME("KERNEL_MIX_AIC"),
+		[VNPU_TASK_MIX_AIV] = NPX_NAME("KERNEL_MIX_AIV"),
+		[VNPU_TASK_AI_CPU] = NPX_NAME("KERNEL_AICPU"),
+		[VNPU_TASK_COMMUNICATION] = NPX_NAME("COMMUNICATION"),
+		[VNPU_TASK_TYPE_COUNT] = NPX_NAME("UNKNOWN"),
 	};
 
-	return type < VNPU_TASK_TYPE_COUNT ? names[type] : "UNKNOWN";
+	return &names[type < VNPU_TASK_TYPE_COUNT ? type : VNPU_TASK_TYPE_COUNT];
 }
 
 /* ---- time ---- */
@@ -284,7 +306,7 @@ static char *npx_shapes(char *p, const struct npx_task *t, uint8_t output)
 	uint32_t i, k;
 
 	/* the value is "dims;dims" with its quotes, CSV-quoted: """...""" */
-	p = npx_put(p, "\"\"\"");
+	p = npx_lit(p, "\"\"\"");
 	for (i = 0; i < t->n_tensors; i++) {
 		if (t->t[i].output != output)
 			continue;
@@ -297,7 +319,7 @@ static char *npx_shapes(char *p, const struct npx_task *t, uint8_t output)
 			p = npx_fmt_u64(p, t->t[i].dims[k]);
 		}
 	}
-	return npx_put(p, "\"\"\"");
+	return npx_lit(p, "\"\"\"");
 }
 
 static char *npx_tensor_names(char *p, const struct npx_task *t, uint8_t output, bool format)
@@ -311,8 +333,8 @@ static char *npx_tensor_names(char *p, const struct npx_task *t, uint8_t output,
 		if (!first)
 			*p++ = ';';
 		first = false;
-		p = npx_put(p, format ? npx_format_name(t->t[i].format)
-				      : npx_dtype_name(t->t[i].dtype));
+		p = npx_put_name(p, format ? npx_format_name(t->t[i].format)
+					   : npx_dtype_name(t->t[i].dtype));
 	}
 	return p;
 }
@@ -358,19 +380,21 @@ static int npx_row_op_summary(struct npx_export *x, const struct npx_task *t, ui
 	if (op) {
 		p = npx_csv_name(npx_comma(p), t->op.op_name, sizeof(t->op.op_name));
 		p = npx_csv_name(npx_comma(p), t->op.op_type, sizeof(t->op.op_type));
-		p = npx_put(npx_comma(p),
-			    t->op.op_flags & VNPU_TASK_F_DYNAMIC ? "dynamic" : "static");
+		if (t->op.op_flags & VNPU_TASK_F_DYNAMIC)
+			p = npx_lit(p, ",dynamic");
+		else
+			p = npx_lit(p, ",static");
 	} else {
 		p = npx_na(npx_na(npx_na(p)));
 	}
 	if (d->ctrl.level == VNPU_PROF_L0)
 		p = npx_na(p);
 	else
-		p = npx_put(npx_comma(p), npx_task_type_name(t->task_type));
+		p = npx_put_name(npx_comma(p), npx_task_type(t->task_type));
 	/* Task Start Time(us): quoted, with a trailing TAB */
-	p = npx_put(p, ",\"");
+	p = npx_lit(p, ",\"");
 	p = npx_fmt_milli(p, t->start_ns);
-	p = npx_put(p, "\t\"");
+	p = npx_lit(p, "\t\"");
 	p = npx_fmt_milli(npx_comma(p), dur);
 	p = npx_fmt_milli(npx_comma(p), wait);
 	p = npx_fmt_u64(npx_comma(p), op ? t->op.block_num : 0);
@@ -381,7 +405,10 @@ static int npx_row_op_summary(struct npx_export *x, const struct npx_task *t, ui
 			p = npx_na(p);
 	}
 	if (op) {
-		p = npx_put(npx_comma(p), t->op.op_flags & VNPU_TASK_F_HF32 ? "YES" : "NO");
+		if (t->op.op_flags & VNPU_TASK_F_HF32)
+			p = npx_lit(p, ",YES");
+		else
+			p = npx_lit(p, ",NO");
 		p = npx_shapes(npx_comma(p), t, 0);
 		p = npx_tensor_names(npx_comma(p), t, 0, false);
 		p = npx_tensor_names(npx_comma(p), t, 0, true);
@@ -393,7 +420,7 @@ static int npx_row_op_summary(struct npx_export *x, const struct npx_task *t, ui
 	}
 	if (stars) {
 		if (mix)
-			p = npx_put(p, ",0");
+			p = npx_lit(p, ",0");
 		else
 			p = npx_na(p);
 	}
@@ -421,7 +448,7 @@ static int npx_row_task_time(struct npx_export *x, const struct npx_task *t, uin
 		p = npx_csv_name(npx_comma(p), t->op.op_name, sizeof(t->op.op_name));
 	else
 		p = npx_na(p);
-	p = npx_put(npx_comma(p), npx_kernel_type(t->task_type));
+	p = npx_put_name(npx_comma(p), npx_kernel_type(t->task_type));
 	p = npx_fmt_u64(npx_comma(p), t->stream_id);
 	p = npx_fmt_u64(npx_comma(p), t->task_id);
 	p = npx_fmt_milli(npx_comma(p), dur);
@@ -464,19 +491,19 @@ static int npx_row_aicpu(struct npx_export *x, const struct npx_task *t)
 /* "ts":"<us>","dur":<us> */
 static char *npx_tl_times(char *p, uint64_t start_ns, uint64_t dur_ns)
 {
-	p = npx_put(p, ",\"ts\":\"");
+	p = npx_lit(p, ",\"ts\":\"");
 	p = npx_fmt_milli(p, start_ns);
-	p = npx_put(p, "\",\"dur\":");
+	p = npx_lit(p, "\",\"dur\":");
 	return npx_fmt_milli(p, dur_ns);
 }
 
 static char *npx_tl_head(char *p, const char *name, size_t max, uint32_t pid, uint64_t tid)
 {
-	p = npx_put(p, "{\"name\":");
+	p = npx_lit(p, "{\"name\":");
 	p = npx_json_str(p, name, max);
-	p = npx_put(p, ",\"ph\":\"X\",\"pid\":");
+	p = npx_lit(p, ",\"ph\":\"X\",\"pid\":");
 	p = npx_fmt_u64(p, pid);
-	p = npx_put(p, ",\"tid\":");
+	p = npx_lit(p, ",\"tid\":");
 	return npx_fmt_u64(p, tid);
 }
 
@@ -486,6 +513,8 @@ static int npx_tl_stream(struct npx_export *x, uint32_t layer, uint32_t stream)
 	uint32_t pid = npx_dev_pid(x->d.id, layer);
 	char label[32], tname[32];
 
+	if (npx_tl_known(&x->tl, pid, stream))
+		return 0;
 	snprintf(label, sizeof(label), "NPU %u", x->d.id);
 	snprintf(tname, sizeof(tname), "Stream %u", stream);
 	return npx_tl_thread(&x->o, &x->tl, pid, layers[layer], label, pid, stream, tname);
@@ -507,15 +536,15 @@ static int npx_tl_task(struct npx_export *x, const struct npx_task *t, uint64_t 
 	p = npx_tl_head(p, name, VNPU_OP_NAME_LEN, npx_dev_pid(x->d.id, NPX_LAYER_HW),
 			t->stream_id);
 	p = npx_tl_times(p, t->start_ns, dur);
-	p = npx_put(p, ",\"args\":{\"Model Id\":");
+	p = npx_lit(p, ",\"args\":{\"Model Id\":");
 	p = npx_fmt_u64(p, op ? t->op.model_id : NPX_INVALID_ID);
-	p = npx_put(p, ",\"Task Type\":\"");
-	p = npx_put(p, npx_task_type_name(t->task_type));
-	p = npx_put(p, "\",\"Physic Stream Id\":");
+	p = npx_lit(p, ",\"Task Type\":\"");
+	p = npx_put_name(p, npx_task_type(t->task_type));
+	p = npx_lit(p, "\",\"Physic Stream Id\":");
 	p = npx_fmt_u64(p, t->stream_id);
-	p = npx_put(p, ",\"Task Id\":");
+	p = npx_lit(p, ",\"Task Id\":");
 	p = npx_fmt_u64(p, t->task_id);
-	p = npx_put(p, ",\"Batch Id\":0,\"Subtask Id\":4294967295}}");
+	p = npx_lit(p, ",\"Batch Id\":0,\"Subtask Id\":4294967295}}");
 	npx_tl_end(&x->tl, p);
 	return 0;
 }
@@ -535,19 +564,19 @@ static int npx_tl_comm(struct npx_export *x, const struct npx_task *t, uint64_t 
 	p = npx_tl_head(p, name, sizeof(c->op_name), npx_dev_pid(x->d.id, NPX_LAYER_COMM),
 			t->stream_id);
 	p = npx_tl_times(p, start, dur);
-	p = npx_put(p, ",\"args\":{\"OP Type\":\"");
+	p = npx_lit(p, ",\"args\":{\"OP Type\":\"");
 	p = npx_put(p, npx_comm_op_type(c->comm_op));
-	p = npx_put(p, "\",\"rank_size\":");
+	p = npx_lit(p, "\",\"rank_size\":");
 	p = npx_fmt_u64(p, (uint64_t)__builtin_popcount(c->devices));
-	p = npx_put(p, ",\"size(Byte)\":");
+	p = npx_lit(p, ",\"size(Byte)\":");
 	p = npx_fmt_u64(p, c->bytes);
-	p = npx_put(p, ",\"tag\":");
+	p = npx_lit(p, ",\"tag\":");
 	p = npx_fmt_u64(p, c->tag);
-	p = npx_put(p, ",\"Stream Id\":");
+	p = npx_lit(p, ",\"Stream Id\":");
 	p = npx_fmt_u64(p, t->stream_id);
-	p = npx_put(p, ",\"Task Id\":");
+	p = npx_lit(p, ",\"Task Id\":");
 	p = npx_fmt_u64(p, t->task_id);
-	p = npx_put(p, ",\"alg_type\":\"RING\"}}");
+	p = npx_lit(p, ",\"alg_type\":\"RING\"}}");
 	npx_tl_end(&x->tl, p);
 	return 0;
 }
@@ -604,54 +633,56 @@ static int npx_emit(struct npx_export *x, struct npx_task *t)
 	return npx_tl_task(x, t, dur);
 }
 
-/* ---- the reorder heap ---- */
+/* ---- the reorder window ---- */
 
-static bool npx_before(const struct npx_task *a, const struct npx_task *b)
+/*
+ * Completed tasks wait in a ring kept sorted by (start, seq): tasks arrive
+ * almost always in start order, so an insertion is an append, and one that
+ * arrives late moves only the entries that start after it (at most the
+ * window). The keys live in the ring (24 bytes an entry), so sorting never
+ * touches the tasks themselves.
+ */
+static bool npx_before(const struct npx_hent *a, const struct npx_hent *b)
 {
-	return a->start_ns < b->start_ns ||
-	       (a->start_ns == b->start_ns && a->start_seq < b->start_seq);
+	return a->start_ns < b->start_ns || (a->start_ns == b->start_ns && a->seq < b->seq);
 }
 
-static void npx_heap_push(struct npx_dev_state *d, struct npx_task *t)
+static void npx_win_push(struct npx_dev_state *d, struct npx_task *t)
 {
-	unsigned int i = d->nheap++;
+	struct npx_hent e = { .start_ns = t->start_ns, .seq = t->start_seq, .t = t };
+	unsigned int i = d->nwin++;
 
 	while (i) {
-		unsigned int parent = (i - 1) / 2;
+		struct npx_hent *prev = &d->win[(d->whead + i - 1) & (NPX_WIN_CAP - 1)];
 
-		if (!npx_before(t, d->heap[parent]))
+		if (!npx_before(&e, prev))
 			break;
-		d->heap[i] = d->heap[parent];
-		i = parent;
+		d->win[(d->whead + i) & (NPX_WIN_CAP - 1)] = *prev;
+		i--;
 	}
-	d->heap[i] = t;
+	d->win[(d->whead + i) & (NPX_WIN_CAP - 1)] = e;
 }
 
-static struct npx_task *npx_heap_pop(struct npx_dev_state *d)
+/* The task that starts first; the next one's memory is prefetched. */
+static struct npx_task *npx_win_pop(struct npx_dev_state *d)
 {
-	struct npx_task *top = d->heap[0], *last = d->heap[--d->nheap];
-	unsigned int i = 0, n = d->nheap;
+	struct npx_task *top = d->win[d->whead].t;
 
-	for (;;) {
-		unsigned int c = 2 * i + 1;
+	d->whead = (d->whead + 1) & (NPX_WIN_CAP - 1);
+	if (--d->nwin) {
+		/* written a window ago: bring it back before it is formatted */
+		const char *next = (const char *)d->win[d->whead].t;
+		size_t off;
 
-		if (c >= n)
-			break;
-		if (c + 1 < n && npx_before(d->heap[c + 1], d->heap[c]))
-			c++;
-		if (!npx_before(d->heap[c], last))
-			break;
-		d->heap[i] = d->heap[c];
-		i = c;
+		for (off = 0; off < sizeof(struct npx_task); off += 64)
+			__builtin_prefetch(next + off);
 	}
-	if (n)
-		d->heap[i] = last;
 	return top;
 }
 
 static int npx_pop_emit(struct npx_export *x)
 {
-	struct npx_task *t = npx_heap_pop(&x->d);
+	struct npx_task *t = npx_win_pop(&x->d);
 	int rc = npx_emit(x, t);
 
 	x->free[x->nfree++] = t;
@@ -691,8 +722,8 @@ static int npx_complete(struct npx_export *x, struct npx_task *t)
 	npx_pending_remove(d, t);
 	t->start_ns = npx_ticks_abs(d, t->start_ticks);
 	t->end_ns = npx_ticks_abs(d, t->end_ticks);
-	npx_heap_push(d, t);
-	if (d->nheap > NPX_WINDOW)
+	npx_win_push(d, t);
+	if (d->nwin > NPX_WINDOW)
 		return npx_pop_emit(x);
 	return 0;
 }
@@ -752,18 +783,24 @@ static int npx_short(struct npx_export *x, const char *file, uint64_t off, const
 				 file, (unsigned long long)off, what, size, want);
 }
 
+/*
+ * Parse OP_INFO into @t; an error message names the record's file and
+ * offset (formatted only then: this runs for every task).
+ */
 static int npx_op_info(struct npx_export *x, struct npx_task *t, const void *rec, size_t size,
-		       const char *file, uint64_t off)
+		       const struct npx_reader *r, uint64_t off)
 {
 	const char *p = (const char *)rec + sizeof(struct vnpu_rec_op_info);
 	const char *end = (const char *)rec + size;
+	char file[128], what[96];
 	uint32_t i;
 
 	memcpy(&t->op, rec, sizeof(t->op));
-	if (t->op.n_tensors > VNPU_MAX_TENSORS)
-		return npuprof_set_error(
-			x->o.err, -EBADMSG, "%s: offset %llu: OP_INFO with %u tensors (at most %u)",
-			file, (unsigned long long)off, t->op.n_tensors, VNPU_MAX_TENSORS);
+	if (t->op.n_tensors > VNPU_MAX_TENSORS) {
+		snprintf(what, sizeof(what), "OP_INFO with %u tensors (at most %u)",
+			 t->op.n_tensors, (unsigned int)VNPU_MAX_TENSORS);
+		goto bad;
+	}
 	for (i = 0; i < t->op.n_tensors; i++) {
 		struct vnpu_rec_tensor rt;
 
@@ -771,11 +808,11 @@ static int npx_op_info(struct npx_export *x, struct npx_task *t, const void *rec
 			goto overrun;
 		memcpy(&rt, p, sizeof(rt));
 		p += sizeof(rt);
-		if (rt.ndims > VNPU_MAX_DIMS)
-			return npuprof_set_error(
-				x->o.err, -EBADMSG,
-				"%s: offset %llu: OP_INFO tensor %u has %u dims (at most %u)", file,
-				(unsigned long long)off, i, rt.ndims, VNPU_MAX_DIMS);
+		if (rt.ndims > VNPU_MAX_DIMS) {
+			snprintf(what, sizeof(what), "OP_INFO tensor %u has %u dims (at most %u)",
+				 i, rt.ndims, (unsigned int)VNPU_MAX_DIMS);
+			goto bad;
+		}
 		if (end - p < (ptrdiff_t)(rt.ndims * sizeof(__u64)))
 			goto overrun;
 		t->t[i].dtype = rt.dtype;
@@ -788,10 +825,11 @@ static int npx_op_info(struct npx_export *x, struct npx_task *t, const void *rec
 	t->n_tensors = t->op.n_tensors;
 	return 0;
 overrun:
-	return npuprof_set_error(
-		x->o.err, -EBADMSG,
-		"%s: offset %llu: OP_INFO tensor %u runs past the record's %zu bytes", file,
-		(unsigned long long)off, i, size);
+	snprintf(what, sizeof(what), "OP_INFO tensor %u runs past the record's %zu bytes", i, size);
+bad:
+	npx_reader_path(r, file, sizeof(file));
+	return npuprof_set_error(x->o.err, -EBADMSG, "%s: offset %llu: %s", file,
+				 (unsigned long long)off, what);
 }
 
 static int npx_runtime(struct npx_export *x, const struct vnpu_rec_runtime *r)
@@ -803,8 +841,11 @@ static int npx_runtime(struct npx_export *x, const struct vnpu_rec_runtime *r)
 	rc = npx_apistat_add(&x->apistat, NPX_LEVEL_RUNTIME, r->api, dur, x->o.err);
 	if (rc)
 		return rc;
-	snprintf(tname, sizeof(tname), "Thread %u", r->tid);
-	rc = npx_tl_thread(&x->o, &x->tl, NPX_PID_RUNTIME, "Runtime", "CPU", 1, r->tid, tname);
+	if (!npx_tl_known(&x->tl, NPX_PID_RUNTIME, r->tid)) {
+		snprintf(tname, sizeof(tname), "Thread %u", r->tid);
+		rc = npx_tl_thread(&x->o, &x->tl, NPX_PID_RUNTIME, "Runtime", "CPU", 1, r->tid,
+				   tname);
+	}
 	if (!rc)
 		rc = npx_tl_begin(&x->o, &x->tl, &p);
 	if (rc)
@@ -812,17 +853,17 @@ static int npx_runtime(struct npx_export *x, const struct vnpu_rec_runtime *r)
 	p = npx_tl_head(p, npx_api_name(NPX_LEVEL_RUNTIME, r->api, name, sizeof(name)), 48,
 			NPX_PID_RUNTIME, r->tid);
 	p = npx_tl_times(p, r->start_ns, dur);
-	p = npx_put(p, ",\"args\":{\"Thread Id\":");
+	p = npx_lit(p, ",\"args\":{\"Thread Id\":");
 	p = npx_fmt_u64(p, r->tid);
-	p = npx_put(p, ",\"Device Id\":");
+	p = npx_lit(p, ",\"Device Id\":");
 	p = npx_fmt_u64(p, x->d.id);
-	p = npx_put(p, ",\"result\":");
+	p = npx_lit(p, ",\"result\":");
 	if (r->result < 0)
 		*p++ = '-';
 	p = npx_fmt_u64(p, r->result < 0 ? -(int64_t)r->result : r->result);
-	p = npx_put(p, ",\"count\":");
+	p = npx_lit(p, ",\"count\":");
 	p = npx_fmt_u64(p, r->count);
-	p = npx_put(p, "}}");
+	p = npx_lit(p, "}}");
 	npx_tl_end(&x->tl, p);
 	return 0;
 }
@@ -931,8 +972,7 @@ static int npx_dev_record(struct npx_export *x, const struct npx_reader *r, cons
 	case VNPU_REC_OP_INFO:
 		if (t->have & NPX_HAVE_OP)
 			d->dups++;
-		npx_reader_path(r, file, sizeof(file));
-		rc = npx_op_info(x, t, rec, size, file, off);
+		rc = npx_op_info(x, t, rec, size, r, off);
 		if (rc)
 			return rc;
 		t->have |= NPX_HAVE_OP;
@@ -1017,7 +1057,7 @@ static int npx_load_ctrl(struct npx_export *x, const char *dir, const char *labe
 	if (c->n_events > VNPU_PMU_EVENTS)
 		return npuprof_set_error(err, -EBADMSG,
 					 "%s/" NPUPROF_RAW_CTRL_FILE ": n_events %u (at most %u)",
-					 label, c->n_events, VNPU_PMU_EVENTS);
+					 label, c->n_events, (unsigned int)VNPU_PMU_EVENTS);
 	if (c->metric_group >= VNPU_METRIC_COUNT && c->metric_group != VNPU_METRIC_NONE)
 		return npuprof_set_error(err, -EBADMSG,
 					 "%s/" NPUPROF_RAW_CTRL_FILE ": unknown metric group %u",
@@ -1037,14 +1077,14 @@ static char *npx_op_summary_header(const struct npx_layout *l)
 
 	if (!h)
 		return NULL;
-	p = npx_put(p, "Device_id,Model ID,Task ID,Stream ID,Op Name,OP Type,OP State,Task Type,"
+	p = npx_lit(p, "Device_id,Model ID,Task ID,Stream ID,Op Name,OP Type,OP State,Task Type,"
 		       "Task Start Time(us),Task Duration(us),Task Wait Time(us),Block Dim,");
 	if (l->stars)
-		p = npx_put(p, "Mix Block Dim,");
-	p = npx_put(p, "HF32 Eligible,Input Shapes,Input Data Types,Input Formats,"
+		p = npx_lit(p, "Mix Block Dim,");
+	p = npx_lit(p, "HF32 Eligible,Input Shapes,Input Data Types,Input Formats,"
 		       "Output Shapes,Output Data Types,Output Formats");
 	if (l->stars)
-		p = npx_put(p, ",Context ID");
+		p = npx_lit(p, ",Context ID");
 	p = npx_layout_header(l, p);
 	*p = '\0';
 	return h;
@@ -1072,7 +1112,8 @@ static int npx_device(struct npx_export *x, unsigned int k)
 	d->bad_times = 0;
 	d->npending = 0;
 	d->last = NULL;
-	d->nheap = 0;
+	d->whead = 0;
+	d->nwin = 0;
 	d->have_prev = false;
 	d->last_start = 0;
 	snprintf(label, sizeof(label), NPUPROF_RAW_DEVICE_DIR "/" NPUPROF_RAW_DATA_DIR, d->id);
@@ -1130,7 +1171,7 @@ static int npx_device(struct npx_export *x, unsigned int k)
 		if (rc)
 			return rc;
 	}
-	while (d->nheap) {
+	while (d->nwin) {
 		rc = npx_pop_emit(x);
 		if (rc)
 			return rc;
@@ -1162,7 +1203,7 @@ static int npx_device(struct npx_export *x, unsigned int k)
 		npx_warn(&x->w,
 			 "device_%u: %llu tasks arrived too late for the %u-task reorder window"
 			 " and are out of start-time order",
-			 d->id, (unsigned long long)d->sum->out_of_order, NPX_WINDOW);
+			 d->id, (unsigned long long)d->sum->out_of_order, (unsigned int)NPX_WINDOW);
 	if (d->dups)
 		npx_warn(&x->w, "device_%u: %llu duplicate task records (the last one is used)",
 			 d->id, (unsigned long long)d->dups);
@@ -1212,8 +1253,11 @@ static int npx_host(struct npx_export *x)
 		rc = npx_apistat_add(&x->apistat, NPX_LEVEL_ACL, a->api_id, dur, x->o.err);
 		if (rc)
 			break;
-		snprintf(tname, sizeof(tname), "Thread %u", a->tid);
-		rc = npx_tl_thread(&x->o, &x->tl, NPX_PID_ACL, "AscendCL", "CPU", 0, a->tid, tname);
+		if (!npx_tl_known(&x->tl, NPX_PID_ACL, a->tid)) {
+			snprintf(tname, sizeof(tname), "Thread %u", a->tid);
+			rc = npx_tl_thread(&x->o, &x->tl, NPX_PID_ACL, "AscendCL", "CPU", 0, a->tid,
+					   tname);
+		}
 		if (!rc)
 			rc = npx_tl_begin(&x->o, &x->tl, &p);
 		if (rc)
@@ -1221,9 +1265,9 @@ static int npx_host(struct npx_export *x)
 		p = npx_tl_head(p, npx_api_name(NPX_LEVEL_ACL, a->api_id, name, sizeof(name)), 48,
 				NPX_PID_ACL, a->tid);
 		p = npx_tl_times(p, a->start_ns, dur);
-		p = npx_put(p, ",\"args\":{\"Thread Id\":");
+		p = npx_lit(p, ",\"args\":{\"Thread Id\":");
 		p = npx_fmt_u64(p, a->tid);
-		p = npx_put(p, ",\"Mode\":\"ACL_OP\",\"level\":\"acl\"}}");
+		p = npx_lit(p, ",\"Mode\":\"ACL_OP\",\"level\":\"acl\"}}");
 		npx_tl_end(&x->tl, p);
 		rc = npx_progress(x, x->done + r.consumed);
 		if (rc)
@@ -1254,14 +1298,17 @@ static bool npx_digits(const char *s, size_t n)
 	return true;
 }
 
-/* PROF_{6 digits}_{17 digits}_{one or more [A-Za-z0-9]} */
+/* PROF_{6 digits}_{17 digits}_{one or more [A-Za-z0-9]} (trailing slashes allowed) */
 static bool npx_prof_name_ok(const char *path)
 {
-	const char *b = strrchr(path, '/');
-	size_t n, i;
+	size_t n = strlen(path), i;
+	const char *b;
 
-	b = b ? b + 1 : path;
-	n = strlen(b);
+	while (n > 1 && path[n - 1] == '/')
+		n--;
+	for (b = path + n; b > path && b[-1] != '/'; b--)
+		;
+	n -= (size_t)(b - path);
 	if (n < 5 + 6 + 1 + 17 + 2 || strncmp(b, "PROF_", 5) || !npx_digits(b + 5, 6) ||
 	    b[11] != '_' || !npx_digits(b + 12, 17) || b[29] != '_')
 		return false;
@@ -1313,7 +1360,8 @@ static int npx_scan(struct npx_export *x)
 		id = strtoul(s, NULL, 10);
 		if (id >= NPUPROF_EXPORT_MAX_DEVICES || x->ndev == NPUPROF_EXPORT_MAX_DEVICES) {
 			rc = npuprof_set_error(err, -EINVAL, "%s/%s: device ids go up to %u",
-					       x->prof, de->d_name, NPUPROF_EXPORT_MAX_DEVICES - 1);
+					       x->prof, de->d_name,
+					       (unsigned int)NPUPROF_EXPORT_MAX_DEVICES - 1);
 			goto out;
 		}
 		x->devs[x->ndev++] = (uint32_t)id;
@@ -1386,7 +1434,7 @@ static int npx_readme(struct npx_export *x)
 	if (rc)
 		return rc;
 	npx_file_reserve(&x->o, &x->readme, NPX_ROW_MAX, &p);
-	p = npx_put(p, "This folder was written by libnpuprof (npuprof_export) from the raw data"
+	p = npx_lit(p, "This folder was written by libnpuprof (npuprof_export) from the raw data"
 		       " of the PROF folder above it.\n\nFiles:\n");
 	for (i = 0; i < NPX_ARRAY_SIZE(csvs); i++) {
 		for (k = 0; k < csvs[i]->nfiles; k++) {
@@ -1395,7 +1443,7 @@ static int npx_readme(struct npx_export *x)
 			if (rc)
 				return rc;
 			npx_csv_name_of(&x->o, csvs[i], k, name, sizeof(name));
-			p = npx_put(p, "  ");
+			p = npx_lit(p, "  ");
 			p = npx_put(p, name);
 			*p++ = '\n';
 		}
@@ -1404,27 +1452,27 @@ static int npx_readme(struct npx_export *x)
 	rc = npx_file_reserve(&x->o, &x->readme, NPX_ROW_MAX, &p);
 	if (rc)
 		return rc;
-	p = npx_put(p, "  msprof_");
+	p = npx_lit(p, "  msprof_");
 	p = npx_put(p, x->o.ts);
-	p = npx_put(p, ".json\n\nData loss:\n");
+	p = npx_lit(p, ".json\n\nData loss:\n");
 	if (!x->sum.lost)
-		p = npx_put(p, "  none: no record was lost on any device.\n");
+		p = npx_lit(p, "  none: no record was lost on any device.\n");
 	for (i = 0; i < x->ndev; i++) {
 		const struct npuprof_export_device *d = &x->sum.dev[i];
 
 		if (!d->lost && !d->seq_missing)
 			continue;
-		p = npx_put(p, "  device_");
+		p = npx_lit(p, "  device_");
 		p = npx_fmt_u64(p, d->dev_id);
-		p = npx_put(p, ": ");
+		p = npx_lit(p, ": ");
 		p = npx_fmt_u64(p, d->lost);
-		p = npx_put(p, " records were lost on the device (the ring was full)");
+		p = npx_lit(p, " records were lost on the device (the ring was full)");
 		if (d->seq_missing) {
-			p = npx_put(p, ", ");
+			p = npx_lit(p, ", ");
 			p = npx_fmt_u64(p, d->seq_missing);
-			p = npx_put(p, " records are missing from the record files");
+			p = npx_lit(p, " records are missing from the record files");
 		}
-		p = npx_put(p, "; the tasks they described are missing or incomplete in every"
+		p = npx_lit(p, "; the tasks they described are missing or incomplete in every"
 			       " file.\n");
 	}
 	npx_file_advance(&x->readme, p);
@@ -1476,8 +1524,8 @@ static int npx_run(struct npx_export *x)
 		return rc;
 	x->pool = calloc(NPX_WINDOW + NPX_PENDING + 1, sizeof(*x->pool));
 	x->free = calloc(NPX_WINDOW + NPX_PENDING + 1, sizeof(*x->free));
-	x->d.heap = calloc(NPX_WINDOW + 1, sizeof(*x->d.heap));
-	if (!x->pool || !x->free || !x->d.heap)
+	x->d.win = calloc(NPX_WIN_CAP, sizeof(*x->d.win));
+	if (!x->pool || !x->free || !x->d.win)
 		return npuprof_set_error(x->o.err, -ENOMEM, "out of memory");
 	for (k = 0; k < NPX_WINDOW + NPX_PENDING + 1; k++)
 		x->free[x->nfree++] = &x->pool[k];
@@ -1488,6 +1536,7 @@ static int npx_run(struct npx_export *x)
 	x->o.dfd = open(out, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (x->o.dfd < 0)
 		return npuprof_set_error(x->o.err, -errno, "%s: %s", out, strerror(errno));
+	npx_io_start(&x->o);
 
 	rc = npx_csv_set_header(&x->o, &x->task_time, npx_hdr_task_time);
 	if (!rc)
@@ -1587,6 +1636,7 @@ __attribute__((visibility("default"))) int npuprof_export(const char *prof_dir,
 		if (opts && opts->summary)
 			*opts->summary = x->sum;
 	}
+	npx_io_stop(&x->o);
 	if (x->o.dfd >= 0)
 		close(x->o.dfd);
 	npx_csv_free(&x->op_summary);
@@ -1602,7 +1652,7 @@ __attribute__((visibility("default"))) int npuprof_export(const char *prof_dir,
 	free(x->files);
 	free(x->pool);
 	free(x->free);
-	free(x->d.heap);
+	free(x->d.win);
 	free(x);
 	return rc;
 }

@@ -30,7 +30,7 @@
 typedef unsigned __int128 npx_u128;
 
 #define NPX_ROW_MAX 16384 /* bytes one CSV row or JSON event may take */
-#define NPX_BUF_SIZE (1U << 20) /* output buffer of one file */
+#define NPX_BUF_SIZE (512U << 10) /* an output buffer (two a file) */
 #define NPX_NA "N/A"
 #define NPX_ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
@@ -50,10 +50,87 @@ void npx_warn(struct npx_warn *w, const char *fmt, ...) __attribute__((format(pr
 
 /* ---- formatting (csv_writer.c); each returns the end of what it wrote ---- */
 
-char *npx_fmt_u64(char *p, uint64_t v);
+extern const char npx_digits2[201];
+
+/* decimal digits of @v */
+static inline unsigned int npx_ndigits(uint64_t v)
+{
+	unsigned int n = 1;
+
+	for (;;) {
+		if (v < 10)
+			return n;
+		if (v < 100)
+			return n + 1;
+		if (v < 1000)
+			return n + 2;
+		if (v < 10000)
+			return n + 3;
+		v /= 10000;
+		n += 4;
+	}
+}
+
+static inline char *npx_fmt_u64(char *p, uint64_t v)
+{
+	char *end = p + npx_ndigits(v);
+
+	p = end;
+	while (v >= 100) {
+		unsigned int r = (unsigned int)(v % 100);
+
+		v /= 100;
+		p -= 2;
+		memcpy(p, npx_digits2 + 2 * r, 2);
+	}
+	if (v >= 10) {
+		p -= 2;
+		memcpy(p, npx_digits2 + 2 * v, 2);
+	} else {
+		*--p = (char)('0' + v);
+	}
+	return end;
+}
+
 char *npx_fmt_u128(char *p, npx_u128 v);
+char *npx_fmt_milli128(char *p, npx_u128 v);
+
 /* @v thousandths as "v/1000.xyz": 3-decimal microseconds from ns and the like */
-char *npx_fmt_milli(char *p, npx_u128 v);
+static inline char *npx_fmt_milli(char *p, npx_u128 v)
+{
+	uint64_t w = (uint64_t)v;
+	unsigned int frac;
+
+	if (v >> 64)
+		return npx_fmt_milli128(p, v);
+	p = npx_fmt_u64(p, w / 1000);
+	frac = (unsigned int)(w % 1000);
+	p[0] = '.';
+	p[1] = (char)('0' + frac / 100);
+	memcpy(p + 2, npx_digits2 + 2 * (frac % 100), 2);
+	return p + 4;
+}
+
+/* a short name and its length, copied 16 bytes at a time */
+struct npx_name {
+	char s[16];
+	uint8_t n;
+};
+
+#define NPX_NAME(str)                \
+	{                            \
+		str, sizeof(str) - 1 \
+	}
+
+static inline char *npx_put_name(char *p, const struct npx_name *n)
+{
+	memcpy(p, n->s, sizeof(n->s));
+	return p + n->n;
+}
+
+/* append a string literal (its length known at compile time) */
+#define npx_lit(p, s) ((char *)memcpy((p), "" s, sizeof(s) - 1) + sizeof(s) - 1)
+
 /* A name as one CSV field: N/A when empty, quoted when it holds , or " */
 char *npx_csv_name(char *p, const char *s, size_t max);
 /* A name as a JSON string, quotes included */
@@ -80,6 +157,8 @@ static inline npx_u128 npx_div_round(npx_u128 num, npx_u128 den)
 
 /* ---- output files (csv_writer.c) ---- */
 
+struct npx_io;
+
 /**
  * struct npx_out - the output folder
  * @dfd: mindstudio_profiler_output/, opened O_DIRECTORY.
@@ -87,6 +166,7 @@ static inline npx_u128 npx_div_round(npx_u128 num, npx_u128 den)
  * @pid: this process (temporary names).
  * @slice_rows: rows per CSV file.
  * @err: the caller's error report.
+ * @io: the writer thread, NULL for synchronous writes.
  */
 struct npx_out {
 	int dfd;
@@ -94,20 +174,36 @@ struct npx_out {
 	long pid;
 	uint64_t slice_rows;
 	struct npuprof_error *err;
+	struct npx_io *io;
 };
+
+/*
+ * Start the writer thread: full buffers are written by it while the next
+ * one is formatted (formatting and the kernel's copy overlap). Without a
+ * thread (it cannot be created) files are written synchronously.
+ */
+void npx_io_start(struct npx_out *o);
+/* wait for every queued write and stop the thread */
+void npx_io_stop(struct npx_out *o);
 
 /**
  * struct npx_file - a buffered output file under a temporary name
  * @fd: -1 when closed.
  * @tmp: its temporary name in the output folder.
- * @buf: NPX_BUF_SIZE bytes.
- * @len: bytes buffered.
+ * @buf: the buffer being filled (NPX_BUF_SIZE bytes), one of @bufs.
+ * @len: bytes in @buf.
+ * @bufs: two buffers: one filled while the writer thread writes the other.
+ * @cur: the index of @buf in @bufs.
+ * @busy: a write of @bufs[i] is queued or running (under the io lock).
  */
 struct npx_file {
 	int fd;
 	char tmp[96];
 	char *buf;
 	size_t len;
+	char *bufs[2];
+	unsigned int cur;
+	bool busy[2];
 };
 
 void npx_file_init(struct npx_file *f);
@@ -383,6 +479,7 @@ const char *npx_api_name(uint32_t level, uint32_t id, char *buf, size_t len);
 
 /* names of enum values as the CSVs print them */
 const char *npx_task_type_name(uint32_t type);
+const struct npx_name *npx_task_type(uint32_t type);
 const char *npx_comm_op_type(uint32_t op);
 
 /* ---- timeline (timeline_writer.c) ---- */
@@ -395,6 +492,7 @@ struct npx_u64set {
 
 /* add @key (never 0); 1 when it was new, 0 when known, -ENOMEM */
 int npx_u64set_add(struct npx_u64set *s, uint64_t key);
+bool npx_u64set_has(const struct npx_u64set *s, uint64_t key);
 void npx_u64set_free(struct npx_u64set *s);
 
 /**
@@ -428,6 +526,12 @@ int npx_tl_open(struct npx_out *o, struct npx_tl *tl);
  */
 int npx_tl_thread(struct npx_out *o, struct npx_tl *tl, uint32_t pid, const char *name,
 		  const char *label, uint32_t sort, uint32_t tid, const char *tname);
+/* thread @tid of process @pid has its metadata events already */
+static inline bool npx_tl_known(const struct npx_tl *tl, uint32_t pid, uint32_t tid)
+{
+	return npx_u64set_has(&tl->seen, (uint64_t)pid << 33 | (uint64_t)tid << 1 | 1);
+}
+
 /* start an event: room for NPX_ROW_MAX bytes at *cur (the separator is written) */
 int npx_tl_begin(struct npx_out *o, struct npx_tl *tl, char **cur);
 

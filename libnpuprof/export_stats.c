@@ -15,15 +15,24 @@
 
 #include "export_internal.h"
 
-const char *npx_task_type_name(uint32_t type)
+const struct npx_name *npx_task_type(uint32_t type)
 {
-	static const char *const names[VNPU_TASK_TYPE_COUNT] = {
-		[VNPU_TASK_AI_CORE] = "AI_CORE", [VNPU_TASK_AI_VECTOR_CORE] = "AI_VECTOR_CORE",
-		[VNPU_TASK_MIX_AIC] = "MIX_AIC", [VNPU_TASK_MIX_AIV] = "MIX_AIV",
-		[VNPU_TASK_AI_CPU] = "AI_CPU",	 [VNPU_TASK_COMMUNICATION] = "COMMUNICATION",
+	static const struct npx_name names[VNPU_TASK_TYPE_COUNT + 1] = {
+		[VNPU_TASK_AI_CORE] = NPX_NAME("AI_CORE"),
+		[VNPU_TASK_AI_VECTOR_CORE] = NPX_NAME("AI_VECTOR_CORE"),
+		[VNPU_TASK_MIX_AIC] = NPX_NAME("MIX_AIC"),
+		[VNPU_TASK_MIX_AIV] = NPX_NAME("MIX_AIV"),
+		[VNPU_TASK_AI_CPU] = NPX_NAME("AI_CPU"),
+		[VNPU_TASK_COMMUNICATION] = NPX_NAME("COMMUNICATION"),
+		[VNPU_TASK_TYPE_COUNT] = NPX_NAME("UNKNOWN"),
 	};
 
-	return type < VNPU_TASK_TYPE_COUNT ? names[type] : "UNKNOWN";
+	return &names[type < VNPU_TASK_TYPE_COUNT ? type : VNPU_TASK_TYPE_COUNT];
+}
+
+const char *npx_task_type_name(uint32_t type)
+{
+	return npx_task_type(type)->s;
 }
 
 const char *npx_comm_op_type(uint32_t op)
@@ -193,7 +202,7 @@ int npx_opstat_flush(struct npx_out *o, struct npx_csv *c, struct npx_opstat *m,
 		*p++ = ',';
 		p = npx_csv_name(p, e->op_type, sizeof(e->op_type));
 		*p++ = ',';
-		p = npx_put(p, npx_task_type_name(e->task_type));
+		p = npx_put_name(p, npx_task_type(e->task_type));
 		p = npx_agg_cols(p, &e->agg, false);
 		p = npx_ratio_col(p, e->agg.total, whole);
 		npx_csv_end(c, p);
@@ -345,7 +354,7 @@ int npx_apistat_write(struct npx_out *o, struct npx_csv *c, struct npx_apistat *
 		rc = npx_csv_begin(o, c, &p);
 		if (rc)
 			return rc;
-		p = npx_put(p, "host,");
+		p = npx_lit(p, "host,");
 		p = npx_put(p, levels[e->level == NPX_LEVEL_RUNTIME]);
 		*p++ = ',';
 		p = npx_put(p, npx_api_name(e->level, e->id, name, sizeof(name)));

@@ -445,18 +445,59 @@ char *npx_layout_header(const struct npx_layout *l, char *p)
 	return p;
 }
 
+/*
+ * Division by a divisor shared by many columns of a row, as a multiply:
+ * m = floor((2^64 - 1) / d) underestimates 1/d by less than 2 / 2^64, so
+ * for n < 2^64 the estimate floor(n * m / 2^64) is short by at most 2.
+ * One real division per divisor instead of one per column.
+ */
+struct npx_div {
+	uint64_t d;
+	uint64_t m;
+};
+
+static void npx_div_init(struct npx_div *v, uint64_t d)
+{
+	v->d = d;
+	v->m = d ? ~0ULL / d : 0;
+}
+
+/* round(n / d), half up; 0 when d is 0 */
+static npx_u128 npx_div_by(const struct npx_div *v, npx_u128 n)
+{
+	uint64_t q, r;
+
+	if (!v->d)
+		return 0;
+	if (n >> 64)
+		return npx_div_round(n, v->d);
+	q = (uint64_t)(((npx_u128)(uint64_t)n * v->m) >> 64);
+	r = (uint64_t)n - q * v->d;
+	while (r >= v->d) {
+		q++;
+		r -= v->d;
+	}
+	return q + (r >= v->d - v->d / 2);
+}
+
 /**
  * struct npx_sd - one side of a task's PMU data
  * @cyc: total cycles.
  * @blocks: blocks (>= 1).
  * @cores: cores of the type (>= 1).
  * @ev: the counters.
+ * @waves: ceil(@blocks / @cores).
+ * @by_cyc: division by @cyc (ratios).
+ * @by_time: division by freq_khz * @blocks (times).
  */
 struct npx_sd {
 	uint64_t cyc;
 	uint64_t blocks;
 	uint64_t cores;
 	const __u64 *ev;
+	uint64_t waves;
+	struct npx_div by_cyc;
+	struct npx_div by_time;
 };
 
 static uint64_t npx_sum(const struct npx_mres *r, const struct npx_sd *s, unsigned int from,
@@ -483,11 +524,9 @@ static uint64_t npx_ev(const struct npx_mres *r, const struct npx_sd *s, unsigne
 }
 
 /* events -> thousandths of a microsecond, as aicore_time */
-static npx_u128 npx_time(const struct npx_layout *l, const struct npx_sd *s, uint64_t events)
+static npx_u128 npx_time(const struct npx_sd *s, uint64_t events)
 {
-	uint64_t waves = (s->blocks + s->cores - 1) / s->cores;
-
-	return npx_div_round((npx_u128)events * 1000000 * waves, (npx_u128)l->freq_khz * s->blocks);
+	return npx_div_by(&s->by_time, (npx_u128)events * 1000000 * s->waves);
 }
 
 static char *npx_metric(const struct npx_layout *l, const struct npx_mcol *c,
@@ -501,15 +540,15 @@ static char *npx_metric(const struct npx_layout *l, const struct npx_mcol *c,
 
 	switch (c->kind) {
 	case MK_TOTAL_TIME:
-		v = npx_time(l, s, s->cyc);
+		v = npx_time(s, s->cyc);
 		break;
 	case MK_CYCLES:
 		return npx_fmt_u64(p, s->cyc);
 	case MK_RATIO:
-		v = npx_div_round((npx_u128)npx_sum(r, s, 0, 5) * 1000, s->cyc);
+		v = npx_div_by(&s->by_cyc, (npx_u128)npx_sum(r, s, 0, 5) * 1000);
 		break;
 	case MK_TIME:
-		v = npx_time(l, s, npx_sum(r, s, 0, 5));
+		v = npx_time(s, npx_sum(r, s, 0, 5));
 		break;
 	case MK_RATE:
 		v = npx_div_round((npx_u128)npx_ev(r, s, 0) * 1000, npx_ev(r, s, 1));
@@ -561,7 +600,7 @@ static uint64_t npx_nz(uint64_t a, uint64_t b)
 char *npx_layout_row(const struct npx_layout *l, const struct npx_mrow *row, char *p)
 {
 	const struct vnpu_rec_pmu *pmu = row->pmu;
-	struct npx_sd sd[2];
+	struct npx_sd sd[2] = { { 0 } };
 	unsigned int own, i;
 	bool vec_task;
 
@@ -599,6 +638,13 @@ char *npx_layout_row(const struct npx_layout *l, const struct npx_mrow *row, cha
 		       row->task_type == VNPU_TASK_MIX_AIC ? row->mix_block_num : row->block_num);
 	sd[NPX_AIV].cores = npx_nz(l->aiv_num, 1);
 	sd[NPX_AIV].ev = pmu->aiv_events;
+	for (i = 0; i < 2; i++) {
+		if (!(own & (1U << i)))
+			continue;
+		sd[i].waves = (sd[i].blocks + sd[i].cores - 1) / sd[i].cores;
+		npx_div_init(&sd[i].by_cyc, sd[i].cyc);
+		npx_div_init(&sd[i].by_time, (uint64_t)l->freq_khz * sd[i].blocks);
+	}
 
 	for (i = 0; i < l->n; i++) {
 		const struct npx_mcol *c = l->col[i];
@@ -609,7 +655,7 @@ char *npx_layout_row(const struct npx_layout *l, const struct npx_mrow *row, cha
 			continue;
 		}
 		if (l->res[i].na) {
-			p = npx_put(p, NPX_NA);
+			p = npx_lit(p, NPX_NA);
 			continue;
 		}
 		p = npx_metric(l, c, &l->res[i], &sd[c->side == NPX_AIV ? NPX_AIV : NPX_AIC], row,

@@ -56,6 +56,18 @@ int npx_u64set_add(struct npx_u64set *s, uint64_t key)
 	return 1;
 }
 
+bool npx_u64set_has(const struct npx_u64set *s, uint64_t key)
+{
+	size_t i;
+
+	if (!s->cap)
+		return false;
+	for (i = npx_mix64(key) & (s->cap - 1); s->v[i]; i = (i + 1) & (s->cap - 1))
+		if (s->v[i] == key)
+			return true;
+	return false;
+}
+
 void npx_u64set_free(struct npx_u64set *s)
 {
 	free(s->v);
@@ -102,20 +114,20 @@ static int npx_tl_meta(struct npx_out *o, struct npx_tl *tl, const char *meta, u
 
 	if (rc)
 		return rc;
-	p = npx_put(p, "{\"name\":\"");
+	p = npx_lit(p, "{\"name\":\"");
 	p = npx_put(p, meta);
-	p = npx_put(p, "\",\"ph\":\"M\",\"pid\":");
+	p = npx_lit(p, "\",\"ph\":\"M\",\"pid\":");
 	p = npx_fmt_u64(p, pid);
-	p = npx_put(p, ",\"tid\":");
+	p = npx_lit(p, ",\"tid\":");
 	p = npx_fmt_u64(p, tid);
-	p = npx_put(p, ",\"args\":{\"");
+	p = npx_lit(p, ",\"args\":{\"");
 	p = npx_put(p, key);
-	p = npx_put(p, "\":");
+	p = npx_lit(p, "\":");
 	if (sval)
 		p = npx_json_str(p, sval, 256);
 	else
 		p = npx_fmt_u64(p, ival);
-	p = npx_put(p, "}}");
+	p = npx_lit(p, "}}");
 	npx_tl_end(tl, p);
 	return 0;
 }
@@ -160,7 +172,7 @@ int npx_tl_close(struct npx_out *o, struct npx_tl *tl)
 	rc = npx_file_reserve(o, &tl->f, 4, &p);
 	if (rc)
 		return rc;
-	p = npx_put(p, "\n]\n");
+	p = npx_lit(p, "\n]\n");
 	npx_file_advance(&tl->f, p);
 	return npx_file_close(o, &tl->f);
 }
