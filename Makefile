@@ -11,7 +11,10 @@
 #   make vm CMD="..."            run CMD in the dev VM with vnpu.ko loaded
 #   make vm-shell                an interactive shell in the dev VM
 #   make vm-test SUITES="name"   run only these in-VM suites (one boot)
+#                KERNEL=debug    ... on the debug kernel (or both)
 #   make install PREFIX=/usr/local DESTDIR=
+#   make bench      the benchmarks (host + one VM boot), a table of ratios
+#   make bench-smoke  each benchmark for a second or two: do they complete?
 
 TOP := $(CURDIR)
 PREFIX ?= /usr/local
@@ -34,8 +37,8 @@ endif
 
 export CC CFLAGS BUILD KSFT TOP Q
 
-.PHONY: all deps build module lib tools tests examples check lint demo vm vm-shell \
-	vm-test clean install bench stress
+.PHONY: all deps build module module-debug lib tools tests examples check lint demo vm vm-shell \
+	vm-test clean install bench bench-smoke bench-build stress
 
 all: deps
 	$(Q)$(MAKE) --no-print-directory build
@@ -43,7 +46,7 @@ all: deps
 deps:
 	$(Q)$(TOP)/tools/deps.sh --quiet
 
-build: module lib tests examples
+build: module lib tests examples tools
 
 # vnpu.ko from the top-level Kbuild, then module BTF (pahole, with the
 # guest's vmlinux as base: the headers package has none, so Kbuild skips it).
@@ -65,11 +68,29 @@ module:
 lib:
 	$(Q)$(LOCK) $(MAKE) --no-print-directory -C libnpuprof
 
+# The module for the debug kernel (tools/vm/debug-kernel.sh), built in a
+# mirror of the sources (symlinks) so its objects do not mix with the
+# stock build's.
+DEBUG_DIR := $(BUILD)/debug-kernel
+module-debug:
+	$(Q)$(TOP)/tools/vm/debug-kernel.sh >/dev/null
+	$(Q)rm -rf $(DEBUG_DIR)/kmod && mkdir -p $(DEBUG_DIR)/kmod/kmod $(DEBUG_DIR)/kmod/uapi
+	$(Q)ln -s $(TOP)/Kbuild $(DEBUG_DIR)/kmod/Kbuild
+	$(Q)for f in $(TOP)/kmod/*.[ch] $(TOP)/uapi/*.h; do \
+		ln -s $$f $(DEBUG_DIR)/kmod/$$(basename $$(dirname $$f))/; done
+	$(Q)$(LOCK) $(MAKE) --no-print-directory -C $(DEBUG_DIR)/linux M=$(DEBUG_DIR)/kmod \
+		W=1 modules >$(DEBUG_DIR)/module.log 2>&1 || { cat $(DEBUG_DIR)/module.log; exit 1; }
+	$(Q)if grep -E 'warning:|error:' $(DEBUG_DIR)/module.log; then \
+		echo "module-debug: the build has warnings"; exit 1; fi
+
 tests: lib
 	$(Q)$(LOCK) $(MAKE) --no-print-directory -C tests
 
 examples: lib
 	$(Q)$(LOCK) $(MAKE) --no-print-directory -C examples
+
+tools: lib module
+	$(Q)$(LOCK) $(MAKE) --no-print-directory -C tools
 
 check: deps
 	$(Q)$(TOP)/tools/check.sh
@@ -87,7 +108,19 @@ vm-shell: all
 	$(Q)$(TOP)/tools/vm/run $(VMFLAGS) --interactive
 
 vm-test: all
-	$(Q)$(TOP)/tools/check.sh --vm-only $(SUITES)
+	$(Q)$(TOP)/tools/check.sh --vm-only --kernel $(or $(KERNEL),stock) $(SUITES)
+
+# bench/: built only for these targets; bench/run.sh runs them (docs/performance.md)
+bench-build: lib module
+	$(Q)$(LOCK) $(MAKE) --no-print-directory -C bench
+
+bench: all
+	$(Q)$(MAKE) --no-print-directory bench-build
+	$(Q)$(TOP)/bench/run.sh
+
+bench-smoke: all
+	$(Q)$(MAKE) --no-print-directory bench-build
+	$(Q)$(TOP)/bench/run.sh --smoke
 
 install: lib
 	$(Q)$(MAKE) --no-print-directory -C libnpuprof install PREFIX=$(PREFIX) DESTDIR=$(DESTDIR)

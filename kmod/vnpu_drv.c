@@ -173,6 +173,11 @@ static int __init vnpu_init(void)
 		vnpu_ndevs++;
 	}
 
+	/* after the devices: a netlink request never sees one being added */
+	ret = vnpu_nl_init();
+	if (ret)
+		goto err_remove_devices;
+
 	pr_info(VNPU_NAME ": %u device(s), uapi %u.%u\n", vnpu_ndevs,
 		VNPU_UAPI_VERSION_MAJOR, VNPU_UAPI_VERSION_MINOR);
 	return 0;
@@ -190,6 +195,8 @@ err_unregister_region:
 
 static void __exit vnpu_exit(void)
 {
+	/* first: no netlink request may read a device being removed */
+	vnpu_nl_exit();
 	while (vnpu_ndevs)
 		vnpu_device_remove(&vnpu_devs[--vnpu_ndevs]);
 	kfree(vnpu_devs);

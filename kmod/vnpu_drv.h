@@ -22,6 +22,7 @@
 #include <linux/spinlock.h>
 #include <linux/types.h>
 #include <linux/wait.h>
+#include <linux/workqueue.h>
 
 #include "vnpu.h"
 #include "vnpu_model.h"
@@ -51,6 +52,8 @@ struct vnpu_comm;
  * @lost_pending: dropped since the last LOST record.
  * @written: records written, LOST included.
  * @wakeup_bytes: poll wakes at this many unread bytes.
+ * @lost_event: a run of lost records began; cleared when the device hands
+ *              it to vnpu_nl_records_lost() (a netlink event).
  */
 struct vnpu_ring {
 	struct page **pages;
@@ -68,6 +71,7 @@ struct vnpu_ring {
 	u64 lost_pending;
 	u64 written;
 	u32 wakeup_bytes;
+	bool lost_event;
 };
 
 /**
@@ -175,6 +179,10 @@ struct vnpu_stream {
  * @prof: the active profiling session, NULL if none (under @lock; changed
  *        under @prof_lock too).
  * @prof_lock: serializes session start and stop.
+ * @nl_lost_work: sends the netlink RECORDS_LOST event (vnpu_nl.c).
+ * @nl_lost_due: the session it is queued for (under @lock).
+ * @nl_lost_session: the session of the last one sent (under @lock).
+ * @nl_lost_next: jiffies before which that session gets no other.
  */
 struct vnpu_device {
 	u32 id;
@@ -204,6 +212,10 @@ struct vnpu_device {
 	struct task_struct *exec_thread;
 	struct vnpu_prof *prof;
 	struct mutex prof_lock; /* session start and stop */
+	struct delayed_work nl_lost_work;
+	u32 nl_lost_due;
+	u32 nl_lost_session;
+	unsigned long nl_lost_next;
 };
 
 /**
@@ -282,6 +294,13 @@ void vnpu_prof_runtime(struct vnpu_device *vdev, u32 api, s32 result, u32 count,
 int vnpu_prof_mmap(struct vnpu_file *vfile, struct vm_area_struct *vma);
 __poll_t vnpu_prof_poll(struct vnpu_file *vfile, struct file *file,
 			struct poll_table_struct *wait);
+
+/* vnpu_nl.c */
+int vnpu_nl_init(void);
+void vnpu_nl_exit(void);
+void vnpu_nl_session_started(struct vnpu_device *vdev, const struct vnpu_prof *prof);
+void vnpu_nl_session_stopped(struct vnpu_device *vdev, const struct vnpu_prof *prof);
+void vnpu_nl_records_lost(struct vnpu_device *vdev, struct vnpu_prof *prof);
 
 /* vnpu_comm.c */
 struct vnpu_comm *vnpu_comm_alloc(void);

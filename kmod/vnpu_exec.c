@@ -24,12 +24,14 @@
 #include <linux/bitops.h>
 #include <linux/hrtimer.h>
 #include <linux/kthread.h>
+#include <linux/math64.h>
 #include <linux/ktime.h>
 #include <linux/minmax.h>
 #include <linux/sched.h>
 #include <linux/slab.h>
 
 #include "vnpu_drv.h"
+#include "vnpu_trace.h"
 
 /* Tasks completed per lock hold before the executor lets others in. */
 #define VNPU_EXEC_BATCH 64
@@ -50,7 +52,8 @@ void vnpu_exec_kick(struct vnpu_device *vdev)
 
 static u64 vnpu_ticks_to_ns(const struct vnpu_device *vdev, u64 ticks)
 {
-	return ticks * 1000000ULL / vdev->product->sys_cnt_freq_khz;
+	/* 128-bit intermediate: ticks * 10^6 overflows after hours at 1 GHz */
+	return mul_u64_u32_div(ticks, 1000000, vdev->product->sys_cnt_freq_khz);
 }
 
 static u64 vnpu_wall_ticks(const struct vnpu_device *vdev)
@@ -172,8 +175,12 @@ static void vnpu_exec_complete(struct vnpu_device *vdev, struct vnpu_ktask *task
 {
 	struct vnpu_stream *s = task->stream;
 	struct vnpu_file *vfile = s->vfile;
+	u64 dur_ns = vnpu_ticks_to_ns(vdev, task->end - task->start);
 
 	lockdep_assert_held(&vdev->lock);
+	trace_vnpu_task_start(vdev->id, task->id, s->hw_id, task->desc.task_type,
+			      task->desc.op_type, task->start, task->end, dur_ns,
+			      s->npending);
 	list_del(&task->node);
 	if (!--s->npending)
 		list_del_init(&s->active);
@@ -184,6 +191,9 @@ static void vnpu_exec_complete(struct vnpu_device *vdev, struct vnpu_ktask *task
 	vfile->last_end = max(vfile->last_end, task->end);
 	vdev->tasks_run++;
 	vnpu_prof_task(vdev, task, &vdev->model_out);
+	trace_vnpu_task_end(vdev->id, task->id, s->hw_id, task->desc.task_type,
+			    task->desc.op_type, task->start, task->end, dur_ns,
+			    s->npending);
 	if (task->comm)
 		vnpu_comm_leave(vdev, task, false);
 	vnpu_task_free(task);

@@ -22,6 +22,7 @@
 #include <linux/uaccess.h>
 
 #include "vnpu_drv.h"
+#include "vnpu_trace.h"
 
 static atomic_t vnpu_prof_ids = ATOMIC_INIT(0);
 
@@ -151,7 +152,11 @@ static int vnpu_prof_stop_locked(struct vnpu_device *vdev, struct vnpu_file *vfi
 	vdev->prof = NULL;
 	prof->active = false;
 	vnpu_ring_stop(prof->ring, &vfile->prof_wq);
+	trace_vnpu_session_stop(vdev->id, prof->id, prof->level, prof->group,
+				prof->ring->produced, prof->ring->lost);
 	spin_unlock(&vdev->lock);
+	/* process context, prof_lock held: the counters are final */
+	vnpu_nl_session_stopped(vdev, prof);
 	return 0;
 }
 
@@ -167,12 +172,12 @@ long vnpu_ioctl_prof_start(struct vnpu_file *vfile, void __user *arg)
 	if (ret)
 		return ret;
 	usize = ps.size;
+	/* the struct is written back at the end: fault before the session exists */
+	if (vnpu_copy_struct_out(arg, &ps, sizeof(ps), usize))
+		return -EFAULT;
 	ret = vnpu_prof_check_start(vdev->product, &ps);
 	if (ret)
 		return ret;
-	/* fault before the session exists rather than after */
-	if (put_user(usize, (u32 __user *)arg))
-		return -EFAULT;
 
 	prof = vnpu_prof_new(vdev, vfile, &ps);
 	if (!prof)
@@ -192,8 +197,11 @@ long vnpu_ioctl_prof_start(struct vnpu_file *vfile, void __user *arg)
 	prof->ring->ctrl->start_mono_ns = ktime_get_ns();
 	prof->active = true;
 	vdev->prof = prof;
+	trace_vnpu_session_start(vdev->id, prof->id, prof->level, prof->group);
 	spin_unlock(&vdev->lock);
 	mutex_unlock(&vfile->lock);
+	/* process context; under prof_lock so start and stop events stay in order */
+	vnpu_nl_session_started(vdev, prof);
 	mutex_unlock(&vdev->prof_lock);
 	vnpu_prof_free(old);
 
@@ -292,6 +300,11 @@ __poll_t vnpu_prof_poll(struct vnpu_file *vfile, struct file *file,
 	u64 readable;
 
 	poll_wait(file, &vfile->prof_wq, wait);
+	/*
+	 * Pairs with the barrier in wq_has_sleeper() of vnpu_ring_publish():
+	 * either the producer sees us queued, or we see its records.
+	 */
+	smp_mb();
 	mutex_lock(&vfile->lock);
 	if (!vfile->prof) {
 		mask = EPOLLERR;
@@ -454,6 +467,8 @@ void vnpu_prof_task(struct vnpu_device *vdev, const struct vnpu_ktask *task,
 		vnpu_rec_aicpu(r, task, out);
 	vnpu_rec_task(r, VNPU_REC_TASK_END, task, task->end);
 	vnpu_ring_publish(r, &prof->owner->prof_wq);
+	if (unlikely(r->lost_event))
+		vnpu_nl_records_lost(vdev, prof);	/* only queues work */
 }
 
 /**
@@ -483,6 +498,8 @@ void vnpu_prof_runtime(struct vnpu_device *vdev, u32 api, s32 result, u32 count,
 			rec->end_ns = ktime_get_ns();
 		}
 		vnpu_ring_publish(prof->ring, &prof->owner->prof_wq);
+		if (unlikely(prof->ring->lost_event))
+			vnpu_nl_records_lost(vdev, prof);	/* only queues work */
 	}
 	spin_unlock(&vdev->lock);
 }

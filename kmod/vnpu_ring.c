@@ -18,6 +18,7 @@
 
 #include "vnpu_drv.h"
 #include "vnpu_ring_math.h"
+#include "vnpu_trace.h"
 
 #define VNPU_RING_LOST_SIZE sizeof(struct vnpu_rec_lost)
 
@@ -146,8 +147,15 @@ void *vnpu_ring_reserve(struct vnpu_ring *r, u16 type, u32 bytes)
 
 	r->produced++;
 	if (!vnpu_ring_fits(r->size, cons, r->prod, lost + size, VNPU_RING_LOST_SIZE)) {
+		/* a run of losses begins: the device sends a netlink event */
+		if (!r->lost_pending)
+			r->lost_event = true;
 		r->lost_pending++;
 		r->lost++;
+		/* one event per loss burst: on the transition into loss */
+		if (r->lost_pending == 1)
+			trace_vnpu_records_lost(r->ctrl->dev_id,
+						r->ctrl->session_id, r->lost);
 		return NULL;
 	}
 	if (lost) {

@@ -11,6 +11,7 @@
 #include <linux/uaccess.h>
 
 #include "vnpu_drv.h"
+#include "vnpu_trace.h"
 
 static const u8 vnpu_dtype_size[VNPU_DT_COUNT] = {
 	[VNPU_DT_FLOAT] = 4,  [VNPU_DT_FLOAT16] = 2, [VNPU_DT_INT8] = 1,
@@ -218,6 +219,10 @@ static int vnpu_enqueue_batch(struct vnpu_file *vfile, struct vnpu_ktask **tasks
 		list_add_tail(&tasks[i]->node, &stream->pending);
 		if (!stream->npending++)
 			list_add_tail(&stream->active, &vdev->active);
+		trace_vnpu_task_submit(vdev->id, tasks[i]->id, stream->hw_id,
+				       tasks[i]->desc.task_type,
+				       tasks[i]->desc.op_type,
+				       tasks[i]->desc.block_num, stream->npending);
 	}
 	vdev->npending += count;
 	vfile->npending += count;
@@ -251,7 +256,8 @@ long vnpu_ioctl_submit(struct vnpu_file *vfile, void __user *arg, u32 *count)
 	/* fault now rather than after the tasks are queued */
 	if (uids && clear_user(uids, sub.count * sizeof(u64)))
 		return -EFAULT;
-	if (put_user(sub.size, (u32 __user *)arg))
+	/* the struct is written back at the end: fault before queuing */
+	if (vnpu_copy_struct_out(arg, &sub, sizeof(sub), sub.size))
 		return -EFAULT;
 
 	tasks = kvcalloc(sub.count, sizeof(*tasks), GFP_KERNEL);

@@ -22,6 +22,7 @@
 #include "vnpu.h"
 #include "npuprof_error.h"
 #include "npuprof_export.h"
+#include "npuprof_nl.h"
 
 #ifdef __cplusplus
 extern "C" {

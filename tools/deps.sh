@@ -28,8 +28,11 @@ pkgs=(
 	sparse cppcheck clang-format
 	# kselftest harness headers and checkpatch.pl
 	linux-source-6.1
+	# the debug kernel (tools/vm/debug-kernel.sh)
+	flex bison bc
 	# the reference converter of the export benchmark, JSON checks in tests
 	python3
+	linux-perf # perf record -e 'vnpu:*' in tests/vm/test_trace.c (runs in the 6.1 guest)
 )
 
 missing=()

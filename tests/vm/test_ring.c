@@ -340,15 +340,17 @@ TEST_F_TIMEOUT(ring, concurrent_100k, 600)
 	ASSERT_EQ(0, prof_start(r->fd, VNPU_PROF_L1, -1, 4096, 64 * 1024, &r->ps));
 	ASSERT_EQ(0, ring_map(r));
 	ASSERT_EQ(0, pthread_create(&th, NULL, reader, r));
-	ASSERT_EQ(0, run_tasks(r->fd, 100000, VNPU_TASK_AI_CORE));
+	int n = (int)vnpu_scaled(100000);
+
+	ASSERT_EQ(0, run_tasks(r->fd, n, VNPU_TASK_AI_CORE));
 	ASSERT_EQ(0, prof_stop(r->fd));
 	pthread_join(th, NULL);
 	EXPECT_EQ(0, r->bad) TH_LOG("inconsistent record at test line %d", r->bad);
 	ASSERT_EQ(0, prof_stats(r->fd, &st));
-	EXPECT_EQ(4 * 100000, st.produced);
+	EXPECT_EQ(4 * n, st.produced);
 	EXPECT_EQ(st.produced, r->records + r->lost);
 	EXPECT_EQ(0, st.lost);
-	EXPECT_EQ(100000, r->per_type[VNPU_REC_TASK_END]);
+	EXPECT_EQ(n, r->per_type[VNPU_REC_TASK_END]);
 }
 
 /* With nobody reading, a small ring overflows: produced == consumed + lost. */
