@@ -1,0 +1,224 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The npuprof command line: help and usage errors (exit 2, naming the bad
+ * value), `npuprof run` writes the same files as the library's Profiler
+ * for the same workload, `npuprof export` rebuilds identical files from the
+ * raw data, and devices / stat / watch over netlink.
+ */
+#include <glob.h>
+#include <limits.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+
+#include "kselftest_harness.h"
+#include "vm/vnpu_test.h"
+
+static char npuprof[PATH_MAX], examples[PATH_MAX];
+
+static void find_tools(void)
+{
+	const char *top = getenv("VNPU_TOP");
+
+	snprintf(npuprof, sizeof(npuprof), "%s/build/tools/npuprof/npuprof", top ? top : ".");
+	snprintf(examples, sizeof(examples), "%s/build/examples", top ? top : ".");
+}
+
+/* Run a shell command line; its exit status, its output (both streams) in @out. */
+static int sh(char *out, size_t len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
+static int sh(char *out, size_t len, const char *fmt, ...)
+{
+	char cmd[4096];
+	size_t n = 0;
+	va_list ap;
+	FILE *p;
+	int st;
+
+	va_start(ap, fmt);
+	vsnprintf(cmd, sizeof(cmd) - 8, fmt, ap);
+	va_end(ap);
+	strcat(cmd, " 2>&1");
+	p = popen(cmd, "r");
+	if (!p)
+		return -1;
+	if (out) {
+		n = fread(out, 1, len - 1, p);
+		out[n] = 0;
+	} else {
+		char sink[4096];
+
+		while (fread(sink, 1, sizeof(sink), p) > 0)
+			;
+	}
+	st = pclose(p);
+	return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+}
+
+TEST(help_everywhere)
+{
+	static const char *const cmds[] = { "", "run ", "export ", "devices ", "stat ", "watch " };
+	char out[8192];
+
+	find_tools();
+	for (size_t i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++) {
+		EXPECT_EQ(0, sh(out, sizeof(out), "%s %s--help", npuprof, cmds[i]))
+		TH_LOG("%s--help: %s", cmds[i], out);
+		EXPECT_NE(NULL, strstr(out, "Usage: npuprof")) TH_LOG("%s", out);
+	}
+}
+
+TEST(usage_errors_name_the_bad_value)
+{
+	static const struct {
+		const char *args;
+		int status;
+		const char *says;
+	} cases[] = {
+		{ "", 2, "no command" },
+		{ "frobnicate", 2, "frobnicate" },
+		{ "run", 2, "no PROGRAM" },
+		{ "run --level L7 -- true", 2, "L7" },
+		{ "run --level L0 --aic-metrics Memory -- true", 2, "Please use L1 or L2" },
+		{ "run --aic-metrics Fast -- true", 2, "Fast" },
+		{ "run --output /nonexistent/npuprof -- true", 2, "/nonexistent/npuprof" },
+		{ "run --bogus -- true", 2, "bogus" },
+		{ "run -- /nonexistent/program", 127, "/nonexistent/program" },
+		{ "export", 2, "exactly one" },
+		{ "export /tmp", 1, "not in a PROF_* folder" },
+		{ "export /nonexistent/PROF_x", 1, "/nonexistent/PROF_x" },
+		{ "stat 99", 2, "99" },
+		{ "stat x", 2, "'x'" },
+		{ "stat 1 2", 2, "too many" },
+		{ "watch --count 0", 2, "'0'" },
+		{ "watch --timeout -5", 2, "-5" },
+		{ "devices extra", 2, "too many" },
+	};
+	char out[8192];
+
+	find_tools();
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		EXPECT_EQ(cases[i].status, sh(out, sizeof(out), "%s %s", npuprof, cases[i].args))
+		TH_LOG("npuprof %s: %s", cases[i].args, out);
+		EXPECT_NE(NULL, strstr(out, cases[i].says))
+		TH_LOG("npuprof %s said: %s", cases[i].args, out);
+	}
+}
+
+/* The output files of @prof: names without the timestamp, and headers. */
+static void describe(const char *prof, char *out, size_t len)
+{
+	char pat[PATH_MAX], line[8192];
+	size_t n = 0;
+	glob_t g;
+
+	out[0] = 0;
+	snprintf(pat, sizeof(pat), "%s/mindstudio_profiler_output/*", prof);
+	if (glob(pat, 0, NULL, &g))
+		return;
+	for (size_t i = 0; i < g.gl_pathc; i++) {
+		const char *base = strrchr(g.gl_pathv[i], '/') + 1;
+		const char *us = strrchr(base, '_');
+		FILE *f = fopen(g.gl_pathv[i], "r");
+
+		n += (size_t)snprintf(out + n, len - n, "%.*s:", us ? (int)(us - base) : 0, base);
+		if (f && strstr(base, ".csv") && fgets(line, sizeof(line), f))
+			n += (size_t)snprintf(out + n, len - n, "%s", line);
+		else
+			n += (size_t)snprintf(out + n, len - n, "\n");
+		if (f)
+			fclose(f);
+	}
+	globfree(&g);
+}
+
+static int one_prof(const char *dir, char *out, size_t len)
+{
+	char pat[PATH_MAX];
+	glob_t g;
+	int ret = -1;
+
+	snprintf(pat, sizeof(pat), "%s/PROF_*", dir);
+	if (!glob(pat, 0, NULL, &g) && g.gl_pathc == 1) {
+		snprintf(out, len, "%s", g.gl_pathv[0]);
+		ret = 0;
+	}
+	globfree(&g);
+	return ret;
+}
+
+TEST(run_matches_the_library_and_export_rebuilds)
+{
+	static char a[65536], b[65536], out[8192];
+	char cli_dir[] = "/tmp/npuprof-cli-XXXXXX", lib_dir[] = "/tmp/npuprof-lib-XXXXXX";
+	char prof_cli[PATH_MAX], prof_lib[PATH_MAX], ts[16];
+	char *p;
+
+	find_tools();
+	ASSERT_NE(NULL, mkdtemp(cli_dir));
+	ASSERT_NE(NULL, mkdtemp(lib_dir));
+
+	/* the same workload: under npuprof run, and with the Profiler block */
+	ASSERT_EQ(0, sh(out, sizeof(out), "%s run --level L1 --output %s -- %s/matmul_add 5",
+			npuprof, cli_dir, examples))
+	TH_LOG("%s", out);
+	EXPECT_NE(NULL, strstr(out, "npuprof: profile: ")) TH_LOG("%s", out);
+	ASSERT_EQ(0, sh(out, sizeof(out), "cd %s && %s/matmul_add --scoped 5", lib_dir, examples))
+	TH_LOG("%s", out);
+	ASSERT_EQ(0, one_prof(cli_dir, prof_cli, sizeof(prof_cli)));
+	ASSERT_EQ(0, one_prof(lib_dir, prof_lib, sizeof(prof_lib)));
+	describe(prof_cli, a, sizeof(a));
+	describe(prof_lib, b, sizeof(b));
+	EXPECT_STREQ(b, a);
+	EXPECT_NE(NULL, strstr(a, "op_summary:Device_id,")) TH_LOG("%s", a);
+
+	/* export again with the same timestamp: identical files */
+	ASSERT_EQ(0, sh(out, sizeof(out), "ls %s/mindstudio_profiler_output/op_summary_*.csv",
+			prof_cli));
+	p = strstr(out, "op_summary_");
+	ASSERT_NE(NULL, p);
+	snprintf(ts, sizeof(ts), "%.14s", p + strlen("op_summary_"));
+	ASSERT_EQ(0, sh(out, sizeof(out), "cp -r %s/mindstudio_profiler_output %s/first", prof_cli,
+			cli_dir));
+	ASSERT_EQ(0, sh(out, sizeof(out), "rm -rf %s/mindstudio_profiler_output", prof_cli));
+	ASSERT_EQ(0, sh(out, sizeof(out), "%s export --timestamp %s %s/device_0/data", npuprof, ts,
+			prof_cli))
+	TH_LOG("%s", out);
+	EXPECT_NE(NULL, strstr(out, "exported")) TH_LOG("%s", out);
+	EXPECT_EQ(0, sh(out, sizeof(out), "diff -r %s/first %s/mindstudio_profiler_output", cli_dir,
+			prof_cli))
+	TH_LOG("%s", out);
+	sh(NULL, 0, "rm -rf %s %s", cli_dir, lib_dir);
+}
+
+TEST(devices_and_stat)
+{
+	char out[8192];
+	unsigned int n = vnpu_param_devices();
+
+	find_tools();
+	ASSERT_EQ(0, sh(out, sizeof(out), "%s devices", npuprof)) TH_LOG("%s", out);
+	EXPECT_NE(NULL, strstr(out, "Atlas A2 training")) TH_LOG("%s", out);
+	ASSERT_EQ((int)n, sh(NULL, 0, "exit $(%s devices | grep -c Ascend)", npuprof));
+	ASSERT_EQ(0, sh(out, sizeof(out), "%s stat 0", npuprof)) TH_LOG("%s", out);
+	EXPECT_NE(NULL, strstr(out, "vnpu0: Atlas A2 training")) TH_LOG("%s", out);
+	EXPECT_NE(NULL, strstr(out, "tasks run")) TH_LOG("%s", out);
+	EXPECT_EQ(1, sh(out, sizeof(out), "%s stat %u", npuprof, n)) TH_LOG("%s", out);
+}
+
+TEST(watch_sees_a_session)
+{
+	char out[8192];
+
+	find_tools();
+	/* a watcher for two events, then a profiled run starts and stops a session */
+	ASSERT_EQ(0, sh(out, sizeof(out),
+			"(%s watch --count 2 --timeout 60 > /tmp/npuprof-watch.out &"
+			" sleep 1; cd /tmp && %s/matmul_add --scoped 2; wait)",
+			npuprof, examples))
+	TH_LOG("%s", out);
+	ASSERT_EQ(0, sh(out, sizeof(out), "cat /tmp/npuprof-watch.out"));
+	EXPECT_NE(NULL, strstr(out, "vnpu0 session-started")) TH_LOG("%s", out);
+	EXPECT_NE(NULL, strstr(out, "vnpu0 session-stopped")) TH_LOG("%s", out);
+}
+
+TEST_HARNESS_MAIN
