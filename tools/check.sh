@@ -6,8 +6,11 @@
 # "N passed, N failed" (", N skipped" when any). Exits non-zero when
 # anything failed: a test, a lint gate, the build, a guest oops or hang.
 #
-# Usage: tools/check.sh [--vm-only] [SUITE...]
+# Usage: tools/check.sh [--vm-only] [--kernel stock|debug|both] [SUITE...]
 #   --vm-only   skip lint and host suites (make vm-test)
+#   --kernel    which kernels run the in-VM suites: Debian's (stock), the
+#               debug kernel with KASAN, lockdep, kmemleak and UBSAN (debug),
+#               or one pass on each (both, the default of make check)
 #   SUITE       in-VM suites to run (names like test_devices or devices);
 #               default: all of tests/vm
 set -uo pipefail
@@ -20,10 +23,18 @@ mkdir -p "$res"
 summary="$res/summary"
 : >"$summary"
 vm_only=0
-if [ "${1:-}" = --vm-only ]; then
-	vm_only=1
-	shift
-fi
+kernels=both
+while [ $# -gt 0 ]; do
+	case "$1" in
+	--vm-only) vm_only=1; shift ;;
+	--kernel)
+		case "${2:-}" in stock | debug | both) kernels=$2 ;;
+		*) echo "check: --kernel takes stock, debug or both, not '${2:-}'" >&2; exit 2 ;;
+		esac
+		shift 2 ;;
+	*) break ;;
+	esac
+done
 
 step() { printf '\n# === %s ===\n' "$*"; }
 # a gate that is not a kselftest suite counts as one test
@@ -66,18 +77,33 @@ if [ $built = 1 ]; then
 				{ echo "check: no in-VM suite '$s'" >&2; exit 2; }
 		done
 	fi
-	step "in-VM suites (Debian kernel $("$top/tools/kver.sh"))"
-	vmres="$top/build/vm/results/check"
-	rm -rf "$vmres"
-	if "$top/tools/vm/run" --results "$vmres" --params "devices=${VNPU_DEVICES:-8}" \
-		--timeout "${VNPU_VM_TIMEOUT:-1800}" \
-		-- "$top/tests/run-suites.sh" /vnpu-results/summary "${suites[@]}"; then
-		cat "$vmres/summary" >>"$summary"
-	else
-		# the guest failed as a whole (oops, hang, module would not
-		# unload): keep the suites it finished, and count the VM as failed
-		cat "$vmres/summary" >>"$summary" 2>/dev/null
-		echo "vm 0 1 0" >>"$summary"
+	# one VM boot runs every suite; a guest that fails as a whole (oops,
+	# hang, a module that will not unload, a leak) counts as one failure
+	# more, keeping the suites it finished
+	vm_pass() {
+		local name=$1 res=$2
+		shift 2
+		rm -rf "$res"
+		if "$top/tools/vm/run" --results "$res" --params "devices=${VNPU_DEVICES:-8}" \
+			--timeout "${VNPU_VM_TIMEOUT:-1800}" "$@" \
+			-- "$top/tests/run-suites.sh" /vnpu-results/summary "${suites[@]}"; then
+			sed "s/^/$name/" "$res/summary" >>"$summary"
+		else
+			sed "s/^/$name/" "$res/summary" >>"$summary" 2>/dev/null
+			echo "${name}vm 0 1 0" >>"$summary"
+		fi
+	}
+	if [ $kernels != debug ]; then
+		step "in-VM suites (Debian kernel $("$top/tools/kver.sh"))"
+		vm_pass "" "$top/build/vm/results/check"
+	fi
+	if [ $kernels != stock ]; then
+		step "debug kernel (tools/vm/debug-kernel.sh; cached after the first build)"
+		if gate debug-build make --no-print-directory -C "$top" module-debug; then
+			step "in-VM suites (debug kernel: KASAN, lockdep, kmemleak, UBSAN)"
+			VNPU_TEST_SCALE=${VNPU_TEST_SCALE_DEBUG:-10} \
+				vm_pass "debug:" "$top/build/vm/results/check-debug" --debug
+		fi
 	fi
 fi
 

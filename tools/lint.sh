@@ -28,6 +28,9 @@ if ! flock /tmp/vnpu-build.lock make -C "/lib/modules/$kver/build" M="$top" W=1 
 elif grep -E 'warning:|error:' "$log"; then
 	fail "W=1 / sparse warnings in the module"
 fi
+# that build relinked vnpu.ko without the module BTF the Makefile adds
+make --no-print-directory -C "$top" module >/dev/null 2>&1 || fail "the module does not build"
+
 
 ufiles=$(git ls-files '*.c' '*.h' | grep -Ev '^(kmod|uapi)/')
 if [ -n "$ufiles" ]; then

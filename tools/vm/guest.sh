@@ -10,7 +10,7 @@ R=/vnpu-results
 . $R/env
 export PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin
 export HOME=/root TERM=${TERM:-dumb} VNPU_RESULTS=$R
-export VNPU_KO VNPU_TOP VNPU_MODPARAMS
+export VNPU_KO VNPU_TOP VNPU_MODPARAMS VNPU_TEST_SCALE VNPU_DEBUG_KERNEL
 cd "$VNPU_TOP" || exit 1
 echo 1 >/proc/sys/kernel/printk 2>/dev/null
 
@@ -35,6 +35,15 @@ fi
 if grep -q '^vnpu ' /proc/modules && ! rmmod vnpu; then
 	echo "vm: rmmod vnpu failed after the command" | tee -a $R/output
 	[ $st -ne 0 ] || st=1
+fi
+
+# kmemleak (debug kernel): with the module gone, anything of its still
+# allocated is a leak. Two scans: an object must look unreferenced twice.
+kml=/sys/kernel/debug/kmemleak
+if [ -w $kml ] && [ "${VNPU_KMEMLEAK:-1}" = 1 ]; then
+	echo scan >$kml
+	echo scan >$kml
+	cat $kml >$R/kmemleak
 fi
 echo $st >$R/status
 sync
