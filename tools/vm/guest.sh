@@ -32,7 +32,10 @@ else
 	st=$?
 fi
 
-if grep -q '^vnpu ' /proc/modules && ! rmmod vnpu; then
+# where the module's code is, for kmemleak's bare addresses after rmmod
+echo 0 >/proc/sys/kernel/kptr_restrict 2>/dev/null
+modline=$(grep '^vnpu ' /proc/modules || true)
+if [ -n "$modline" ] && ! rmmod vnpu; then
 	echo "vm: rmmod vnpu failed after the command" | tee -a $R/output
 	[ $st -ne 0 ] || st=1
 fi
@@ -43,7 +46,12 @@ kml=/sys/kernel/debug/kmemleak
 if [ -w $kml ] && [ "${VNPU_KMEMLEAK:-1}" = 1 ]; then
 	echo scan >$kml
 	echo scan >$kml
-	cat $kml >$R/kmemleak
+	cat $kml >$R/kmemleak-all
+	# "vnpu SIZE REFS DEPS STATE ADDRESS": keep the module's reports only
+	set -- $modline
+	if [ -n "$modline" ]; then
+		"$VNPU_TOP/tools/vm/kmemleak-vnpu.py" $R/kmemleak-all "$6" "$2" >$R/kmemleak
+	fi
 fi
 echo $st >$R/status
 sync
