@@ -27,33 +27,6 @@
 
 /* ---- helpers ---- */
 
-static int prof_start(int fd, __u32 level, int group, __u32 pages, struct vnpu_prof_start *ps)
-{
-	memset(ps, 0, sizeof(*ps));
-	ps->size = sizeof(*ps);
-	ps->level = level;
-	if (group >= 0) {
-		ps->flags = VNPU_PROF_F_METRIC_GROUP;
-		ps->metric_group = group;
-	}
-	ps->ring_pages = pages;
-	return ioctl(fd, VNPU_IOC_PROF_START, ps) ? -errno : 0;
-}
-
-static int prof_stop(int fd)
-{
-	struct vnpu_prof_stop st = { .size = sizeof(st) };
-
-	return ioctl(fd, VNPU_IOC_PROF_STOP, &st) ? -errno : 0;
-}
-
-static int prof_stats(int fd, struct vnpu_prof_stats *st)
-{
-	memset(st, 0, sizeof(*st));
-	st->size = sizeof(*st);
-	return ioctl(fd, VNPU_IOC_PROF_STATS, st) ? -errno : 0;
-}
-
 /* Run @n small AI Core tasks on a new stream of @fd and wait; 0 or -errno. */
 static int run_tasks(int fd, unsigned int n)
 {
@@ -348,7 +321,7 @@ TEST_F(nl, profiling_state)
 	EXPECT_EQ(0, d.prof_active);
 	EXPECT_EQ(0, d.prof_session);
 
-	ASSERT_EQ(0, prof_start(fd, VNPU_PROF_L1, group, 4, &ps));
+	ASSERT_EQ(0, vnpu_prof_start(fd, VNPU_PROF_L1, group, 4, 0, &ps));
 	ASSERT_EQ(0, npuprof_nl_get(self->nl, dev, &d, &self->err)) TH_LOG("%s", self->err.msg);
 	EXPECT_EQ(1, d.prof_active);
 	EXPECT_EQ(ps.session_id, d.prof_session);
@@ -360,7 +333,7 @@ TEST_F(nl, profiling_state)
 
 	/* nobody reads: what was written stays unread */
 	ASSERT_EQ(0, run_tasks(fd, 3));
-	ASSERT_EQ(0, prof_stats(fd, &st));
+	ASSERT_EQ(0, vnpu_prof_stats(fd, &st));
 	ASSERT_EQ(0, npuprof_nl_get(self->nl, dev, &d, &self->err));
 	EXPECT_EQ(st.produced, d.records_produced);
 	EXPECT_EQ(12, d.records_produced); /* L1: start, op info, PMU, end */
@@ -368,7 +341,7 @@ TEST_F(nl, profiling_state)
 	EXPECT_EQ(st.bytes, d.ring_used);
 	EXPECT_GT(d.ring_used, 0);
 
-	ASSERT_EQ(0, prof_stop(fd));
+	ASSERT_EQ(0, vnpu_prof_stop(fd));
 	ASSERT_EQ(0, npuprof_nl_get(self->nl, dev, &d, &self->err));
 	EXPECT_EQ(0, d.prof_active);
 	EXPECT_EQ(0, d.prof_session);
@@ -390,7 +363,7 @@ TEST_F(nl, session_events)
 	EXPECT_EQ(0, npuprof_nl_subscribe(self->nl, &self->err)); /* again: a no-op */
 	EXPECT_EQ(-ETIMEDOUT, npuprof_nl_next_event(self->nl, &ev, 0, &self->err));
 
-	ASSERT_EQ(0, prof_start(fd, VNPU_PROF_L0, -1, 0, &ps));
+	ASSERT_EQ(0, vnpu_prof_start(fd, VNPU_PROF_L0, -1, 0, 0, &ps));
 	ASSERT_EQ(0, wait_event(self->nl, NPUPROF_NL_EV_SESSION_STARTED, dev, 0, &ev, 0, NULL,
 				&self->err))
 	TH_LOG("%s", self->err.msg);
@@ -398,8 +371,8 @@ TEST_F(nl, session_events)
 	EXPECT_EQ(VNPU_PROF_L0, ev.level);
 
 	ASSERT_EQ(0, run_tasks(fd, 5));
-	ASSERT_EQ(0, prof_stop(fd));
-	ASSERT_EQ(0, prof_stats(fd, &st));
+	ASSERT_EQ(0, vnpu_prof_stop(fd));
+	ASSERT_EQ(0, vnpu_prof_stats(fd, &st));
 	ASSERT_EQ(0, wait_event(self->nl, NPUPROF_NL_EV_SESSION_STOPPED, dev, ps.session_id, &ev, 0,
 				NULL, &self->err))
 	TH_LOG("%s", self->err.msg);
@@ -409,7 +382,7 @@ TEST_F(nl, session_events)
 	EXPECT_EQ(0, ev.lost);
 
 	/* closing the owner stops the session too */
-	ASSERT_EQ(0, prof_start(fd, VNPU_PROF_L1, -1, 0, &ps));
+	ASSERT_EQ(0, vnpu_prof_start(fd, VNPU_PROF_L1, -1, 0, 0, &ps));
 	close(fd);
 	ASSERT_EQ(0, wait_event(self->nl, NPUPROF_NL_EV_SESSION_STOPPED, dev, ps.session_id, &ev, 0,
 				NULL, &self->err))
@@ -433,12 +406,12 @@ TEST_F(nl, loss_event)
 
 	ASSERT_GE(fd, 0);
 	ASSERT_EQ(0, npuprof_nl_subscribe(self->nl, &self->err)) TH_LOG("%s", self->err.msg);
-	ASSERT_EQ(0, prof_start(fd, VNPU_PROF_L1, -1, 1, &ps));
+	ASSERT_EQ(0, vnpu_prof_start(fd, VNPU_PROF_L1, -1, 1, 0, &ps));
 	ASSERT_EQ(0, run_tasks(fd, 200));
 	ASSERT_EQ(0, wait_event(self->nl, NPUPROF_NL_EV_RECORDS_LOST, dev, ps.session_id, &ev, 0,
 				NULL, &self->err))
 	TH_LOG("%s", self->err.msg);
-	ASSERT_EQ(0, prof_stats(fd, &st));
+	ASSERT_EQ(0, vnpu_prof_stats(fd, &st));
 	EXPECT_EQ(VNPU_PROF_L1, ev.level);
 	EXPECT_GT(ev.lost, 0);
 	EXPECT_LE(ev.lost, st.lost);
@@ -447,8 +420,8 @@ TEST_F(nl, loss_event)
 
 	/* more loss in the same run: no second event */
 	ASSERT_EQ(0, run_tasks(fd, 50));
-	ASSERT_EQ(0, prof_stop(fd));
-	ASSERT_EQ(0, prof_stats(fd, &st));
+	ASSERT_EQ(0, vnpu_prof_stop(fd));
+	ASSERT_EQ(0, vnpu_prof_stats(fd, &st));
 	ASSERT_EQ(0, wait_event(self->nl, NPUPROF_NL_EV_SESSION_STOPPED, dev, ps.session_id, &ev,
 				NPUPROF_NL_EV_RECORDS_LOST, &more, &self->err))
 	TH_LOG("%s", self->err.msg);

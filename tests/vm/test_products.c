@@ -174,26 +174,6 @@ static int read_param(const char *name, char *buf, size_t len)
 	return 0;
 }
 
-static int prof_start(int fd, __u32 level, int group, struct vnpu_prof_start *ps)
-{
-	memset(ps, 0, sizeof(*ps));
-	ps->size = sizeof(*ps);
-	ps->level = level;
-	if (group >= 0) {
-		ps->flags = VNPU_PROF_F_METRIC_GROUP;
-		ps->metric_group = group;
-	}
-	ps->ring_pages = 1;
-	return ioctl(fd, VNPU_IOC_PROF_START, ps) ? -errno : 0;
-}
-
-static int prof_stop(int fd)
-{
-	struct vnpu_prof_stop st = { .size = sizeof(st) };
-
-	return ioctl(fd, VNPU_IOC_PROF_STOP, &st) ? -errno : 0;
-}
-
 /* A name field: not empty, NUL-terminated within its size. */
 static int name_ok(const char *s, size_t len)
 {
@@ -417,12 +397,12 @@ TEST_F(mod, metric_groups_on_every_product)
 
 		for (__u32 level = VNPU_PROF_L1; level <= VNPU_PROF_L2; level++) {
 			for (__u32 g = 0; g < VNPU_METRIC_COUNT; g++) {
-				int ret = prof_start(fd, level, g, &ps);
+				int ret = vnpu_prof_start(fd, level, g, 1, 0, &ps);
 
 				if (!(f->metric_groups & MG(g))) {
 					EXPECT_EQ(-EOPNOTSUPP, ret)
 					TH_LOG("%s L%u group %u", f->key, level, g);
-					EXPECT_EQ(-ENOENT, prof_stop(fd));
+					EXPECT_EQ(-ENOENT, vnpu_prof_stop(fd));
 					continue;
 				}
 				ASSERT_EQ(0, ret) TH_LOG("%s L%u group %u", f->key, level, g);
@@ -431,21 +411,22 @@ TEST_F(mod, metric_groups_on_every_product)
 				check_events(_metadata, f, g, ps.n_events, ps.aic_events,
 					     ps.aiv_events);
 				check_ctrl(_metadata, fd, d, f, &ps);
-				ASSERT_EQ(0, prof_stop(fd));
+				ASSERT_EQ(0, vnpu_prof_stop(fd));
 			}
 			/* no flag: PipeUtilization */
-			ASSERT_EQ(0, prof_start(fd, level, -1, &ps));
+			ASSERT_EQ(0, vnpu_prof_start(fd, level, -1, 1, 0, &ps));
 			EXPECT_EQ(VNPU_METRIC_PIPE_UTILIZATION, ps.metric_group);
 			check_events(_metadata, f, VNPU_METRIC_PIPE_UTILIZATION, ps.n_events,
 				     ps.aic_events, ps.aiv_events);
 			check_ctrl(_metadata, fd, d, f, &ps);
-			ASSERT_EQ(0, prof_stop(fd));
+			ASSERT_EQ(0, vnpu_prof_stop(fd));
 			/* not a group */
-			EXPECT_EQ(-EINVAL, prof_start(fd, level, VNPU_METRIC_COUNT, &ps));
-			EXPECT_EQ(-EINVAL, prof_start(fd, level, VNPU_METRIC_NONE, &ps));
+			EXPECT_EQ(-EINVAL,
+				  vnpu_prof_start(fd, level, VNPU_METRIC_COUNT, 1, 0, &ps));
+			EXPECT_EQ(-EINVAL, vnpu_prof_start(fd, level, VNPU_METRIC_NONE, 1, 0, &ps));
 		}
 		/* L0: no group, and none may be given */
-		ASSERT_EQ(0, prof_start(fd, VNPU_PROF_L0, -1, &ps));
+		ASSERT_EQ(0, vnpu_prof_start(fd, VNPU_PROF_L0, -1, 1, 0, &ps));
 		EXPECT_EQ(VNPU_METRIC_NONE, ps.metric_group);
 		EXPECT_EQ(0, ps.n_events);
 		for (int i = 0; i < VNPU_PMU_EVENTS; i++) {
@@ -453,12 +434,12 @@ TEST_F(mod, metric_groups_on_every_product)
 			EXPECT_EQ(0, ps.aiv_events[i]);
 		}
 		check_ctrl(_metadata, fd, d, f, &ps);
-		ASSERT_EQ(0, prof_stop(fd));
+		ASSERT_EQ(0, vnpu_prof_stop(fd));
 		for (__u32 g = 0; g < VNPU_METRIC_COUNT; g++) {
-			EXPECT_EQ(-EINVAL, prof_start(fd, VNPU_PROF_L0, g, &ps))
+			EXPECT_EQ(-EINVAL, vnpu_prof_start(fd, VNPU_PROF_L0, g, 1, 0, &ps))
 			TH_LOG("%s L0 group %u", f->key, g);
 		}
-		EXPECT_EQ(-ENOENT, prof_stop(fd));
+		EXPECT_EQ(-ENOENT, vnpu_prof_stop(fd));
 	}
 }
 
@@ -480,7 +461,7 @@ TEST_F(mod, pmu_record_on_every_product)
 		__u64 pos = 0, prod, nonzero = 0;
 		int fd = self->fd[d], s, types = 0;
 
-		ASSERT_EQ(0, prof_start(fd, VNPU_PROF_L1, -1, &ps));
+		ASSERT_EQ(0, vnpu_prof_start(fd, VNPU_PROF_L1, -1, 1, 0, &ps));
 		c = mmap(NULL, ps.mmap_size, PROT_READ, MAP_SHARED, fd, 0);
 		ASSERT_NE(MAP_FAILED, c);
 		data = (const unsigned char *)c + c->data_offset;
@@ -489,7 +470,7 @@ TEST_F(mod, pmu_record_on_every_product)
 		vnpu_task_init(&t, "MatMul_1", "MatMul", VNPU_TASK_AI_CORE, s, 1 << 24, 1 << 20);
 		ASSERT_EQ(0, vnpu_submit_tasks(fd, &t, 1, NULL));
 		ASSERT_EQ(0, vnpu_sync_stream(fd, s, 0, 10000, NULL));
-		ASSERT_EQ(0, prof_stop(fd));
+		ASSERT_EQ(0, vnpu_prof_stop(fd));
 		prod = __atomic_load_n(&c->producer_pos, __ATOMIC_ACQUIRE);
 		while (pos != prod) {
 			const struct vnpu_rec_hdr *h =

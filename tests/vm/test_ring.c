@@ -33,35 +33,6 @@ struct ring {
 	int bad; /* first inconsistency, as a line number */
 };
 
-static int prof_start(int fd, __u32 level, int group, __u32 pages, __u32 wakeup,
-		      struct vnpu_prof_start *ps)
-{
-	memset(ps, 0, sizeof(*ps));
-	ps->size = sizeof(*ps);
-	ps->level = level;
-	if (group >= 0) {
-		ps->flags = VNPU_PROF_F_METRIC_GROUP;
-		ps->metric_group = group;
-	}
-	ps->ring_pages = pages;
-	ps->wakeup_bytes = wakeup;
-	return ioctl(fd, VNPU_IOC_PROF_START, ps) ? -errno : 0;
-}
-
-static int prof_stop(int fd)
-{
-	struct vnpu_prof_stop st = { .size = sizeof(st) };
-
-	return ioctl(fd, VNPU_IOC_PROF_STOP, &st) ? -errno : 0;
-}
-
-static int prof_stats(int fd, struct vnpu_prof_stats *st)
-{
-	memset(st, 0, sizeof(*st));
-	st->size = sizeof(*st);
-	return ioctl(fd, VNPU_IOC_PROF_STATS, st) ? -errno : 0;
-}
-
 static int ring_map(struct ring *r)
 {
 	r->size = r->ps.mmap_size;
@@ -204,7 +175,8 @@ FIXTURE_SETUP(levels)
 	memset(&self->r, 0, sizeof(self->r));
 	self->r.fd = vnpu_open_dev(0, O_RDWR);
 	ASSERT_GE(self->r.fd, 0);
-	ASSERT_EQ(0, prof_start(self->r.fd, variant->level, variant->group, 64, 0, &self->r.ps));
+	ASSERT_EQ(0,
+		  vnpu_prof_start(self->r.fd, variant->level, variant->group, 64, 0, &self->r.ps));
 	ASSERT_EQ(0, ring_map(&self->r));
 }
 
@@ -262,7 +234,7 @@ TEST_F(levels, records_and_gating)
 	ASSERT_EQ(0, run_tasks(r->fd, 300, VNPU_TASK_AI_CORE));
 	ASSERT_EQ(0, run_tasks(r->fd, 10, VNPU_TASK_AI_CPU));
 	ring_drain(r);
-	ASSERT_EQ(0, prof_stop(r->fd));
+	ASSERT_EQ(0, vnpu_prof_stop(r->fd));
 	ring_drain(r);
 	EXPECT_EQ(0, r->bad) TH_LOG("inconsistent record at test line %d", r->bad);
 	EXPECT_EQ(0, r->lost);
@@ -286,7 +258,7 @@ TEST_F(levels, records_and_gating)
 		EXPECT_EQ(0, r->per_type[VNPU_REC_AICPU]);
 		EXPECT_EQ(0, r->per_type[VNPU_REC_RUNTIME]);
 	}
-	ASSERT_EQ(0, prof_stats(r->fd, &st));
+	ASSERT_EQ(0, vnpu_prof_stats(r->fd, &st));
 	EXPECT_EQ(r->records, st.produced);
 	EXPECT_EQ(0, st.lost);
 	EXPECT_EQ(0, st.active);
@@ -337,16 +309,16 @@ TEST_F_TIMEOUT(ring, concurrent_100k, 600)
 	struct vnpu_prof_stats st;
 	pthread_t th;
 
-	ASSERT_EQ(0, prof_start(r->fd, VNPU_PROF_L1, -1, 4096, 64 * 1024, &r->ps));
+	ASSERT_EQ(0, vnpu_prof_start(r->fd, VNPU_PROF_L1, -1, 4096, 64 * 1024, &r->ps));
 	ASSERT_EQ(0, ring_map(r));
 	ASSERT_EQ(0, pthread_create(&th, NULL, reader, r));
 	int n = (int)vnpu_scaled(100000);
 
 	ASSERT_EQ(0, run_tasks(r->fd, n, VNPU_TASK_AI_CORE));
-	ASSERT_EQ(0, prof_stop(r->fd));
+	ASSERT_EQ(0, vnpu_prof_stop(r->fd));
 	pthread_join(th, NULL);
 	EXPECT_EQ(0, r->bad) TH_LOG("inconsistent record at test line %d", r->bad);
-	ASSERT_EQ(0, prof_stats(r->fd, &st));
+	ASSERT_EQ(0, vnpu_prof_stats(r->fd, &st));
 	EXPECT_EQ(4 * n, st.produced);
 	EXPECT_EQ(st.produced, r->records + r->lost);
 	EXPECT_EQ(0, st.lost);
@@ -359,15 +331,15 @@ TEST_F(ring, overflow_accounting)
 	struct ring *r = &self->r;
 	struct vnpu_prof_stats st;
 
-	ASSERT_EQ(0, prof_start(r->fd, VNPU_PROF_L1, -1, 1, 0, &r->ps));
+	ASSERT_EQ(0, vnpu_prof_start(r->fd, VNPU_PROF_L1, -1, 1, 0, &r->ps));
 	ASSERT_EQ(0, ring_map(r));
 	ASSERT_EQ(0, run_tasks(r->fd, 200, VNPU_TASK_AI_CORE));
 	ring_drain(r);
 	/* room again: the next records bring a LOST record first */
 	ASSERT_EQ(0, run_tasks(r->fd, 2, VNPU_TASK_AI_CORE));
-	ASSERT_EQ(0, prof_stop(r->fd));
+	ASSERT_EQ(0, vnpu_prof_stop(r->fd));
 	ring_drain(r);
-	ASSERT_EQ(0, prof_stats(r->fd, &st));
+	ASSERT_EQ(0, vnpu_prof_stats(r->fd, &st));
 	EXPECT_EQ(0, r->bad) TH_LOG("inconsistent record at test line %d", r->bad);
 	EXPECT_GT(st.lost, 0);
 	EXPECT_EQ(4 * 202, st.produced);
@@ -382,12 +354,12 @@ TEST_F(ring, loss_reported_at_stop)
 	struct ring *r = &self->r;
 	struct vnpu_prof_stats st;
 
-	ASSERT_EQ(0, prof_start(r->fd, VNPU_PROF_L1, -1, 1, 0, &r->ps));
+	ASSERT_EQ(0, vnpu_prof_start(r->fd, VNPU_PROF_L1, -1, 1, 0, &r->ps));
 	ASSERT_EQ(0, ring_map(r));
 	ASSERT_EQ(0, run_tasks(r->fd, 100, VNPU_TASK_AI_CORE));
-	ASSERT_EQ(0, prof_stop(r->fd));
+	ASSERT_EQ(0, vnpu_prof_stop(r->fd));
 	ring_drain(r);
-	ASSERT_EQ(0, prof_stats(r->fd, &st));
+	ASSERT_EQ(0, vnpu_prof_stats(r->fd, &st));
 	EXPECT_EQ(0, r->bad);
 	EXPECT_GT(st.lost, 0);
 	EXPECT_EQ(st.produced, r->records + r->lost);
@@ -400,13 +372,13 @@ TEST_F(ring, hostile_consumer_positions)
 	__u64 vals[] = { 0, 1, 7, ~0ull, 1ull << 63, 0x12345678ull, 4096 * 3 + 5 };
 	struct vnpu_prof_stats st;
 
-	ASSERT_EQ(0, prof_start(r->fd, VNPU_PROF_L1, -1, 4, 0, &r->ps));
+	ASSERT_EQ(0, vnpu_prof_start(r->fd, VNPU_PROF_L1, -1, 4, 0, &r->ps));
 	ASSERT_EQ(0, ring_map(r));
 	srand(42);
 	for (int round = 0; round < 40; round++) {
 		r->cons->consumer_pos = round < 7 ? vals[round] : ((__u64)rand() << 32) | rand();
 		ASSERT_EQ(0, run_tasks(r->fd, 20, VNPU_TASK_AI_CORE));
-		ASSERT_EQ(0, prof_stats(r->fd, &st));
+		ASSERT_EQ(0, vnpu_prof_stats(r->fd, &st));
 		/* the kernel never takes a position ahead of the producer */
 		EXPECT_LE(st.consumed_pos, st.bytes);
 		EXPECT_EQ(st.produced,
@@ -415,8 +387,8 @@ TEST_F(ring, hostile_consumer_positions)
 	/* a well-behaved consumer afterwards: accounting still holds */
 	r->cons->consumer_pos = st.consumed_pos;
 	r->seq = 0;
-	ASSERT_EQ(0, prof_stop(r->fd));
-	ASSERT_EQ(0, prof_stats(r->fd, &st));
+	ASSERT_EQ(0, vnpu_prof_stop(r->fd));
+	ASSERT_EQ(0, vnpu_prof_stats(r->fd, &st));
 	EXPECT_LE(st.consumed_pos, st.bytes);
 	EXPECT_LE(st.bytes - st.consumed_pos, r->ctrl->data_size);
 }
@@ -427,7 +399,7 @@ TEST_F(ring, mapping_protections)
 	struct ring *r = &self->r;
 	void *p;
 
-	ASSERT_EQ(0, prof_start(r->fd, VNPU_PROF_L0, -1, 2, 0, &r->ps));
+	ASSERT_EQ(0, vnpu_prof_start(r->fd, VNPU_PROF_L0, -1, 2, 0, &r->ps));
 	ASSERT_EQ(0, ring_map(r));
 	/* writable data, control page or whole ring */
 	EXPECT_EQ(MAP_FAILED,
@@ -448,7 +420,7 @@ TEST_F(ring, mapping_protections)
 	/* the data pages are mapped twice: the same bytes */
 	ASSERT_EQ(0, run_tasks(r->fd, 5, VNPU_TASK_AI_CORE));
 	EXPECT_EQ(0, memcmp(r->data, r->data + r->ctrl->data_size, r->ctrl->data_size));
-	EXPECT_EQ(0, prof_stop(r->fd));
+	EXPECT_EQ(0, vnpu_prof_stop(r->fd));
 }
 
 TEST_F(ring, second_session_is_busy)
@@ -457,19 +429,19 @@ TEST_F(ring, second_session_is_busy)
 	int other = vnpu_open_dev(0, O_RDWR);
 
 	ASSERT_GE(other, 0);
-	ASSERT_EQ(0, prof_start(self->r.fd, VNPU_PROF_L0, -1, 1, 0, &ps));
-	EXPECT_EQ(-EBUSY, prof_start(other, VNPU_PROF_L0, -1, 1, 0, &ps));
-	EXPECT_EQ(-EBUSY, prof_start(self->r.fd, VNPU_PROF_L1, -1, 1, 0, &ps));
+	ASSERT_EQ(0, vnpu_prof_start(self->r.fd, VNPU_PROF_L0, -1, 1, 0, &ps));
+	EXPECT_EQ(-EBUSY, vnpu_prof_start(other, VNPU_PROF_L0, -1, 1, 0, &ps));
+	EXPECT_EQ(-EBUSY, vnpu_prof_start(self->r.fd, VNPU_PROF_L1, -1, 1, 0, &ps));
 	/* only the owner stops it */
-	EXPECT_EQ(-EPERM, prof_stop(other));
-	EXPECT_EQ(0, prof_stop(self->r.fd));
-	EXPECT_EQ(-ENOENT, prof_stop(self->r.fd));
+	EXPECT_EQ(-EPERM, vnpu_prof_stop(other));
+	EXPECT_EQ(0, vnpu_prof_stop(self->r.fd));
+	EXPECT_EQ(-ENOENT, vnpu_prof_stop(self->r.fd));
 	/* now the other can */
-	EXPECT_EQ(0, prof_start(other, VNPU_PROF_L0, -1, 1, 0, &ps));
+	EXPECT_EQ(0, vnpu_prof_start(other, VNPU_PROF_L0, -1, 1, 0, &ps));
 	close(other);
 	/* closing the owner mid-stream ended it */
-	EXPECT_EQ(0, prof_start(self->r.fd, VNPU_PROF_L0, -1, 1, 0, &ps));
-	EXPECT_EQ(0, prof_stop(self->r.fd));
+	EXPECT_EQ(0, vnpu_prof_start(self->r.fd, VNPU_PROF_L0, -1, 1, 0, &ps));
+	EXPECT_EQ(0, vnpu_prof_stop(self->r.fd));
 }
 
 TEST_F(ring, owner_close_mid_stream)
@@ -480,12 +452,12 @@ TEST_F(ring, owner_close_mid_stream)
 	for (int i = 0; i < 5; i++) {
 		fd2 = vnpu_open_dev(0, O_RDWR);
 		ASSERT_GE(fd2, 0);
-		ASSERT_EQ(0, prof_start(fd2, VNPU_PROF_L2, -1, 1, 0, &ps));
+		ASSERT_EQ(0, vnpu_prof_start(fd2, VNPU_PROF_L2, -1, 1, 0, &ps));
 		ASSERT_EQ(0, run_tasks(fd2, 50, VNPU_TASK_AI_CORE));
 		close(fd2);
 	}
-	ASSERT_EQ(0, prof_start(self->r.fd, VNPU_PROF_L1, -1, 1, 0, &ps));
-	ASSERT_EQ(0, prof_stop(self->r.fd));
+	ASSERT_EQ(0, vnpu_prof_start(self->r.fd, VNPU_PROF_L1, -1, 1, 0, &ps));
+	ASSERT_EQ(0, vnpu_prof_stop(self->r.fd));
 }
 
 /*
@@ -497,7 +469,7 @@ TEST_F(ring, mapping_keeps_the_session)
 	struct ring *r = &self->r;
 	struct vnpu_prof_start ps;
 
-	ASSERT_EQ(0, prof_start(r->fd, VNPU_PROF_L0, -1, 1, 0, &r->ps));
+	ASSERT_EQ(0, vnpu_prof_start(r->fd, VNPU_PROF_L0, -1, 1, 0, &r->ps));
 	ASSERT_EQ(0, ring_map(r));
 	ASSERT_EQ(0, run_tasks(r->fd, 3, VNPU_TASK_AI_CORE));
 	close(r->fd);
@@ -505,7 +477,7 @@ TEST_F(ring, mapping_keeps_the_session)
 	ASSERT_GE(r->fd, 0);
 	EXPECT_EQ(VNPU_RING_MAGIC, r->ctrl->magic);
 	EXPECT_EQ(0, r->ctrl->stopped);
-	EXPECT_EQ(-EBUSY, prof_start(r->fd, VNPU_PROF_L0, -1, 1, 0, &ps));
+	EXPECT_EQ(-EBUSY, vnpu_prof_start(r->fd, VNPU_PROF_L0, -1, 1, 0, &ps));
 	/* still recording tasks from other files */
 	ASSERT_EQ(0, run_tasks(r->fd, 2, VNPU_TASK_AI_CORE));
 	ring_drain(r);
@@ -513,8 +485,8 @@ TEST_F(ring, mapping_keeps_the_session)
 	EXPECT_EQ(0, r->bad);
 	ring_unmap(r);
 	r->base = NULL;
-	EXPECT_EQ(0, prof_start(r->fd, VNPU_PROF_L0, -1, 1, 0, &ps));
-	EXPECT_EQ(0, prof_stop(r->fd));
+	EXPECT_EQ(0, vnpu_prof_start(r->fd, VNPU_PROF_L0, -1, 1, 0, &ps));
+	EXPECT_EQ(0, vnpu_prof_stop(r->fd));
 }
 
 /* poll: not readable below the watermark, readable at it, HUP at stop. */
@@ -529,7 +501,7 @@ TEST_F(ring, poll_watermark)
 	EXPECT_TRUE(pfd.revents & POLLERR);
 
 	/* wake at 4 task records of 40 bytes */
-	ASSERT_EQ(0, prof_start(r->fd, VNPU_PROF_L0, -1, 4, 160, &r->ps));
+	ASSERT_EQ(0, vnpu_prof_start(r->fd, VNPU_PROF_L0, -1, 4, 160, &r->ps));
 	ASSERT_EQ(0, ring_map(r));
 	ps = r->ps;
 	(void)ps;
@@ -541,7 +513,7 @@ TEST_F(ring, poll_watermark)
 	EXPECT_TRUE(pfd.revents & POLLIN);
 	ring_drain(r);
 	EXPECT_EQ(0, poll(&pfd, 1, 0));
-	ASSERT_EQ(0, prof_stop(r->fd));
+	ASSERT_EQ(0, vnpu_prof_stop(r->fd));
 	EXPECT_EQ(1, poll(&pfd, 1, 0));
 	EXPECT_TRUE(pfd.revents & POLLHUP);
 }
@@ -552,17 +524,18 @@ TEST_F(ring, start_validation)
 	struct vnpu_prof_start ps;
 	int fd = self->r.fd;
 
-	EXPECT_EQ(-EINVAL, prof_start(fd, VNPU_PROF_LEVEL_COUNT, -1, 1, 0, &ps));
-	EXPECT_EQ(-EINVAL, prof_start(fd, VNPU_PROF_L0, VNPU_METRIC_PIPE_UTILIZATION, 1, 0, &ps))
+	EXPECT_EQ(-EINVAL, vnpu_prof_start(fd, VNPU_PROF_LEVEL_COUNT, -1, 1, 0, &ps));
+	EXPECT_EQ(-EINVAL,
+		  vnpu_prof_start(fd, VNPU_PROF_L0, VNPU_METRIC_PIPE_UTILIZATION, 1, 0, &ps))
 	TH_LOG("a metric group at L0");
-	EXPECT_EQ(-EINVAL, prof_start(fd, VNPU_PROF_L1, VNPU_METRIC_COUNT, 1, 0, &ps));
-	EXPECT_EQ(-EINVAL, prof_start(fd, VNPU_PROF_L1, -1, 3, 0, &ps));
-	EXPECT_EQ(-EINVAL, prof_start(fd, VNPU_PROF_L1, -1, VNPU_RING_MAX_PAGES * 2, 0, &ps));
-	EXPECT_EQ(-EINVAL, prof_start(fd, VNPU_PROF_L1, -1, 1, 4, &ps));
-	EXPECT_EQ(-EINVAL, prof_start(fd, VNPU_PROF_L1, -1, 1, PAGE + 8, &ps));
+	EXPECT_EQ(-EINVAL, vnpu_prof_start(fd, VNPU_PROF_L1, VNPU_METRIC_COUNT, 1, 0, &ps));
+	EXPECT_EQ(-EINVAL, vnpu_prof_start(fd, VNPU_PROF_L1, -1, 3, 0, &ps));
+	EXPECT_EQ(-EINVAL, vnpu_prof_start(fd, VNPU_PROF_L1, -1, VNPU_RING_MAX_PAGES * 2, 0, &ps));
+	EXPECT_EQ(-EINVAL, vnpu_prof_start(fd, VNPU_PROF_L1, -1, 1, 4, &ps));
+	EXPECT_EQ(-EINVAL, vnpu_prof_start(fd, VNPU_PROF_L1, -1, 1, PAGE + 8, &ps));
 	/* PipeExecuteUtilization: 200I/500 A2 only */
-	EXPECT_EQ(-EOPNOTSUPP,
-		  prof_start(fd, VNPU_PROF_L1, VNPU_METRIC_PIPE_EXECUTE_UTILIZATION, 1, 0, &ps));
+	EXPECT_EQ(-EOPNOTSUPP, vnpu_prof_start(fd, VNPU_PROF_L1,
+					       VNPU_METRIC_PIPE_EXECUTE_UTILIZATION, 1, 0, &ps));
 
 	memset(&ps, 0, sizeof(ps));
 	ps.size = sizeof(ps);
@@ -582,7 +555,7 @@ TEST_F(ring, start_validation)
 	EXPECT_EQ(-1, ioctl(fd, VNPU_IOC_PROF_START, NULL));
 	EXPECT_EQ(EFAULT, errno);
 	/* nothing was started by any of these */
-	EXPECT_EQ(-ENOENT, prof_stop(fd));
+	EXPECT_EQ(-ENOENT, vnpu_prof_stop(fd));
 	/* no mapping without a session */
 	EXPECT_EQ(MAP_FAILED, mmap(NULL, PAGE, PROT_READ, MAP_SHARED, fd, 0));
 	EXPECT_EQ(ENODEV, errno);

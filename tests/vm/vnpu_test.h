@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "vnpu.h"
+#include "vnpu_prof.h"
 
 static inline int vnpu_open_dev(unsigned int id, int flags)
 {
@@ -180,6 +181,39 @@ static inline int vnpu_sync_stream(int fd, unsigned int stream, unsigned int fla
 	if (out)
 		*out = sy;
 	return ret;
+}
+
+/*
+ * Start a profiling session: @group < 0 for the default metric group,
+ * @pages and @wakeup 0 for the defaults. 0 or -errno; *@ps as returned.
+ */
+static inline int vnpu_prof_start(int fd, __u32 level, int group, __u32 pages, __u32 wakeup,
+				  struct vnpu_prof_start *ps)
+{
+	memset(ps, 0, sizeof(*ps));
+	ps->size = sizeof(*ps);
+	ps->level = level;
+	if (group >= 0) {
+		ps->flags = VNPU_PROF_F_METRIC_GROUP;
+		ps->metric_group = group;
+	}
+	ps->ring_pages = pages;
+	ps->wakeup_bytes = wakeup;
+	return ioctl(fd, VNPU_IOC_PROF_START, ps) ? -errno : 0;
+}
+
+static inline int vnpu_prof_stop(int fd)
+{
+	struct vnpu_prof_stop st = { .size = sizeof(st) };
+
+	return ioctl(fd, VNPU_IOC_PROF_STOP, &st) ? -errno : 0;
+}
+
+static inline int vnpu_prof_stats(int fd, struct vnpu_prof_stats *st)
+{
+	memset(st, 0, sizeof(*st));
+	st->size = sizeof(*st);
+	return ioctl(fd, VNPU_IOC_PROF_STATS, st) ? -errno : 0;
 }
 
 #endif /* VNPU_TEST_H */
