@@ -36,6 +36,8 @@
 #include "vnpu_ring_math.h"
 
 #define POLL_MS 100
+#define COLLECT_RING_PAGES_L0 1024 /* 4 MiB */
+#define COLLECT_RING_PAGES_L1 2048 /* 8 MiB */
 #define API_FLUSH_RECS 4096
 
 /**
@@ -509,6 +511,15 @@ int npuprof_collector_add(struct npuprof_collector *c, unsigned int dev_id,
 		ps.flags = VNPU_PROF_F_METRIC_GROUP;
 		ps.metric_group = c->opts.metric_group;
 	}
+	/*
+	 * L1/L2 write ~10x the bytes of L0 per task: a bigger ring, and a
+	 * wakeup at a quarter of it, so that a submitter running flat out does
+	 * not fill the rest while the reader writes its share out (bench/scale
+	 * lost 4.7% at L1 with 4 MiB woken at half).
+	 */
+	ps.ring_pages =
+		c->opts.level >= VNPU_PROF_L1 ? COLLECT_RING_PAGES_L1 : COLLECT_RING_PAGES_L0;
+	ps.wakeup_bytes = ps.ring_pages * (uint32_t)sysconf(_SC_PAGESIZE) / 4;
 	if (ioctl(d->fd, VNPU_IOC_PROF_START, &ps)) {
 		ret = -errno;
 		npuprof_set_error(err, ret, "%s: cannot start profiling: %s%s", path,

@@ -107,6 +107,11 @@ if [ $built = 1 ]; then
 	fi
 fi
 
+if [ $built = 1 ] && [ $vm_only = 0 ]; then
+	step "benchmarks, smoke mode (each runs briefly: do they complete?)"
+	gate bench-smoke make --no-print-directory -C "$top" bench-smoke
+fi
+
 step summary
 awk '{ printf "# %-28s pass %4d  fail %4d  skip %4d\n", $1, $2, $3, $4 }' "$summary"
 read -r pass fail skip < <(awk '{ p += $2; f += $3; s += $4 } END { print p + 0, f + 0, s + 0 }' "$summary")
