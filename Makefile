@@ -38,7 +38,7 @@ endif
 export CC CFLAGS BUILD KSFT TOP Q
 
 .PHONY: all deps build module module-debug lib tools tests examples check lint demo vm vm-shell \
-	vm-test clean install bench bench-smoke bench-build stress
+	vm-test clean install bench bench-smoke bench-build
 
 all: deps
 	$(Q)$(MAKE) --no-print-directory build
