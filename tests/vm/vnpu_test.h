@@ -102,6 +102,38 @@ static inline unsigned long vnpu_scaled(unsigned long n)
 	return n / div ? n / div : 1;
 }
 
+/*
+ * Iterations of a reliability test: @quick in make check (divided by
+ * VNPU_TEST_SCALE on the debug kernel), @full under make stress, which sets
+ * VNPU_STRESS=1 (docs/reliability.md).
+ */
+static inline unsigned long vnpu_stress_count(unsigned long quick,
+					      unsigned long full)
+{
+	const char *s = getenv("VNPU_STRESS");
+
+	if (s && strcmp(s, "1") == 0)
+		return full;
+	return vnpu_scaled(quick);
+}
+
+static inline int vnpu_stress_mode(void)
+{
+	const char *s = getenv("VNPU_STRESS");
+
+	return s && strcmp(s, "1") == 0;
+}
+
+/*
+ * A figure for make stress's table: one TAP comment line
+ * "# figure: AREA key=value ...". tools/stress.sh collects them.
+ */
+#define vnpu_figure(area, fmt, ...)                                            \
+	do {                                                                   \
+		printf("# figure: %s " fmt "\n", area, ##__VA_ARGS__);         \
+		fflush(stdout);                                                \
+	} while (0)
+
 /* Create a stream; returns its id or -errno. */
 static inline int vnpu_stream_new(int fd)
 {
