@@ -17,9 +17,10 @@ static int vnpu_open(struct inode *inode, struct file *file)
 	struct vnpu_device *vdev = container_of(inode->i_cdev, struct vnpu_device, cdev);
 	struct vnpu_file *vfile;
 
-	vfile = kzalloc(sizeof(*vfile), GFP_KERNEL);
+	vfile = vnpu_fail_alloc() ? NULL : kzalloc(sizeof(*vfile), GFP_KERNEL);
 	if (!vfile)
 		return -ENOMEM;
+	vnpu_obj_get(VNPU_OBJ_FILE);
 	vfile->vdev = vdev;
 	mutex_init(&vfile->lock);
 	init_waitqueue_head(&vfile->prof_wq);
@@ -35,6 +36,7 @@ static int vnpu_release(struct inode *inode, struct file *file)
 	vnpu_file_release_streams(vfile);
 	mutex_destroy(&vfile->lock);
 	kfree(vfile);
+	vnpu_obj_put(VNPU_OBJ_FILE);
 	return 0;
 }
 

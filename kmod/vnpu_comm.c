@@ -11,7 +11,10 @@
  * behind others), the rendezvous is aborted: the devices that arrived, and
  * those that arrive later, complete theirs at once, so that no stream
  * waits forever on a closed file. An aborted rendezvous stays findable
- * until every device of its mask has come by (or the module unloads).
+ * until every device of its mask has come by (or the module unloads), but
+ * only VNPU_COMM_MAX_IDLE of those no task holds are kept: beyond that the
+ * oldest is forgotten, so that half-submitted collectives cannot pin kernel
+ * memory without bound.
  *
  * Lock order: vnpu_device.lock, then vnpu_comm_lock.
  */
@@ -53,16 +56,32 @@ struct vnpu_comm {
 	bool aborted;
 };
 
+/* Aborted rendezvous kept for partners that have not come by yet. */
+#define VNPU_COMM_MAX_IDLE 64
+
 static DEFINE_SPINLOCK(vnpu_comm_lock);
 static LIST_HEAD(vnpu_comm_list);
 
 struct vnpu_comm *vnpu_comm_alloc(void)
 {
-	struct vnpu_comm *c = kzalloc(sizeof(*c), GFP_KERNEL);
+	struct vnpu_comm *c;
 
-	if (c)
-		INIT_LIST_HEAD(&c->node);
+	if (vnpu_fail_alloc())
+		return NULL;
+	c = kzalloc(sizeof(*c), GFP_KERNEL);
+	if (!c)
+		return NULL;
+	INIT_LIST_HEAD(&c->node);
+	vnpu_obj_get(VNPU_OBJ_COMM);
 	return c;
+}
+
+void vnpu_comm_free(struct vnpu_comm *c)
+{
+	if (!c)
+		return;
+	kfree(c);
+	vnpu_obj_put(VNPU_OBJ_COMM);
 }
 
 /* Wake the executors of the devices in @mask other than @self. */
@@ -113,6 +132,35 @@ found:
 static bool vnpu_comm_finished(const struct vnpu_comm *c)
 {
 	return c->arrived == c->devices && c->left == c->arrived;
+}
+
+/* Aborted, waiting for partners, and no task of it left to leave. */
+static bool vnpu_comm_idle(const struct vnpu_comm *c)
+{
+	return c->aborted && c->left == c->arrived && c->arrived != c->devices;
+}
+
+/*
+ * Take the oldest idle rendezvous off the list while there are more than
+ * VNPU_COMM_MAX_IDLE; returns the one to free (one per call is enough: each
+ * call adds at most one). Under vnpu_comm_lock.
+ */
+static struct vnpu_comm *vnpu_comm_trim(void)
+{
+	struct vnpu_comm *c, *oldest = NULL;
+	u32 idle = 0;
+
+	list_for_each_entry(c, &vnpu_comm_list, node) {
+		if (!vnpu_comm_idle(c))
+			continue;
+		if (!oldest)
+			oldest = c;
+		idle++;
+	}
+	if (idle <= VNPU_COMM_MAX_IDLE)
+		return NULL;
+	list_del_init(&oldest->node);
+	return oldest;
 }
 
 /**
@@ -178,7 +226,7 @@ bool vnpu_comm_ready(const struct vnpu_ktask *task, u64 *start, u64 *end)
  */
 void vnpu_comm_leave(struct vnpu_device *vdev, struct vnpu_ktask *task, bool cancelled)
 {
-	struct vnpu_comm *c;
+	struct vnpu_comm *c, *forgotten = NULL;
 	bool last;
 
 	lockdep_assert_held(&vdev->lock);
@@ -193,10 +241,13 @@ void vnpu_comm_leave(struct vnpu_device *vdev, struct vnpu_ktask *task, bool can
 	if (c->arrived == c->devices)
 		list_del_init(&c->node);
 	last = vnpu_comm_finished(c);
+	if (vnpu_comm_idle(c))
+		forgotten = vnpu_comm_trim();
 	spin_unlock(&vnpu_comm_lock);
 	task->comm = NULL;
 	if (last)
-		kfree(c);
+		vnpu_comm_free(c);
+	vnpu_comm_free(forgotten);
 }
 
 /* Module exit: no file is open; free the aborted ones never completed. */
@@ -207,7 +258,7 @@ void vnpu_comm_cleanup(void)
 	spin_lock(&vnpu_comm_lock);
 	list_for_each_entry_safe(c, tmp, &vnpu_comm_list, node) {
 		list_del(&c->node);
-		kfree(c);
+		vnpu_comm_free(c);
 	}
 	spin_unlock(&vnpu_comm_lock);
 }

@@ -177,6 +177,7 @@ static int __init vnpu_init(void)
 	ret = vnpu_nl_init();
 	if (ret)
 		goto err_remove_devices;
+	vnpu_debugfs_init();
 
 	pr_info(VNPU_NAME ": %u device(s), uapi %u.%u\n", vnpu_ndevs,
 		VNPU_UAPI_VERSION_MAJOR, VNPU_UAPI_VERSION_MINOR);
@@ -195,6 +196,7 @@ err_unregister_region:
 
 static void __exit vnpu_exit(void)
 {
+	vnpu_debugfs_exit();
 	/* first: no netlink request may read a device being removed */
 	vnpu_nl_exit();
 	while (vnpu_ndevs)
@@ -203,6 +205,7 @@ static void __exit vnpu_exit(void)
 	class_destroy(vnpu_class);
 	unregister_chrdev_region(vnpu_devt, devices);
 	vnpu_comm_cleanup();
+	vnpu_objects_check_leaks();
 }
 
 module_init(vnpu_init);

@@ -242,6 +242,39 @@ struct vnpu_file {
 	wait_queue_head_t prof_wq;
 };
 
+/* Kinds of objects vnpu_debugfs.c counts while they live. */
+enum vnpu_obj_kind {
+	VNPU_OBJ_FILE,
+	VNPU_OBJ_STREAM,
+	VNPU_OBJ_TASK,
+	VNPU_OBJ_COMM,
+	VNPU_OBJ_SESSION,
+	VNPU_OBJ_RING,
+	VNPU_OBJ_KINDS,
+};
+
+struct vnpu_objects {
+	atomic_long_t live[VNPU_OBJ_KINDS];
+};
+
+/* vnpu_debugfs.c */
+extern struct vnpu_objects vnpu_objects;
+bool vnpu_fail_alloc(void);
+long vnpu_objects_live(void);
+void vnpu_objects_check_leaks(void);
+void vnpu_debugfs_init(void);
+void vnpu_debugfs_exit(void);
+
+static inline void vnpu_obj_get(enum vnpu_obj_kind kind)
+{
+	atomic_long_inc(&vnpu_objects.live[kind]);
+}
+
+static inline void vnpu_obj_put(enum vnpu_obj_kind kind)
+{
+	atomic_long_dec(&vnpu_objects.live[kind]);
+}
+
 /* vnpu_drv.c */
 u32 vnpu_device_count(void);
 struct vnpu_device *vnpu_device_get(u32 id);
@@ -271,6 +304,7 @@ int vnpu_exec_start(struct vnpu_device *vdev);
 void vnpu_exec_stop(struct vnpu_device *vdev);
 void vnpu_exec_kick(struct vnpu_device *vdev);
 void vnpu_exec_cancel_file(struct vnpu_file *vfile);
+struct vnpu_ktask *vnpu_task_alloc(void);
 void vnpu_task_free(struct vnpu_ktask *task);
 
 /* vnpu_ring.c */
@@ -304,6 +338,7 @@ void vnpu_nl_records_lost(struct vnpu_device *vdev, struct vnpu_prof *prof);
 
 /* vnpu_comm.c */
 struct vnpu_comm *vnpu_comm_alloc(void);
+void vnpu_comm_free(struct vnpu_comm *c);
 void vnpu_comm_arrive(struct vnpu_device *vdev, struct vnpu_ktask *task,
 		      u64 ready);
 bool vnpu_comm_ready(const struct vnpu_ktask *task, u64 *start, u64 *end);

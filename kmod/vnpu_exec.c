@@ -36,12 +36,25 @@
 /* Tasks completed per lock hold before the executor lets others in. */
 #define VNPU_EXEC_BATCH 64
 
+struct vnpu_ktask *vnpu_task_alloc(void)
+{
+	struct vnpu_ktask *task;
+
+	if (vnpu_fail_alloc())
+		return NULL;
+	task = kzalloc(sizeof(*task), GFP_KERNEL);
+	if (task)
+		vnpu_obj_get(VNPU_OBJ_TASK);
+	return task;
+}
+
 void vnpu_task_free(struct vnpu_ktask *task)
 {
 	if (!task)
 		return;
-	kfree(task->comm_spare);
+	vnpu_comm_free(task->comm_spare);
 	kfree(task);
+	vnpu_obj_put(VNPU_OBJ_TASK);
 }
 
 void vnpu_exec_kick(struct vnpu_device *vdev)

@@ -32,6 +32,7 @@ static void vnpu_prof_free(struct vnpu_prof *prof)
 		return;
 	vnpu_ring_free(prof->ring);
 	kfree(prof);
+	vnpu_obj_put(VNPU_OBJ_SESSION);
 }
 
 /* Device time now: the executor's clock, or the wall clock when pacing. */
@@ -116,12 +117,13 @@ static struct vnpu_prof *vnpu_prof_new(struct vnpu_device *vdev,
 	struct vnpu_prof *prof;
 	u32 n_aic = 0, n_aiv = 0;
 
-	prof = kzalloc(sizeof(*prof), GFP_KERNEL);
+	prof = vnpu_fail_alloc() ? NULL : kzalloc(sizeof(*prof), GFP_KERNEL);
 	if (!prof)
 		return NULL;
+	vnpu_obj_get(VNPU_OBJ_SESSION);
 	prof->ring = vnpu_ring_alloc(ps->ring_pages);
 	if (!prof->ring) {
-		kfree(prof);
+		vnpu_prof_free(prof);
 		return NULL;
 	}
 	prof->ring->wakeup_bytes = ps->wakeup_bytes;

@@ -45,29 +45,32 @@ struct vnpu_ring *vnpu_ring_alloc(u32 nr_data)
 	struct vnpu_ring *r;
 	u32 i, n;
 
-	r = kzalloc(sizeof(*r), GFP_KERNEL);
+	r = vnpu_fail_alloc() ? NULL : kzalloc(sizeof(*r), GFP_KERNEL);
 	if (!r)
 		return NULL;
 	r->nr_data = nr_data;
-	r->pages = kvcalloc(2 + nr_data, sizeof(*r->pages), GFP_KERNEL);
+	r->pages = vnpu_fail_alloc() ? NULL :
+		   kvcalloc(2 + nr_data, sizeof(*r->pages), GFP_KERNEL);
 	if (!r->pages)
 		goto err_free_ring;
 	for (i = 0; i < 2 + nr_data; i++) {
-		r->pages[i] = alloc_page(GFP_KERNEL | __GFP_ZERO);
+		r->pages[i] = vnpu_fail_alloc() ? NULL :
+			      alloc_page(GFP_KERNEL | __GFP_ZERO);
 		if (!r->pages[i])
 			goto err_free_pages;
 	}
 
 	n = vnpu_ring_map_pages(r);
-	map = kvcalloc(n, sizeof(*map), GFP_KERNEL);
+	map = vnpu_fail_alloc() ? NULL : kvcalloc(n, sizeof(*map), GFP_KERNEL);
 	if (!map)
 		goto err_free_pages;
 	for (i = 0; i < n; i++)
 		map[i] = vnpu_ring_page(r, i);
-	r->vaddr = vmap(map, n, VM_MAP, PAGE_KERNEL);
+	r->vaddr = vnpu_fail_alloc() ? NULL : vmap(map, n, VM_MAP, PAGE_KERNEL);
 	kvfree(map);
 	if (!r->vaddr)
 		goto err_free_pages;
+	vnpu_obj_get(VNPU_OBJ_RING);
 
 	r->ctrl = r->vaddr;
 	r->cons = r->vaddr + PAGE_SIZE;
@@ -96,6 +99,7 @@ void vnpu_ring_free(struct vnpu_ring *r)
 		put_page(r->pages[i]);
 	kvfree(r->pages);
 	kfree(r);
+	vnpu_obj_put(VNPU_OBJ_RING);
 }
 
 /* Read the consumer position once; an implausible one counts as no move. */

@@ -16,6 +16,7 @@
 static void vnpu_stream_free(struct kref *ref)
 {
 	kfree(container_of(ref, struct vnpu_stream, ref));
+	vnpu_obj_put(VNPU_OBJ_STREAM);
 }
 
 static void vnpu_stream_put(struct vnpu_stream *stream)
@@ -37,9 +38,10 @@ long vnpu_ioctl_stream_create(struct vnpu_file *vfile, void __user *arg)
 	if (sc.flags || sc.stream_id || sc.reserved)
 		return -EINVAL;
 
-	stream = kzalloc(sizeof(*stream), GFP_KERNEL);
+	stream = vnpu_fail_alloc() ? NULL : kzalloc(sizeof(*stream), GFP_KERNEL);
 	if (!stream)
 		return -ENOMEM;
+	vnpu_obj_get(VNPU_OBJ_STREAM);
 	kref_init(&stream->ref);
 	stream->vfile = vfile;
 	INIT_LIST_HEAD(&stream->pending);
@@ -51,7 +53,7 @@ long vnpu_ioctl_stream_create(struct vnpu_file *vfile, void __user *arg)
 			break;
 	if (id == VNPU_MAX_STREAMS) {
 		mutex_unlock(&vfile->lock);
-		kfree(stream);
+		vnpu_stream_put(stream);
 		return -EMFILE;
 	}
 	stream->id = id;

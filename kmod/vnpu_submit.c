@@ -260,13 +260,14 @@ long vnpu_ioctl_submit(struct vnpu_file *vfile, void __user *arg, u32 *count)
 	if (vnpu_copy_struct_out(arg, &sub, sizeof(sub), sub.size))
 		return -EFAULT;
 
-	tasks = kvcalloc(sub.count, sizeof(*tasks), GFP_KERNEL);
+	tasks = vnpu_fail_alloc() ? NULL :
+		kvcalloc(sub.count, sizeof(*tasks), GFP_KERNEL);
 	if (!tasks)
 		return -ENOMEM;
 	for (n = 0; n < sub.count; n++) {
 		const void __user *src = u64_to_user_ptr(sub.tasks) +
 					 (u64)n * sub.task_size;
-		struct vnpu_ktask *t = kzalloc(sizeof(*t), GFP_KERNEL);
+		struct vnpu_ktask *t = vnpu_task_alloc();
 
 		if (!t) {
 			ret = -ENOMEM;

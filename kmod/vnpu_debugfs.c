@@ -1,0 +1,121 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * vnpu: debugfs, /sys/kernel/debug/vnpu/ (root only, for tests).
+ *
+ *  objects     live objects of each kind the module allocates: the
+ *              reliability tests (docs/reliability.md) check that every
+ *              count is back to zero once the files are closed, however
+ *              they were closed (SIGKILL, fork, races). Read-only.
+ *  fail_alloc  fault injection, in the manner of netdevsim's knobs: write N
+ *              and the Nth allocation the module makes from then on fails
+ *              as if memory ran out; 0 (the default) disarms it. Reading
+ *              gives the allocations still to go. Stock kernels lack
+ *              CONFIG_FAILSLAB, so the module counts its own allocations;
+ *              that also keeps other subsystems out of the experiment.
+ *
+ * The module works without debugfs; a failure to create it is not an error.
+ */
+#include <linux/atomic.h>
+#include <linux/debugfs.h>
+#include <linux/seq_file.h>
+
+#include "vnpu_drv.h"
+
+struct vnpu_objects vnpu_objects;
+
+static atomic_t vnpu_fail_countdown = ATOMIC_INIT(0);
+static struct dentry *vnpu_debugfs_dir;
+
+static const char *const vnpu_object_names[] = {
+	[VNPU_OBJ_FILE] = "files",
+	[VNPU_OBJ_STREAM] = "streams",
+	[VNPU_OBJ_TASK] = "tasks",
+	[VNPU_OBJ_COMM] = "comms",
+	[VNPU_OBJ_SESSION] = "sessions",
+	[VNPU_OBJ_RING] = "rings",
+};
+
+static_assert(ARRAY_SIZE(vnpu_object_names) == VNPU_OBJ_KINDS);
+
+/*
+ * True when the armed countdown reaches this allocation. An allocation
+ * site calls it first and fails as the allocator would.
+ */
+bool vnpu_fail_alloc(void)
+{
+	int old = atomic_read(&vnpu_fail_countdown);
+
+	/* a decrement that never goes below zero, from any context */
+	do {
+		if (old <= 0)
+			return false;
+	} while (!atomic_try_cmpxchg(&vnpu_fail_countdown, &old, old - 1));
+	return old == 1;
+}
+
+/* The number of live objects of any kind: 0 once the module is idle. */
+long vnpu_objects_live(void)
+{
+	long sum = 0;
+	int i;
+
+	for (i = 0; i < VNPU_OBJ_KINDS; i++)
+		sum += atomic_long_read(&vnpu_objects.live[i]);
+	return sum;
+}
+
+/* Report at unload what was never freed; the VM runner fails on it. */
+void vnpu_objects_check_leaks(void)
+{
+	int i;
+
+	for (i = 0; i < VNPU_OBJ_KINDS; i++) {
+		long n = atomic_long_read(&vnpu_objects.live[i]);
+
+		if (n)
+			pr_err(VNPU_NAME ": leaked at unload: %ld %s\n", n,
+			       vnpu_object_names[i]);
+	}
+}
+
+static int vnpu_objects_show(struct seq_file *m, void *v)
+{
+	int i;
+
+	for (i = 0; i < VNPU_OBJ_KINDS; i++)
+		seq_printf(m, "%s %ld\n", vnpu_object_names[i],
+			   atomic_long_read(&vnpu_objects.live[i]));
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(vnpu_objects);
+
+static int vnpu_fail_alloc_get(void *data, u64 *val)
+{
+	*val = max(atomic_read(&vnpu_fail_countdown), 0);
+	return 0;
+}
+
+static int vnpu_fail_alloc_set(void *data, u64 val)
+{
+	if (val > INT_MAX)
+		return -EINVAL;
+	atomic_set(&vnpu_fail_countdown, val);
+	return 0;
+}
+DEFINE_DEBUGFS_ATTRIBUTE(vnpu_fail_alloc_fops, vnpu_fail_alloc_get,
+			 vnpu_fail_alloc_set, "%llu\n");
+
+void vnpu_debugfs_init(void)
+{
+	vnpu_debugfs_dir = debugfs_create_dir(VNPU_NAME, NULL);
+	debugfs_create_file("objects", 0400, vnpu_debugfs_dir, NULL,
+			    &vnpu_objects_fops);
+	debugfs_create_file_unsafe("fail_alloc", 0600, vnpu_debugfs_dir, NULL,
+				   &vnpu_fail_alloc_fops);
+}
+
+void vnpu_debugfs_exit(void)
+{
+	debugfs_remove_recursive(vnpu_debugfs_dir);
+	atomic_set(&vnpu_fail_countdown, 0);
+}
