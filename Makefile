@@ -13,6 +13,9 @@
 #   make vm-test SUITES="name"   run only these in-VM suites (one boot)
 #                KERNEL=debug    ... on the debug kernel (or both)
 #   make install PREFIX=/usr/local DESTDIR=
+#   make stress     the reliability suites with long counts, one VM boot
+#                   (slub_debug, 2 vCPUs), a table of figures; SUITES= and
+#                   KERNEL=debug as for vm-test (docs/reliability.md)
 #   make bench      the benchmarks (host + one VM boot), a table of ratios
 #   make bench-smoke  each benchmark for a second or two: do they complete?
 
@@ -38,7 +41,7 @@ endif
 export CC CFLAGS BUILD KSFT TOP Q
 
 .PHONY: all deps build module module-debug lib tools tests examples check lint demo vm vm-shell \
-	vm-test clean install bench bench-smoke bench-build
+	vm-test stress clean install bench bench-smoke bench-build
 
 all: deps
 	$(Q)$(MAKE) --no-print-directory build
@@ -109,6 +112,9 @@ vm-shell: all
 
 vm-test: all
 	$(Q)$(TOP)/tools/check.sh --vm-only --kernel $(or $(KERNEL),stock) $(SUITES)
+
+stress: all
+	$(Q)$(TOP)/tools/stress.sh --kernel $(or $(KERNEL),stock) $(SUITES)
 
 # bench/: built only for these targets; bench/run.sh runs them (docs/performance.md)
 bench-build: lib module

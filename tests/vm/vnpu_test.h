@@ -107,8 +107,7 @@ static inline unsigned long vnpu_scaled(unsigned long n)
  * VNPU_TEST_SCALE on the debug kernel), @full under make stress, which sets
  * VNPU_STRESS=1 (docs/reliability.md).
  */
-static inline unsigned long vnpu_stress_count(unsigned long quick,
-					      unsigned long full)
+static inline unsigned long vnpu_stress_count(unsigned long quick, unsigned long full)
 {
 	const char *s = getenv("VNPU_STRESS");
 
@@ -128,11 +127,102 @@ static inline int vnpu_stress_mode(void)
  * A figure for make stress's table: one TAP comment line
  * "# figure: AREA key=value ...". tools/stress.sh collects them.
  */
-#define vnpu_figure(area, fmt, ...)                                            \
-	do {                                                                   \
-		printf("# figure: %s " fmt "\n", area, ##__VA_ARGS__);         \
-		fflush(stdout);                                                \
+#define vnpu_figure(area, fmt, ...)                                    \
+	do {                                                           \
+		printf("# figure: %s " fmt "\n", area, ##__VA_ARGS__); \
+		fflush(stdout);                                        \
 	} while (0)
+
+/* kmod/vnpu_debugfs.c: live objects and the allocation fault knob */
+#define VNPU_DEBUGFS "/sys/kernel/debug/vnpu"
+
+/*
+ * Live objects the module holds, all kinds summed; -1 if debugfs is not
+ * there. @what, if not NULL, gets the file's text ("files 0\nstreams 0...").
+ */
+static inline long vnpu_objects_live(char *what, size_t len)
+{
+	char buf[256], name[32];
+	long sum = 0, n;
+	int off = 0, used;
+	FILE *f = fopen(VNPU_DEBUGFS "/objects", "r");
+
+	if (!f)
+		return -1;
+	buf[0] = 0;
+	while (fscanf(f, "%31s %ld", name, &n) == 2) {
+		sum += n;
+		used = snprintf(buf + off, sizeof(buf) - off, "%s %ld ", name, n);
+		if (used > 0 && off + used < (int)sizeof(buf))
+			off += used;
+	}
+	fclose(f);
+	if (what)
+		snprintf(what, len, "%s", buf);
+	return sum;
+}
+
+/* Live objects of one kind ("files", "streams", "tasks", "comms"...), or -1. */
+static inline long vnpu_object_count(const char *kind)
+{
+	char name[32];
+	long n, found = -1;
+	FILE *f = fopen(VNPU_DEBUGFS "/objects", "r");
+
+	if (!f)
+		return -1;
+	while (fscanf(f, "%31s %ld", name, &n) == 2)
+		if (!strcmp(name, kind))
+			found = n;
+	fclose(f);
+	return found;
+}
+
+/*
+ * Aborted collectives the module keeps for partners that have not come by
+ * (kmod/vnpu_comm.c, VNPU_COMM_MAX_IDLE): idle, they are not a leak.
+ */
+#define VNPU_COMM_MAX_IDLE 64
+
+/*
+ * Live objects that should be gone once every file is closed: all but the
+ * idle rendezvous, which count only beyond their bound. -1 without debugfs.
+ */
+static inline long vnpu_objects_unexpected(char *what, size_t len)
+{
+	long all = vnpu_objects_live(what, len), comms = vnpu_object_count("comms");
+
+	if (all < 0 || comms < 0)
+		return -1;
+	return all - (comms > VNPU_COMM_MAX_IDLE ? VNPU_COMM_MAX_IDLE : comms);
+}
+
+/* Arm (n > 0) or disarm (0) the failure of the module's nth allocation. */
+static inline int vnpu_fail_alloc_set(unsigned long n)
+{
+	FILE *f = fopen(VNPU_DEBUGFS "/fail_alloc", "w");
+	int ret;
+
+	if (!f)
+		return -errno;
+	ret = fprintf(f, "%lu\n", n) < 0 ? -EIO : 0;
+	if (fclose(f))
+		ret = -errno;
+	return ret;
+}
+
+static inline long vnpu_fail_alloc_left(void)
+{
+	FILE *f = fopen(VNPU_DEBUGFS "/fail_alloc", "r");
+	long n = -1;
+
+	if (!f)
+		return -1;
+	if (fscanf(f, "%ld", &n) != 1)
+		n = -1;
+	fclose(f);
+	return n;
+}
 
 /* Create a stream; returns its id or -errno. */
 static inline int vnpu_stream_new(int fd)

@@ -1,0 +1,388 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Lifecycle (docs/reliability.md): the module loaded and unloaded many
+ * times with real work in between; processes SIGKILLed in the middle of a
+ * profiling session leave the device usable and nothing allocated (the
+ * module's object counts in debugfs back to zero, unreclaimable slab and
+ * free memory back where they were); every allocation the module makes
+ * failed once, in turn, through the debugfs fail_alloc knob, each failure
+ * reported as -ENOMEM with nothing leaked; unload refused while in use.
+ *
+ * Quick counts in make check, long ones under make stress (VNPU_STRESS=1).
+ */
+#include <poll.h>
+#include <signal.h>
+#include <sys/mman.h>
+#include <sys/wait.h>
+#include <time.h>
+
+#include "kselftest_harness.h"
+#include "vm/vnpu_test.h"
+#include "vm/vnpu_test_ring.h"
+
+/* plain TEST()s time out after 30 s; these take longer under make stress */
+FIXTURE(slow)
+{
+	int unused;
+};
+
+FIXTURE_SETUP(slow)
+{
+}
+
+FIXTURE_TEARDOWN(slow)
+{
+	/* never leave a failure armed for the suites that follow */
+	vnpu_fail_alloc_set(0);
+}
+
+/* The module's objects drain asynchronously at most this long after close. */
+static long objects_settled(void)
+{
+	long n = -1;
+
+	for (int i = 0; i < 200; i++) {
+		n = vnpu_objects_unexpected(NULL, 0);
+		if (n <= 0)
+			return n;
+		usleep(10000);
+	}
+	return n;
+}
+
+/* A /proc/meminfo field in kB, or -1. */
+static long meminfo_kb(const char *field)
+{
+	char line[128];
+	size_t len = strlen(field);
+	long v = -1;
+	FILE *f = fopen("/proc/meminfo", "r");
+
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f))
+		if (!strncmp(line, field, len) && line[len] == ':') {
+			v = strtol(line + len + 1, NULL, 10);
+			break;
+		}
+	fclose(f);
+	return v;
+}
+
+static void drop_caches(void)
+{
+	FILE *f = fopen("/proc/sys/vm/drop_caches", "w");
+
+	sync();
+	if (f) {
+		fputs("3\n", f);
+		fclose(f);
+	}
+}
+
+struct workload {
+	int fd[2];
+	int streams[2];
+	struct ring r;
+	int mapped;
+	int profiling;
+};
+
+static void workload_end(struct workload *w)
+{
+	if (w->mapped)
+		ring_unmap(&w->r);
+	for (int d = 0; d < 2; d++)
+		if (w->fd[d] >= 0)
+			close(w->fd[d]);
+	memset(w, 0, sizeof(*w));
+	w->fd[0] = w->fd[1] = -1;
+}
+
+/*
+ * One of everything the module allocates: two files on two devices, a
+ * stream each, a profiling session with its ring mapped, compute tasks and
+ * an AllReduce across both devices (a rendezvous), a sync, a drain, a stop.
+ * Returns 0 or the first call's -errno; @w holds what is open.
+ */
+static int workload_run(struct workload *w, unsigned int ndev)
+{
+	/*
+	 * A new tag every run: a run that failed half way leaves an aborted
+	 * rendezvous that a partner with the same tag would join
+	 * (docs/uapi.md, abort on close).
+	 */
+	static unsigned int tag = 1;
+	struct vnpu_task t[9];
+	__u64 dims[2] = { 32, 32 };
+	int ret;
+
+	memset(w, 0, sizeof(*w));
+	w->fd[0] = w->fd[1] = -1;
+	for (unsigned int d = 0; d < ndev; d++) {
+		w->fd[d] = vnpu_open_dev(d, O_RDWR);
+		if (w->fd[d] < 0)
+			return -errno;
+		w->streams[d] = vnpu_stream_new(w->fd[d]);
+		if (w->streams[d] < 0)
+			return w->streams[d];
+	}
+	w->r.fd = w->fd[0];
+	ret = vnpu_prof_start(w->fd[0], VNPU_PROF_L2, -1, 16, 0, &w->r.ps);
+	if (ret)
+		return ret;
+	w->profiling = 1;
+	ret = ring_map(&w->r);
+	if (ret)
+		return ret;
+	w->mapped = 1;
+	for (int i = 0; i < 8; i++) {
+		vnpu_task_init(&t[i], "MatMul_1", "MatMul", VNPU_TASK_AI_CORE, w->streams[0],
+			       1 << 16, 1 << 12);
+		vnpu_task_tensor(&t[i], 0, VNPU_DT_FLOAT16, 2, dims);
+		vnpu_task_tensor(&t[i], 1, VNPU_DT_FLOAT16, 2, dims);
+	}
+	ret = vnpu_submit_tasks(w->fd[0], t, 8, NULL);
+	if (ret)
+		return ret;
+	if (ndev == 2) {
+		tag++;
+		for (unsigned int d = 0; d < 2; d++) {
+			vnpu_task_init(&t[8], "hcom_allReduce_1", "AllReduce",
+				       VNPU_TASK_COMMUNICATION, w->streams[d], 0, 1 << 12);
+			t[8].comm_op = VNPU_COMM_ALLREDUCE;
+			t[8].comm_devices = 3;
+			t[8].comm_tag = tag;
+			ret = vnpu_submit_tasks(w->fd[d], &t[8], 1, NULL);
+			if (ret)
+				return ret;
+		}
+	}
+	for (unsigned int d = 0; d < ndev; d++) {
+		ret = vnpu_sync_stream(w->fd[d], w->streams[d], 0, 20000, NULL);
+		if (ret)
+			return ret;
+	}
+	ring_drain(&w->r);
+	if (w->r.bad)
+		return -EPROTO;
+	ret = vnpu_prof_stop(w->fd[0]);
+	if (ret)
+		return ret;
+	return vnpu_stream_del(w->fd[0], w->streams[0]);
+}
+
+/* Loaded, used, unloaded: the count make stress raises to 200. */
+TEST_F_TIMEOUT(slow, reload_with_activity, 3600)
+{
+	unsigned long n = vnpu_stress_count(10, 200), i;
+	struct timespec t0, t1;
+	struct workload w;
+	char what[256];
+
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	for (i = 0; i < n; i++) {
+		ASSERT_EQ(0, vnpu_module_unload()) TH_LOG("cycle %lu", i);
+		ASSERT_EQ(0, vnpu_module_load(i % 2 ? "devices=2 product=a3" : "devices=2"));
+		ASSERT_EQ(0, workload_run(&w, 2)) TH_LOG("cycle %lu", i);
+		workload_end(&w);
+		ASSERT_EQ(0, objects_settled())
+		{
+			vnpu_objects_live(what, sizeof(what));
+			TH_LOG("cycle %lu: still live: %s", i, what);
+		}
+	}
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	ASSERT_EQ(0, vnpu_module_unload());
+	ASSERT_EQ(0, vnpu_module_restore());
+	vnpu_figure("lifecycle", "reloads=%lu seconds=%.1f leaks=0", n,
+		    t1.tv_sec - t0.tv_sec + (t1.tv_nsec - t0.tv_nsec) / 1e9);
+}
+
+/*
+ * The child of sigkill_mid_session: a session at L2 with a large ring
+ * mapped, tasks submitted as fast as it can, never syncing; it says when it
+ * is in the middle of things, then waits to be killed.
+ */
+static void doomed_child(int ready_fd, unsigned int dev)
+{
+	static struct vnpu_task t[64];
+	struct vnpu_prof_start ps;
+	struct ring r = { 0 };
+	int s, ret;
+
+	r.fd = vnpu_open_dev(dev, O_RDWR);
+	if (r.fd < 0)
+		_exit(10);
+	s = vnpu_stream_new(r.fd);
+	if (s < 0 || vnpu_prof_start(r.fd, VNPU_PROF_L2, -1, 256, 0, &ps))
+		_exit(11);
+	r.ps = ps;
+	if (ring_map(&r))
+		_exit(12);
+	for (int i = 0; i < 64; i++)
+		vnpu_task_init(&t[i], "Add_1", "Add", VNPU_TASK_AI_CORE, s, 1 << 12, 1 << 12);
+	for (int round = 0;; round++) {
+		ret = vnpu_submit_tasks(r.fd, t, 64, NULL);
+		if (ret && ret != -EAGAIN && ret != -ENOSPC)
+			_exit(13);
+		if (round == 2 && write(ready_fd, "r", 1) != 1)
+			_exit(14);
+		if (ret)
+			usleep(1000);
+	}
+}
+
+TEST_F_TIMEOUT(slow, sigkill_mid_session, 3600)
+{
+	unsigned long n = vnpu_stress_count(20, 300), i;
+	long sunreclaim0, free0, sunreclaim1, free1;
+	struct vnpu_prof_start ps;
+	char what[256];
+	unsigned int seed = 7;
+
+	ASSERT_EQ(0, objects_settled());
+	drop_caches();
+	sunreclaim0 = meminfo_kb("SUnreclaim");
+	free0 = meminfo_kb("MemAvailable");
+	for (i = 0; i < n; i++) {
+		int p[2], st, fd;
+		char c;
+		pid_t pid;
+
+		ASSERT_EQ(0, pipe(p));
+		pid = fork();
+		ASSERT_GE(pid, 0);
+		if (pid == 0) {
+			close(p[0]);
+			doomed_child(p[1], i % 2);
+		}
+		close(p[1]);
+		ASSERT_EQ(1, read(p[0], &c, 1)) TH_LOG("child %lu never got going", i);
+		close(p[0]);
+		usleep(rand_r(&seed) % 20000);
+		kill(pid, SIGKILL);
+		ASSERT_EQ(pid, waitpid(pid, &st, 0));
+		ASSERT_TRUE(WIFSIGNALED(st) && WTERMSIG(st) == SIGKILL)
+		TH_LOG("child %lu: status %#x", i, st);
+		/* the device is usable at once: no session left behind */
+		fd = vnpu_open_dev(i % 2, O_RDWR);
+		ASSERT_GE(fd, 0);
+		ASSERT_EQ(0, vnpu_prof_start(fd, VNPU_PROF_L0, -1, 0, 0, &ps));
+		ASSERT_EQ(0, vnpu_prof_stop(fd));
+		close(fd);
+		ASSERT_EQ(0, objects_settled())
+		{
+			vnpu_objects_live(what, sizeof(what));
+			TH_LOG("after kill %lu: still live: %s", i, what);
+		}
+	}
+	drop_caches();
+	sunreclaim1 = meminfo_kb("SUnreclaim");
+	free1 = meminfo_kb("MemAvailable");
+	/*
+	 * Each child held a 1 MiB ring, some hundred tasks and a session: a
+	 * leak of any of them per kill would show as megabytes. Allow the
+	 * kernel's own caches some slack.
+	 */
+	EXPECT_LT(sunreclaim1 - sunreclaim0, 4096)
+	TH_LOG("SUnreclaim grew %ld kB over %lu kills", sunreclaim1 - sunreclaim0, n);
+	EXPECT_LT(free0 - free1, 8192)
+	TH_LOG("MemAvailable fell %ld kB over %lu kills", free0 - free1, n);
+	vnpu_figure("lifecycle", "sigkills=%lu slab_delta_kb=%ld available_delta_kb=%ld leaks=0", n,
+		    sunreclaim1 - sunreclaim0, free0 - free1);
+}
+
+/*
+ * Fail the 1st, 2nd, ... allocation of the workload until one run needs no
+ * more: every failure surfaces as -ENOMEM from the call that allocated, and
+ * closing everything frees all the rest.
+ */
+TEST_F_TIMEOUT(slow, every_allocation_fails_once, 1200)
+{
+	unsigned int ndev = vnpu_param_devices() >= 2 ? 2 : 1;
+	unsigned long nth, injected = 0;
+	struct workload w;
+	char what[256];
+	int ret;
+
+	if (vnpu_objects_live(NULL, 0) < 0)
+		SKIP(return, "no /sys/kernel/debug/vnpu (debugfs not mounted?)");
+	ASSERT_EQ(0, objects_settled());
+	for (nth = 1; nth < 1000; nth++) {
+		ASSERT_EQ(0, vnpu_fail_alloc_set(nth));
+		ret = workload_run(&w, ndev);
+		workload_end(&w);
+		if (vnpu_fail_alloc_left() > 0) {
+			/* the workload made fewer than nth allocations */
+			ASSERT_EQ(0, ret);
+			break;
+		}
+		injected++;
+		EXPECT_EQ(-ENOMEM, ret)
+		TH_LOG("allocation %lu failed: %d (%s)", nth, ret,
+					       strerror(-ret));
+		ASSERT_EQ(0, objects_settled())
+		{
+			vnpu_objects_live(what, sizeof(what));
+			TH_LOG("allocation %lu failed: still live: %s", nth, what);
+		}
+	}
+	ASSERT_EQ(0, vnpu_fail_alloc_set(0));
+	EXPECT_GT(injected, 20);
+	/* and the device works as before */
+	ASSERT_EQ(0, workload_run(&w, ndev));
+	workload_end(&w);
+	vnpu_figure("lifecycle", "allocation_failures=%lu leaks=0", injected);
+}
+
+/*
+ * Collectives whose partner never comes, their file closed: the module
+ * keeps a bounded number of the aborted rendezvous for late partners, and
+ * frees them all at unload (which reports any it could not).
+ */
+TEST(aborted_collectives_are_bounded)
+{
+	unsigned int n = 3 * VNPU_COMM_MAX_IDLE;
+	struct vnpu_task t;
+
+	if (vnpu_param_devices() < 2)
+		SKIP(return, "needs devices=2");
+	for (unsigned int i = 0; i < n; i++) {
+		int fd = vnpu_open_dev(0, O_RDWR), s = vnpu_stream_new(fd);
+
+		ASSERT_GE(s, 0);
+		vnpu_task_init(&t, "hcom_allReduce_1", "AllReduce", VNPU_TASK_COMMUNICATION, s, 0,
+			       4096);
+		t.comm_op = VNPU_COMM_ALLREDUCE;
+		t.comm_devices = 3;
+		t.comm_tag = 1000 + i;
+		ASSERT_EQ(0, vnpu_submit_tasks(fd, &t, 1, NULL));
+		close(fd);
+	}
+	EXPECT_EQ(VNPU_COMM_MAX_IDLE, vnpu_object_count("comms"));
+	EXPECT_EQ(0, objects_settled());
+	vnpu_figure("lifecycle", "half_collectives=%u kept=%ld", n, vnpu_object_count("comms"));
+}
+
+/* Open files and mappings pin the module; unload waits for neither. */
+TEST(unload_refused_while_in_use)
+{
+	struct workload w;
+	int ret;
+
+	ret = workload_run(&w, 1);
+	ASSERT_EQ(0, ret);
+	EXPECT_EQ(-EAGAIN, vnpu_module_unload());
+	/* the file closed, the ring still mapped: still in use */
+	close(w.fd[0]);
+	w.fd[0] = -1;
+	EXPECT_EQ(-EAGAIN, vnpu_module_unload());
+	EXPECT_GT(w.r.ctrl->stopped, 0);
+	workload_end(&w);
+	EXPECT_EQ(0, objects_settled());
+	EXPECT_EQ(0, vnpu_module_unload());
+	ASSERT_EQ(0, vnpu_module_restore());
+}
+
+TEST_HARNESS_MAIN
