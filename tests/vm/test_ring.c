@@ -354,7 +354,7 @@ TEST_F_TIMEOUT(ring, hostile_consumer_concurrent, 1200)
 	/* a LOST record may come first: the losses of the vandal's phase */
 	EXPECT_EQ(st2.lost - lost_before, 0);
 	EXPECT_EQ(st2.produced - st.produced, r->records);
-	EXPECT_EQ(st2.bytes, st2.consumed_pos);
+	EXPECT_EQ(st2.bytes, r->cons->consumer_pos);
 	vnpu_figure("ring",
 		    "hostile_writes=%lu tasks=%d produced=%llu consumed_after=%llu lost=%llu",
 		    v.writes, n, (unsigned long long)st2.produced, (unsigned long long)r->records,

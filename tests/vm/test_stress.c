@@ -311,7 +311,7 @@ TEST_F_TIMEOUT(slow, everything_at_once, 3600)
 	ASSERT_NE(MAP_FAILED, sh);
 	memset(sh, 0, sizeof(*sh));
 	sh->ndev = vnpu_param_devices() >= 2 ? 2 : 1;
-	sh->iters = vnpu_stress_count(300, 20000);
+	sh->iters = vnpu_stress_count(300, 5000);
 	/* holds the module while the unloader tries, whatever else closes */
 	holder = vnpu_open_dev(0, O_RDONLY);
 	ASSERT_GE(holder, 0);
