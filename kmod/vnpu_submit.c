@@ -13,11 +13,7 @@
 #include "vnpu_drv.h"
 #include "vnpu_trace.h"
 
-static const u8 vnpu_dtype_size[VNPU_DT_COUNT] = {
-	[VNPU_DT_FLOAT] = 4,  [VNPU_DT_FLOAT16] = 2, [VNPU_DT_INT8] = 1,
-	[VNPU_DT_INT32] = 4,  [VNPU_DT_UINT8] = 1,   [VNPU_DT_INT16] = 2,
-	[VNPU_DT_INT64] = 8,  [VNPU_DT_BF16] = 2,    [VNPU_DT_BOOL] = 1,
-};
+static const u8 vnpu_dtype_size[VNPU_DT_COUNT] = VNPU_DTYPE_SIZES;
 
 /* A NUL-terminated, non-empty, printable string within @len bytes. */
 static bool vnpu_name_valid(const char *s, size_t len)

@@ -12,11 +12,7 @@
 
 NPUPROF_API unsigned int npuprof_dtype_size(enum vnpu_dtype dtype)
 {
-	static const unsigned char size[VNPU_DT_COUNT] = {
-		[VNPU_DT_FLOAT] = 4, [VNPU_DT_FLOAT16] = 2, [VNPU_DT_INT8] = 1,
-		[VNPU_DT_INT32] = 4, [VNPU_DT_UINT8] = 1,   [VNPU_DT_INT16] = 2,
-		[VNPU_DT_INT64] = 8, [VNPU_DT_BF16] = 2,    [VNPU_DT_BOOL] = 1,
-	};
+	static const unsigned char size[VNPU_DT_COUNT] = VNPU_DTYPE_SIZES;
 
 	return (unsigned int)dtype < VNPU_DT_COUNT ? size[dtype] : 0;
 }

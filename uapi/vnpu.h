@@ -198,6 +198,16 @@ enum vnpu_dtype {
 	VNPU_DT_COUNT
 };
 
+/*
+ * Bytes per element of each enum vnpu_dtype, as an array initializer: the
+ * kernel sizes tensors with it, and so does userspace that must agree.
+ */
+#define VNPU_DTYPE_SIZES {						\
+	[VNPU_DT_FLOAT] = 4, [VNPU_DT_FLOAT16] = 2, [VNPU_DT_INT8] = 1,	\
+	[VNPU_DT_INT32] = 4, [VNPU_DT_UINT8] = 1, [VNPU_DT_INT16] = 2,	\
+	[VNPU_DT_INT64] = 8, [VNPU_DT_BF16] = 2, [VNPU_DT_BOOL] = 1,	\
+}
+
 /** enum vnpu_format - tensor formats (op_summary "Formats") */
 enum vnpu_format {
 	VNPU_FMT_ND = 0,

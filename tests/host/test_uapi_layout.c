@@ -296,4 +296,16 @@ TEST(enum_values)
 	EXPECT_EQ(0x1, VNPU_SYNC_F_ALL_STREAMS);
 }
 
+/* Element sizes: one table, used by the kernel and libnpuprof alike. */
+TEST(dtype_sizes)
+{
+	static const unsigned char size[VNPU_DT_COUNT] = VNPU_DTYPE_SIZES;
+	static const unsigned char want[VNPU_DT_COUNT] = { 4, 2, 1, 4, 1, 2, 8, 2, 1 };
+
+	for (int i = 0; i < VNPU_DT_COUNT; i++) {
+		EXPECT_EQ(want[i], size[i])
+		TH_LOG("dtype %d", i);
+	}
+}
+
 TEST_HARNESS_MAIN
