@@ -12,9 +12,18 @@
  *
  * Host API records (api_statistic) are appended by the runtime to an
  * in-memory buffer under a lock and written by the same thread.
+ *
+ * When a write fails (a full disk, an I/O error, the folder removed), the
+ * file is cut back to its last whole record and the device's data is no
+ * longer written, but the thread goes on draining the ring, so the workload
+ * runs on as before; it counts the records it drops, and at the end appends
+ * one LOST record with NPUPROF_RAW_LOST_F_COLLECTOR that carries the count
+ * (overwriting the last records, counted too, when there is no room for
+ * it). The raw data stays exportable and its loss is reported in it.
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <ftw.h>
 #include <limits.h>
 #include <poll.h>
 #include <pthread.h>
@@ -50,11 +59,18 @@
  * @data: the data area (twice).
  * @pos: our consumer position.
  * @dir: device_N/data.
+ * @path: the current record file, @out.
  * @out: the current vnpu.rec.NNNN.
  * @file_no: NNNN.
- * @file_bytes: bytes in @out.
+ * @file_bytes: bytes in @out (whole records).
  * @bytes: bytes collected.
  * @error: the first write error (negative errno), then nothing is written.
+ * @error_path: the file it happened on.
+ * @dropped: data records drained but not written since @error.
+ * @dropped_lost: the counts of the LOST records drained but not written.
+ * @drop_seq: seq of the first record not written.
+ * @dropping: @drop_seq is set.
+ * @stop_failed: VNPU_IOC_PROF_STOP failed: do not wait for the end.
  * @done: stopped and drained.
  */
 struct dev_collect {
@@ -67,11 +83,18 @@ struct dev_collect {
 	const unsigned char *data;
 	uint64_t pos;
 	char dir[PATH_MAX];
+	char path[PATH_MAX];
 	int out;
 	unsigned int file_no;
 	uint64_t file_bytes;
 	uint64_t bytes;
 	int error;
+	char error_path[PATH_MAX];
+	uint64_t dropped;
+	uint64_t dropped_lost;
+	uint64_t drop_seq;
+	int dropping;
+	int stop_failed;
 	int done;
 };
 
@@ -88,6 +111,9 @@ struct npuprof_collector {
 	struct npuprof_api_rec *api;
 	size_t api_n, api_cap;
 	int api_out;
+	char api_path[PATH_MAX];
+	uint64_t api_bytes;
+	uint64_t api_dropped;
 	int api_error;
 };
 
@@ -96,10 +122,12 @@ static _Atomic(struct npuprof_collector *) api_sink;
 /* PROF_NNNNNN: sessions of this process, from 1. */
 static atomic_uint prof_index;
 
-static int write_all(int fd, const void *buf, size_t n)
+/* Write @n bytes; on failure the bytes written before it in *@done. */
+static int write_some(int fd, const void *buf, size_t n, size_t *done)
 {
 	const char *p = buf;
 
+	*done = 0;
 	while (n) {
 		ssize_t w = write(fd, p, n);
 
@@ -108,10 +136,20 @@ static int write_all(int fd, const void *buf, size_t n)
 				continue;
 			return -errno;
 		}
+		if (!w)
+			return -EIO;
 		p += w;
 		n -= (size_t)w;
+		*done += (size_t)w;
 	}
 	return 0;
+}
+
+static int write_all(int fd, const void *buf, size_t n)
+{
+	size_t done;
+
+	return write_some(fd, buf, n, &done);
 }
 
 static int write_file(const char *path, const void *buf, size_t n)
@@ -145,13 +183,53 @@ static int pathf(char *buf, const char *fmt, ...)
 	return 0;
 }
 
-static int open_seq_file(const char *dir, const char *prefix, unsigned int no)
+/*
+ * Create file @no of a record stream; its name in @path. Readable too:
+ * record_dropped() reads its last records back.
+ */
+static int open_seq_file(char *path, const char *dir, const char *prefix, unsigned int no)
 {
-	char path[PATH_MAX];
-
 	if (pathf(path, "%s/%s" NPUPROF_RAW_SEQ_FMT, dir, prefix, no))
 		return -1;
-	return open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	return open(path, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+}
+
+static int pwrite_all(int fd, const void *buf, size_t n, uint64_t off)
+{
+	const char *p = buf;
+
+	while (n) {
+		ssize_t w = pwrite(fd, p, n, (off_t)off);
+
+		if (w < 0) {
+			if (errno == EINTR)
+				continue;
+			return -errno;
+		}
+		if (!w)
+			return -EIO;
+		p += w;
+		n -= (size_t)w;
+		off += (uint64_t)w;
+	}
+	return 0;
+}
+
+static int rm_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+{
+	(void)st;
+	(void)ftw;
+	if (flag == FTW_DP)
+		rmdir(path);
+	else
+		unlink(path);
+	return 0;
+}
+
+/* Remove @dir and everything under it (a folder this collector created). */
+static void remove_tree(const char *dir)
+{
+	nftw(dir, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
 }
 
 /* PROF_{6 digits}_{YYYYMMDDhhmmssmmm}_{16 x [A-Z0-9]} */
@@ -225,16 +303,18 @@ int npuprof_collector_create(const struct npuprof_collect_opts *opts, struct npu
 		goto err_free;
 	}
 	ret = mkdirf(err, c->dir, sizeof(c->dir), "%s/%s", opts->output_dir, name);
-	if (!ret)
-		ret = mkdirf(err, host, sizeof(host), "%s/" NPUPROF_RAW_HOST_DIR, c->dir);
+	if (ret) {
+		c->dir[0] = '\0'; /* not ours to remove */
+		goto err_free;
+	}
+	ret = mkdirf(err, host, sizeof(host), "%s/" NPUPROF_RAW_HOST_DIR, c->dir);
 	if (!ret)
 		ret = mkdirf(err, data, sizeof(data), "%s/" NPUPROF_RAW_DATA_DIR, host);
 	if (ret)
 		goto err_free;
-	c->api_out = open_seq_file(data, NPUPROF_RAW_API_PREFIX, 0);
+	c->api_out = open_seq_file(c->api_path, data, NPUPROF_RAW_API_PREFIX, 0);
 	if (c->api_out < 0) {
-		ret = npuprof_set_error(err, -errno,
-					"cannot create %s/" NPUPROF_RAW_API_PREFIX "0000: %s", data,
+		ret = npuprof_set_error(err, -errno, "cannot create %s: %s", c->api_path,
 					strerror(errno));
 		goto err_free;
 	}
@@ -250,6 +330,8 @@ int npuprof_collector_create(const struct npuprof_collect_opts *opts, struct npu
 err_free:
 	if (c->api_out >= 0)
 		close(c->api_out);
+	if (c->dir[0])
+		remove_tree(c->dir);
 	pthread_mutex_destroy(&c->lock);
 	free(c);
 	return ret;
@@ -264,15 +346,23 @@ const char *npuprof_collector_dir(const struct npuprof_collector *c)
 
 static void api_flush_locked(struct npuprof_collector *c)
 {
+	size_t done, kept = 0;
 	int ret;
 
 	if (!c->api_n)
 		return;
 	if (!c->api_error) {
-		ret = write_all(c->api_out, c->api, c->api_n * sizeof(*c->api));
-		if (ret)
+		ret = write_some(c->api_out, c->api, c->api_n * sizeof(*c->api), &done);
+		kept = ret ? done / sizeof(*c->api) : c->api_n;
+		c->api_bytes += kept * sizeof(*c->api);
+		if (ret) {
+			/* keep whole records only; the rest counts as not written */
 			c->api_error = ret;
+			if (!ftruncate(c->api_out, (off_t)c->api_bytes))
+				lseek(c->api_out, (off_t)c->api_bytes, SEEK_SET);
+		}
 	}
+	c->api_dropped += c->api_n - kept;
 	c->api_n = 0;
 }
 
@@ -289,6 +379,7 @@ void npuprof_api_record(enum npuprof_api_id api, uint64_t start_ns)
 		void *p = realloc(c->api, cap * sizeof(*c->api));
 
 		if (!p) {
+			c->api_dropped++;
 			pthread_mutex_unlock(&c->lock);
 			return;
 		}
@@ -310,6 +401,11 @@ void npuprof_api_record(enum npuprof_api_id api, uint64_t start_ns)
 
 /* ---- draining ---- */
 
+static const struct vnpu_rec_hdr *ring_rec(const struct dev_collect *d, uint64_t pos)
+{
+	return (const void *)(d->data + vnpu_ring_offset(pos, d->ctrl->data_size));
+}
+
 /* Bytes of the whole records from @pos that fit in @room (at least one). */
 static uint64_t whole_records(const struct dev_collect *d, uint64_t pos, uint64_t end,
 			      uint64_t room)
@@ -317,8 +413,7 @@ static uint64_t whole_records(const struct dev_collect *d, uint64_t pos, uint64_
 	uint64_t n = 0;
 
 	while (pos + n < end) {
-		const struct vnpu_rec_hdr *h =
-			(const void *)(d->data + vnpu_ring_offset(pos + n, d->ctrl->data_size));
+		const struct vnpu_rec_hdr *h = ring_rec(d, pos + n);
 
 		if (n && n + h->size > room)
 			break;
@@ -327,48 +422,122 @@ static uint64_t whole_records(const struct dev_collect *d, uint64_t pos, uint64_
 	return n;
 }
 
-static int rotate(struct dev_collect *d)
+/* Bytes of the whole records from @pos that fit in @limit (maybe none). */
+static uint64_t fitting_records(const struct dev_collect *d, uint64_t pos, uint64_t limit)
 {
-	if (close(d->out))
-		return -errno;
-	d->out = open_seq_file(d->dir, NPUPROF_RAW_REC_PREFIX, ++d->file_no);
-	d->file_bytes = 0;
-	return d->out < 0 ? -errno : 0;
+	uint64_t n = 0;
+
+	while (n < limit) {
+		uint64_t size = ring_rec(d, pos + n)->size;
+
+		if (size < sizeof(struct vnpu_rec_hdr) || n + size > limit)
+			break;
+		n += size;
+	}
+	return n;
 }
 
-/* Move [pos, producer) to the raw files. Returns bytes, or -errno. */
-static int64_t drain(struct dev_collect *d)
+/*
+ * The first write error of a device: cut @d->path back to its whole
+ * records (a write that failed half way leaves part of a record), and
+ * write nothing more; drain() then drops and counts what it drains.
+ */
+static void write_failed(struct dev_collect *d, int error, const char *path)
+{
+	d->error = error;
+	snprintf(d->error_path, sizeof(d->error_path), "%s", path);
+	/* if this fails too, the export ignores a cut record at the end */
+	if (d->out >= 0 && !ftruncate(d->out, (off_t)d->file_bytes))
+		lseek(d->out, (off_t)d->file_bytes, SEEK_SET);
+}
+
+/* Drop [pos, @end): count its data records, and the counts of its LOST records. */
+static void discard(struct dev_collect *d, uint64_t end)
+{
+	while (d->pos != end) {
+		const struct vnpu_rec_hdr *h = ring_rec(d, d->pos);
+		uint64_t size = h->size;
+
+		if (!d->dropping) {
+			d->drop_seq = h->seq;
+			d->dropping = 1;
+		}
+		if (size < sizeof(*h) || size % 8 || size > end - d->pos) {
+			/* not the kernel's framing: count one, drop the rest */
+			d->dropped++;
+			d->pos = end;
+			break;
+		}
+		if (h->type == VNPU_REC_LOST && size >= sizeof(struct vnpu_rec_lost))
+			d->dropped_lost += ((const struct vnpu_rec_lost *)h)->lost;
+		else
+			d->dropped++;
+		d->pos += size;
+	}
+	/* pairs with the kernel's load-acquire of consumer_pos */
+	__atomic_store_n(&d->cons->consumer_pos, d->pos, __ATOMIC_RELEASE);
+}
+
+/* Start the next record file; the current one stays open if that fails. */
+static void rotate(struct dev_collect *d)
+{
+	char path[PATH_MAX];
+	int fd = open_seq_file(path, d->dir, NPUPROF_RAW_REC_PREFIX, d->file_no + 1);
+
+	if (fd < 0) {
+		write_failed(d, -errno, path);
+		return;
+	}
+	if (close(d->out)) {
+		/* what the old file held may not have reached the disk */
+		d->out = -1;
+		write_failed(d, -errno, d->path);
+	}
+	d->out = fd;
+	d->file_no++;
+	d->file_bytes = 0;
+	memcpy(d->path, path, sizeof(path));
+}
+
+/* Move [pos, producer) to the raw files (or drop it after an error). */
+static void drain(struct dev_collect *d)
 {
 	uint64_t prod = __atomic_load_n(&d->ctrl->producer_pos, __ATOMIC_ACQUIRE);
-	uint64_t start = d->pos;
 
-	while (!d->error && d->pos != prod) {
+	while (d->pos != prod) {
 		uint64_t n = prod - d->pos, room = NPUPROF_RAW_ROTATE_BYTES - d->file_bytes;
-		const void *src = d->data + vnpu_ring_offset(d->pos, d->ctrl->data_size);
+		const void *src = ring_rec(d, d->pos);
+		size_t done;
 		int ret;
 
+		if (d->error) {
+			discard(d, prod);
+			break;
+		}
 		if (n > room)
 			n = whole_records(d, d->pos, prod, room);
-		ret = write_all(d->out, src, n);
+		ret = write_some(d->out, src, n, &done);
 		if (ret) {
-			d->error = ret;
-			break;
+			/* keep the whole records that were written */
+			n = fitting_records(d, d->pos, done);
+			d->file_bytes += n;
+			d->pos += n;
+			d->bytes += n;
+			__atomic_store_n(&d->cons->consumer_pos, d->pos, __ATOMIC_RELEASE);
+			write_failed(d, ret, d->path);
+			continue;
 		}
 		d->file_bytes += n;
 		d->pos += n;
 		d->bytes += n;
 		/* pairs with the kernel's load-acquire of consumer_pos */
 		__atomic_store_n(&d->cons->consumer_pos, d->pos, __ATOMIC_RELEASE);
-		if (d->pos != prod || d->file_bytes >= NPUPROF_RAW_ROTATE_BYTES) {
-			ret = rotate(d);
-			if (ret)
-				d->error = ret;
-		}
+		if (d->pos != prod || d->file_bytes >= NPUPROF_RAW_ROTATE_BYTES)
+			rotate(d);
 	}
 	if (!d->done && __atomic_load_n(&d->ctrl->stopped, __ATOMIC_ACQUIRE) &&
 	    d->pos == __atomic_load_n(&d->ctrl->producer_pos, __ATOMIC_ACQUIRE))
 		d->done = 1;
-	return d->error ? d->error : (int64_t)(d->pos - start);
 }
 
 static void *reader_main(void *arg)
@@ -394,7 +563,7 @@ static void *reader_main(void *arg)
 		/* devs[0..n) do not move while the thread runs */
 		for (unsigned int i = 0; i < n; i++) {
 			drain(&c->devs[i]);
-			all_done &= c->devs[i].done || c->devs[i].error;
+			all_done &= c->devs[i].done || c->devs[i].stop_failed;
 		}
 		pthread_mutex_lock(&c->lock);
 		api_flush_locked(c);
@@ -414,10 +583,10 @@ static void wake(struct npuprof_collector *c)
 }
 
 /* msprof's device info file; readers take the core counts from it. */
-static int write_info_json(const struct dev_collect *d, const char *devdir,
+static int write_info_json(const struct dev_collect *d, const char *path,
 			   const struct vnpu_info *info)
 {
-	char path[PATH_MAX], buf[1024];
+	char buf[1024];
 	int n;
 
 	n = snprintf(buf, sizeof(buf),
@@ -431,8 +600,6 @@ static int write_info_json(const struct dev_collect *d, const char *devdir,
 		     info->aic_freq_khz / 1000, info->sys_cnt_freq_khz / 1000.0, info->hbm_bw_mbps);
 	if (n < 0 || (size_t)n >= sizeof(buf))
 		return -EOVERFLOW;
-	if (pathf(path, "%s/" NPUPROF_RAW_INFO_JSON, devdir, d->dev_id))
-		return -errno;
 	return write_file(path, buf, (size_t)n);
 }
 
@@ -479,7 +646,7 @@ int npuprof_collector_add(struct npuprof_collector *c, unsigned int dev_id,
 {
 	struct vnpu_prof_start ps = { .size = sizeof(ps), .level = c->opts.level };
 	struct vnpu_info info = { .size = sizeof(info) };
-	char devdir[PATH_MAX], path[32];
+	char devdir[PATH_MAX], file[PATH_MAX], path[32];
 	struct dev_collect *d;
 	int ret;
 
@@ -498,6 +665,7 @@ int npuprof_collector_add(struct npuprof_collector *c, unsigned int dev_id,
 	memset(d, 0, sizeof(*d));
 	d->out = -1;
 	d->dev_id = dev_id;
+	devdir[0] = '\0';
 	snprintf(path, sizeof(path), "/dev/vnpu%u", dev_id);
 	d->fd = open(path, O_RDWR | O_CLOEXEC);
 	if (d->fd < 0)
@@ -533,27 +701,29 @@ int npuprof_collector_add(struct npuprof_collector *c, unsigned int dev_id,
 		goto err_close;
 	}
 	ret = mkdirf(err, devdir, sizeof(devdir), "%s/" NPUPROF_RAW_DEVICE_DIR, c->dir, dev_id);
-	if (!ret)
-		ret = mkdirf(err, d->dir, sizeof(d->dir), "%s/" NPUPROF_RAW_DATA_DIR, devdir);
+	if (ret) {
+		devdir[0] = '\0';
+		goto err_close;
+	}
+	ret = mkdirf(err, d->dir, sizeof(d->dir), "%s/" NPUPROF_RAW_DATA_DIR, devdir);
 	if (ret)
 		goto err_close;
-	ret = write_info_json(d, devdir, &info);
+	ret = pathf(file, "%s/" NPUPROF_RAW_INFO_JSON, devdir, d->dev_id) ? -errno : 0;
+	if (!ret)
+		ret = write_info_json(d, file, &info);
 	if (!ret) {
-		char ctrl[PATH_MAX];
-
-		ret = pathf(ctrl, "%s/" NPUPROF_RAW_CTRL_FILE, d->dir)
-			      ? -errno
-			      : write_file(ctrl, d->ctrl, sizeof(*d->ctrl));
+		ret = pathf(file, "%s/" NPUPROF_RAW_CTRL_FILE, d->dir) ? -errno : 0;
+		if (!ret)
+			ret = write_file(file, d->ctrl, sizeof(*d->ctrl));
 	}
 	if (ret) {
-		npuprof_set_error(err, ret, "%s: cannot write the device info: %s", devdir,
-				  strerror(-ret));
+		npuprof_set_error(err, ret, "cannot write %s: %s", file, strerror(-ret));
 		goto err_close;
 	}
-	d->out = open_seq_file(d->dir, NPUPROF_RAW_REC_PREFIX, 0);
+	d->out = open_seq_file(d->path, d->dir, NPUPROF_RAW_REC_PREFIX, 0);
 	if (d->out < 0) {
-		ret = npuprof_set_error(err, -errno, "%s: cannot create the record file: %s",
-					d->dir, strerror(errno));
+		ret = npuprof_set_error(err, -errno, "cannot create %s: %s", d->path,
+					strerror(errno));
 		goto err_close;
 	}
 
@@ -566,7 +736,10 @@ int npuprof_collector_add(struct npuprof_collector *c, unsigned int dev_id,
 	return 0;
 
 err_close:
+	/* closing the owner file ends the session; device_N/ is of no use */
 	dev_close(d);
+	if (devdir[0])
+		remove_tree(devdir);
 	return ret;
 }
 
@@ -585,15 +758,205 @@ int npuprof_collector_start(struct npuprof_collector *c, struct npuprof_error *e
 	return 0;
 }
 
+/**
+ * struct tail_rec - a record near the end of a record file
+ * @off: its offset.
+ * @seq: its seq.
+ * @lost: a LOST record: its count.
+ * @is_lost: it is a LOST record.
+ */
+struct tail_rec {
+	uint64_t off;
+	uint64_t seq;
+	uint64_t lost;
+	int is_lost;
+};
+
+#define TAIL_RECS 3 /* records of >= 16 bytes: three hold two LOST records */
+
+/* The last TAIL_RECS records of the first @end bytes of @fd (whole records). */
+static int last_records(int fd, uint64_t end, struct tail_rec *t, unsigned int *nt)
+{
+	const size_t cap = 1 << 20;
+	uint64_t off = 0, boff = 0;
+	size_t len = 0;
+	char *buf = malloc(cap);
+	int ret = 0;
+
+	*nt = 0;
+	if (!buf)
+		return -ENOMEM;
+	while (off < end) {
+		struct vnpu_rec_lost r = { 0 };
+		size_t have = off - boff < len ? len - (size_t)(off - boff) : 0;
+
+		if (have < sizeof(r) && boff + len < end) {
+			uint64_t want = end - off < cap ? end - off : cap;
+			ssize_t n = pread(fd, buf, (size_t)want, (off_t)off);
+
+			if (n <= 0) {
+				ret = n < 0 ? -errno : -EIO;
+				break;
+			}
+			boff = off;
+			len = (size_t)n;
+			continue;
+		}
+		if (have < sizeof(r.hdr)) {
+			ret = -EBADMSG;
+			break;
+		}
+		memcpy(&r, buf + (off - boff), have < sizeof(r) ? sizeof(r.hdr) : sizeof(r));
+		if (r.hdr.size < sizeof(r.hdr) || r.hdr.size % 8) {
+			ret = -EBADMSG;
+			break;
+		}
+		memmove(t, t + 1, (TAIL_RECS - 1) * sizeof(*t));
+		t[TAIL_RECS - 1] = (struct tail_rec){ .off = off, .seq = r.hdr.seq };
+		if (r.hdr.type == VNPU_REC_LOST && r.hdr.size >= sizeof(r)) {
+			t[TAIL_RECS - 1].is_lost = 1;
+			t[TAIL_RECS - 1].lost = r.lost;
+		}
+		if (*nt < TAIL_RECS)
+			(*nt)++;
+		off += r.hdr.size;
+	}
+	free(buf);
+	return ret;
+}
+
+/* The LOST records that report @data and @lost from @seq on, in @rec; their bytes. */
+static size_t lost_records(struct vnpu_rec_lost rec[2], uint64_t seq, uint64_t data, uint64_t lost)
+{
+	unsigned int n = 0;
+
+	memset(rec, 0, 2 * sizeof(*rec));
+	/* what the device dropped, as the device reports it */
+	if (lost) {
+		rec[n].hdr = (struct vnpu_rec_hdr){ .type = VNPU_REC_LOST,
+						    .size = sizeof(*rec),
+						    .seq = seq + n };
+		rec[n++].lost = lost;
+	}
+	/* what the collector dropped */
+	if (data) {
+		rec[n].hdr = (struct vnpu_rec_hdr){ .type = VNPU_REC_LOST,
+						    .size = sizeof(*rec),
+						    .flags = NPUPROF_RAW_LOST_F_COLLECTOR,
+						    .seq = seq + n };
+		rec[n++].lost = data;
+	}
+	return n * sizeof(*rec);
+}
+
+/*
+ * Put the device's dropped records into its raw data: at the end of the
+ * current file, a LOST record with the counts of the LOST records it did
+ * not write, and one flagged NPUPROF_RAW_LOST_F_COLLECTOR with the data
+ * records it did not write. Without room for them, they overwrite the last
+ * whole records (rewriting bytes the file already holds needs no new
+ * space), which are counted too. Returns 0 when they are in the file.
+ */
+static int record_dropped(struct dev_collect *d)
+{
+	struct vnpu_rec_lost rec[2];
+	struct tail_rec t[TAIL_RECS] = { { 0 } };
+	uint64_t off = d->file_bytes, data = d->dropped, lost = d->dropped_lost;
+	size_t n = lost_records(rec, d->drop_seq, data, lost);
+	unsigned int nt;
+	int k;
+
+	if (d->out < 0)
+		return -EBADF;
+	if (!pwrite_all(d->out, rec, n, off) && !ftruncate(d->out, (off_t)(off + n)))
+		return 0;
+	if (last_records(d->out, d->file_bytes, t, &nt) || !nt)
+		goto cut;
+	/* the fewest last records that make room: two LOST records at most */
+	for (k = TAIL_RECS - 1; k >= (int)(TAIL_RECS - nt); k--) {
+		data = d->dropped;
+		lost = d->dropped_lost;
+		for (int i = k; i < TAIL_RECS; i++) {
+			if (t[i].is_lost)
+				lost += t[i].lost;
+			else
+				data++;
+		}
+		n = lost_records(rec, t[k].seq, data, lost);
+		if (d->file_bytes - t[k].off >= n)
+			break;
+	}
+	if (k < (int)(TAIL_RECS - nt))
+		goto cut;
+	off = t[k].off;
+	if (!pwrite_all(d->out, rec, n, off) && !ftruncate(d->out, (off_t)(off + n))) {
+		d->dropped = data;
+		d->dropped_lost = lost;
+		d->file_bytes = off + n;
+		return 0;
+	}
+cut:
+	/* whole records at least */
+	if (ftruncate(d->out, (off_t)d->file_bytes))
+		return -errno;
+	return -ENOSPC;
+}
+
+/* Is the file of @fd still in the tree (not removed while we wrote it)? */
+static int file_removed(int fd)
+{
+	struct stat st;
+
+	return fd >= 0 && !fstat(fd, &st) && st.st_nlink == 0;
+}
+
+/* The first failure goes to @err (its code is returned), later ones to stderr. */
+static int report(struct npuprof_error *err, int ret, const struct npuprof_error *e)
+{
+	if (!ret) {
+		if (err)
+			*err = *e;
+		return e->code;
+	}
+	fprintf(stderr, "npuprof: error: %s\n", e->msg);
+	return ret;
+}
+
+/* Report a device's write failure. */
+static int dev_report(struct dev_collect *d, int ret, int in_band, struct npuprof_error *err)
+{
+	unsigned long long produced = d->ctrl ? (unsigned long long)d->ctrl->produced : 0;
+	struct npuprof_error e;
+
+	if (!d->error)
+		return ret;
+	if (d->error == -ENOENT && !d->dropped)
+		npuprof_set_error(&e, d->error,
+				  "%s: removed during the run: %s (the raw data of vnpu%u, %llu"
+				  " records, is lost)",
+				  d->error_path, strerror(-d->error), d->dev_id, produced);
+	else
+		npuprof_set_error(&e, d->error,
+				  "%s: %s (vnpu%u: %llu of %llu records not written%s)",
+				  d->error_path, strerror(-d->error), d->dev_id,
+				  (unsigned long long)d->dropped, produced,
+				  in_band ? ", counted in the raw data" : "");
+	return report(err, ret, &e);
+}
+
 int npuprof_collector_finish(struct npuprof_collector *c, int export, struct npuprof_error *err)
 {
 	struct vnpu_prof_stop st = { .size = sizeof(st) };
 	struct npuprof_export_opts eo = { .sz = sizeof(eo) };
+	struct stat sb;
 	int ret = 0;
 
 	npuprof_clear_error(err);
 	for (unsigned int i = 0; i < c->ndev; i++) {
-		if (ioctl(c->devs[i].fd, VNPU_IOC_PROF_STOP, &st) && !ret)
+		if (!ioctl(c->devs[i].fd, VNPU_IOC_PROF_STOP, &st))
+			continue;
+		c->devs[i].stop_failed = 1;
+		if (!ret)
 			ret = npuprof_set_error(err, -errno, "vnpu%u: cannot stop profiling: %s",
 						c->devs[i].dev_id, strerror(errno));
 	}
@@ -610,25 +973,53 @@ int npuprof_collector_finish(struct npuprof_collector *c, int export, struct npu
 	api_flush_locked(c);
 	pthread_mutex_unlock(&c->lock);
 
+	/* the whole folder removed while we wrote it: everything is gone */
+	if (stat(c->dir, &sb) && errno == ENOENT) {
+		struct npuprof_error e;
+
+		npuprof_set_error(
+			&e, -ENOENT,
+			"%s: removed during the run: %s (the raw data written to it is lost)",
+			c->dir, strerror(ENOENT));
+		ret = report(err, ret, &e);
+	}
 	for (unsigned int i = 0; i < c->ndev; i++) {
 		struct dev_collect *d = &c->devs[i];
+		int in_band = 0;
 
-		if (d->error && !ret)
-			ret = npuprof_set_error(err, d->error,
-						"vnpu%u: cannot write raw data to %s: %s",
-						d->dev_id, d->dir, strerror(-d->error));
-		if (d->ctrl && d->ctrl->lost)
+		if (!d->error && file_removed(d->out)) {
+			d->error = -ENOENT;
+			snprintf(d->error_path, sizeof(d->error_path), "%s", d->path);
+		}
+		if (d->dropped || d->dropped_lost)
+			in_band = !record_dropped(d);
+		ret = dev_report(d, ret, in_band, err);
+		if (d->ctrl && (d->ctrl->lost || d->dropped))
 			fprintf(stderr,
-				"npuprof: warning: vnpu%u lost %llu of %llu records (ring full)\n",
-				d->dev_id, (unsigned long long)d->ctrl->lost,
-				(unsigned long long)d->ctrl->produced);
+				"npuprof: warning: vnpu%u lost %llu of %llu records (%llu: ring "
+				"full,"
+				" %llu: not written)\n",
+				d->dev_id, (unsigned long long)(d->ctrl->lost + d->dropped),
+				(unsigned long long)d->ctrl->produced,
+				(unsigned long long)d->ctrl->lost, (unsigned long long)d->dropped);
 		dev_close(d);
 	}
-	if (c->api_error && !ret)
-		ret = npuprof_set_error(err, c->api_error, "cannot write host API data in %s: %s",
-					c->dir, strerror(-c->api_error));
+	if (c->api_error || c->api_dropped || file_removed(c->api_out)) {
+		/* no error but records dropped: memory ran out */
+		int code = c->api_error ? c->api_error : c->api_dropped ? -ENOMEM : -ENOENT;
+		struct npuprof_error e;
+
+		if (code == -ENOENT && !c->api_dropped)
+			npuprof_set_error(&e, code, "%s: removed during the run: %s", c->api_path,
+					  strerror(ENOENT));
+		else
+			npuprof_set_error(&e, code, "%s: %s (%llu host API records not written)",
+					  c->api_path, strerror(-code),
+					  (unsigned long long)c->api_dropped);
+		ret = report(err, ret, &e);
+	}
 	if (close(c->api_out) && !ret)
-		ret = npuprof_set_error(err, -errno, "closing host API data: %s", strerror(errno));
+		ret = npuprof_set_error(err, -errno, "%s: close: %s", c->api_path, strerror(errno));
 	if (!ret && export)
 		ret = npuprof_export(c->dir, &eo, err);
 
@@ -637,4 +1028,13 @@ int npuprof_collector_finish(struct npuprof_collector *c, int export, struct npu
 	free(c->api);
 	free(c);
 	return ret;
+}
+
+void npuprof_collector_discard(struct npuprof_collector *c)
+{
+	char dir[PATH_MAX];
+
+	memcpy(dir, c->dir, sizeof(dir));
+	npuprof_collector_finish(c, 0, NULL);
+	remove_tree(dir);
 }

@@ -258,8 +258,7 @@ void npx_io_stop(struct npx_out *o)
 
 static int npx_io_error(struct npx_out *o, int e, const char *name)
 {
-	return npuprof_set_error(o->err, e, "%s/%s: write: %s", NPUPROF_OUTPUT_DIR, name,
-				 strerror(-e));
+	return npuprof_set_error(o->err, e, "%s/%s: write: %s", npx_out_dir(o), name, strerror(-e));
 }
 
 /* Wait until no write of @f is queued or running; the first write error. */
@@ -308,8 +307,7 @@ int npx_file_open(struct npx_out *o, struct npx_file *f, const char *tmp)
 		int e = errno;
 
 		f->tmp[0] = '\0';
-		return npuprof_set_error(o->err, -e, "%s/%s: %s", NPUPROF_OUTPUT_DIR, tmp,
-					 strerror(e));
+		return npuprof_set_error(o->err, -e, "%s/%s: %s", npx_out_dir(o), tmp, strerror(e));
 	}
 	return 0;
 }
@@ -365,8 +363,8 @@ int npx_file_close(struct npx_out *o, struct npx_file *f)
 	else
 		npx_file_wait(o, f);
 	if (close(f->fd) && !rc)
-		rc = npuprof_set_error(o->err, -errno, "%s/%s: close: %s", NPUPROF_OUTPUT_DIR,
-				       f->tmp, strerror(errno));
+		rc = npuprof_set_error(o->err, -errno, "%s/%s: close: %s", npx_out_dir(o), f->tmp,
+				       strerror(errno));
 	f->fd = -1;
 	return rc;
 }
@@ -376,8 +374,8 @@ int npx_file_commit(struct npx_out *o, struct npx_file *f, const char *final)
 	if (!f->tmp[0])
 		return 0;
 	if (renameat(o->dfd, f->tmp, o->dfd, final))
-		return npuprof_set_error(o->err, -errno, "%s/%s: rename to %s: %s",
-					 NPUPROF_OUTPUT_DIR, f->tmp, final, strerror(errno));
+		return npuprof_set_error(o->err, -errno, "%s/%s: rename to %s: %s", npx_out_dir(o),
+					 f->tmp, final, strerror(errno));
 	f->tmp[0] = '\0';
 	return 0;
 }
@@ -490,7 +488,7 @@ int npx_csv_commit(struct npx_out *o, struct npx_csv *c)
 		npx_csv_name_of(o, c, i, final, sizeof(final));
 		if (renameat(o->dfd, tmp, o->dfd, final))
 			return npuprof_set_error(o->err, -errno, "%s/%s: rename to %s: %s",
-						 NPUPROF_OUTPUT_DIR, tmp, final, strerror(errno));
+						 npx_out_dir(o), tmp, final, strerror(errno));
 	}
 	c->f.tmp[0] = '\0';
 	return 0;

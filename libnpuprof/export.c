@@ -117,6 +117,7 @@ struct npx_hent {
  * @next_seq: the seq expected next.
  * @seq_started: a record has been read.
  * @seq_gaps: gaps seen.
+ * @unwritten: records the collector reported it could not write.
  * @dups: records that repeat one of their task's.
  * @bad_times: tasks whose end precedes their start (duration 0).
  * @pending: tasks without TASK_END yet, oldest first.
@@ -137,6 +138,7 @@ struct npx_dev_state {
 	uint64_t next_seq;
 	bool seq_started;
 	uint64_t seq_gaps;
+	uint64_t unwritten;
 	uint64_t dups;
 	uint64_t bad_times;
 	struct npx_task *pending[NPX_PENDING];
@@ -172,6 +174,7 @@ struct npx_dev_state {
  * @aicpu: ...
  * @tl: the timeline.
  * @readme: README.txt.
+ * @outdir: the path of mindstudio_profiler_output/.
  * @op_header_dev: the device whose layout set the op_summary header.
  * @opstat: op_statistic of the current device.
  * @commstat: communication_statistic of the current device.
@@ -198,6 +201,7 @@ struct npx_export {
 	struct npx_csv op_summary, task_time, op_stat, api_stat, comm_stat, aicpu;
 	struct npx_tl tl;
 	struct npx_file readme;
+	char outdir[PATH_MAX];
 	int op_header_dev;
 	struct npx_opstat opstat;
 	struct npx_commstat commstat;
@@ -935,7 +939,13 @@ static int npx_dev_record(struct npx_export *x, const struct npx_reader *r, cons
 
 	switch (type) {
 	case VNPU_REC_LOST:
-		d->sum->lost += ((const struct vnpu_rec_lost *)rec)->lost;
+		/* the collector's own: records it drained but could not write */
+		if (h->flags & NPUPROF_RAW_LOST_F_COLLECTOR) {
+			d->unwritten += ((const struct vnpu_rec_lost *)rec)->lost;
+			d->sum->seq_missing += ((const struct vnpu_rec_lost *)rec)->lost;
+		} else {
+			d->sum->lost += ((const struct vnpu_rec_lost *)rec)->lost;
+		}
 		return 0;
 	case VNPU_REC_RUNTIME:
 		return npx_runtime(x, rec);
@@ -1108,6 +1118,7 @@ static int npx_device(struct npx_export *x, unsigned int k)
 	d->next_seq = 0;
 	d->seq_started = false;
 	d->seq_gaps = 0;
+	d->unwritten = 0;
 	d->dups = 0;
 	d->bad_times = 0;
 	d->npending = 0;
@@ -1158,6 +1169,9 @@ static int npx_device(struct npx_export *x, unsigned int k)
 	npx_reader_close(&r);
 	if (rc)
 		return rc;
+	/* a record cut at the end (the collector died writing it): one missing */
+	if (r.truncated)
+		d->sum->seq_missing++;
 
 	/* the end: complete tasks go to the window, the rest were cut short */
 	d->last = NULL;
@@ -1187,6 +1201,11 @@ static int npx_device(struct npx_export *x, unsigned int k)
 			 "device_%u: %llu records were lost on the device (the ring was full):"
 			 " the export is incomplete (see %s/README.txt)",
 			 d->id, (unsigned long long)d->sum->lost, NPUPROF_OUTPUT_DIR);
+	if (d->unwritten)
+		npx_warn(&x->w,
+			 "device_%u: %llu records could not be written by the collector (its"
+			 " session failed): the export is incomplete (see %s/README.txt)",
+			 d->id, (unsigned long long)d->unwritten, NPUPROF_OUTPUT_DIR);
 	if (d->seq_gaps)
 		npx_warn(&x->w, "device_%u: %llu seq gaps, %llu records missing from the files",
 			 d->id, (unsigned long long)d->seq_gaps,
@@ -1455,7 +1474,9 @@ static int npx_readme(struct npx_export *x)
 	p = npx_lit(p, "  msprof_");
 	p = npx_put(p, x->o.ts);
 	p = npx_lit(p, ".json\n\nData loss:\n");
-	if (!x->sum.lost)
+	for (i = 0, k = 0; i < x->ndev; i++)
+		k += x->sum.dev[i].lost || x->sum.dev[i].seq_missing;
+	if (!k)
 		p = npx_lit(p, "  none: no record was lost on any device.\n");
 	for (i = 0; i < x->ndev; i++) {
 		const struct npuprof_export_device *d = &x->sum.dev[i];
@@ -1465,12 +1486,16 @@ static int npx_readme(struct npx_export *x)
 		p = npx_lit(p, "  device_");
 		p = npx_fmt_u64(p, d->dev_id);
 		p = npx_lit(p, ": ");
-		p = npx_fmt_u64(p, d->lost);
-		p = npx_lit(p, " records were lost on the device (the ring was full)");
+		if (d->lost) {
+			p = npx_fmt_u64(p, d->lost);
+			p = npx_lit(p, " records were lost on the device (the ring was full)");
+		}
 		if (d->seq_missing) {
-			p = npx_lit(p, ", ");
+			if (d->lost)
+				p = npx_lit(p, ", ");
 			p = npx_fmt_u64(p, d->seq_missing);
-			p = npx_lit(p, " records are missing from the record files");
+			p = npx_lit(p, " records are missing from the record files (not written by"
+				       " the collector, cut short, or removed)");
 		}
 		p = npx_lit(p, "; the tasks they described are missing or incomplete in every"
 			       " file.\n");
@@ -1515,7 +1540,7 @@ static int npx_run(struct npx_export *x)
 {
 	struct npx_csv *csvs[] = { &x->op_summary, &x->op_stat,	  &x->task_time,
 				   &x->api_stat,   &x->comm_stat, &x->aicpu };
-	char out[PATH_MAX];
+	char *out = x->outdir;
 	unsigned int k;
 	int rc;
 
@@ -1530,12 +1555,13 @@ static int npx_run(struct npx_export *x)
 	for (k = 0; k < NPX_WINDOW + NPX_PENDING + 1; k++)
 		x->free[x->nfree++] = &x->pool[k];
 
-	snprintf(out, sizeof(out), "%s/" NPUPROF_OUTPUT_DIR, x->prof);
+	snprintf(out, sizeof(x->outdir), "%s/" NPUPROF_OUTPUT_DIR, x->prof);
 	if (mkdir(out, 0755) && errno != EEXIST)
 		return npuprof_set_error(x->o.err, -errno, "%s: %s", out, strerror(errno));
 	x->o.dfd = open(out, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (x->o.dfd < 0)
 		return npuprof_set_error(x->o.err, -errno, "%s: %s", out, strerror(errno));
+	x->o.dir = out;
 	npx_io_start(&x->o);
 
 	rc = npx_csv_set_header(&x->o, &x->task_time, npx_hdr_task_time);

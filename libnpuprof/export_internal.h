@@ -167,6 +167,7 @@ struct npx_io;
  * @slice_rows: rows per CSV file.
  * @err: the caller's error report.
  * @io: the writer thread, NULL for synchronous writes.
+ * @dir: the path of @dfd for messages; NULL: "mindstudio_profiler_output".
  */
 struct npx_out {
 	int dfd;
@@ -175,7 +176,14 @@ struct npx_out {
 	uint64_t slice_rows;
 	struct npuprof_error *err;
 	struct npx_io *io;
+	const char *dir;
 };
+
+/* the output folder as messages name it */
+static inline const char *npx_out_dir(const struct npx_out *o)
+{
+	return o->dir ? o->dir : NPUPROF_OUTPUT_DIR;
+}
 
 /*
  * Start the writer thread: full buffers are written by it while the next

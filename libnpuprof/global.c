@@ -37,6 +37,7 @@ static pthread_mutex_t global_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct npuprof_collector *global_collector;
 static char global_dir[PATH_MAX];
 static int global_failed;
+static struct npuprof_error global_err; /* why, when global_failed */
 
 int npuprof_global_configured(void)
 {
@@ -133,34 +134,66 @@ static void global_exit(void)
 	pthread_mutex_unlock(&global_lock);
 }
 
+/*
+ * A device is opened: profile it. When that fails, so does the open, and
+ * the message goes to stderr too (the program may not print it, and
+ * `npuprof run` users look there). When the first device fails, global
+ * profiling has failed: its PROF_* folder is removed and every later open
+ * fails with the same error.
+ */
 int npuprof_global_device_opened(struct npuprof_dev *dev, struct npuprof_error *err)
 {
 	static char dir[PATH_MAX];
+	static int exit_set;
 	struct npuprof_collect_opts co;
+	struct npuprof_error e;
 	int ret = 0;
 
 	if (!npuprof_global_configured())
 		return 0;
+	npuprof_clear_error(&e);
 	pthread_mutex_lock(&global_lock);
 	if (global_failed) {
-		ret = npuprof_set_error(err, -EINVAL, "global profiling failed to start");
+		ret = global_err.code;
+		if (err)
+			*err = global_err;
 		goto out_unlock;
 	}
 	if (!global_collector) {
-		ret = npuprof_global_parse(getenv("PROFILING_OPTIONS"), &co, dir, err);
+		ret = npuprof_global_parse(getenv("PROFILING_OPTIONS"), &co, dir, &e);
 		if (!ret)
-			ret = npuprof_collector_create(&co, &global_collector, err);
-		if (ret) {
-			global_failed = 1;
-			goto out_unlock;
-		}
+			ret = npuprof_collector_create(&co, &global_collector, &e);
+		if (ret)
+			goto failed;
 		snprintf(global_dir, sizeof(global_dir), "%s",
 			 npuprof_collector_dir(global_collector));
-		atexit(global_exit);
+		if (!exit_set)
+			atexit(global_exit);
+		exit_set = 1;
+		ret = npuprof_collector_add(global_collector, dev->id, &e);
+		if (!ret)
+			ret = npuprof_collector_start(global_collector, &e);
+		if (ret) {
+			npuprof_collector_discard(global_collector);
+			global_collector = NULL;
+			global_dir[0] = '\0';
+			goto failed;
+		}
+		goto out_unlock;
 	}
-	ret = npuprof_collector_add(global_collector, dev->id, err);
-	if (!ret)
-		ret = npuprof_collector_start(global_collector, err);
+	ret = npuprof_collector_add(global_collector, dev->id, &e);
+	if (ret) {
+		fprintf(stderr, "npuprof: global profiling: %s\n", e.msg);
+		if (err)
+			*err = e;
+	}
+	goto out_unlock;
+failed:
+	global_failed = 1;
+	global_err = e;
+	fprintf(stderr, "npuprof: global profiling: %s\n", e.msg);
+	if (err)
+		*err = e;
 out_unlock:
 	pthread_mutex_unlock(&global_lock);
 	return ret;

@@ -142,11 +142,12 @@ struct npuprof_options {
  * @opts: the options (NULL for all defaults).
  * @err: filled on failure with the rule broken and the bad value.
  *
- * Return: 0; -EINVAL (a bad option value), -ENOENT / -ENOTDIR / -EACCES
- * (output path), -EALREADY (nested), -EBUSY (active in another thread),
- * -EPERM (global profiling is configured), -EOPNOTSUPP (the product does
- * not support the Profiler), -ENODEV (no current device), or the errno of
- * a failed system call.
+ * Return: 0; -EINVAL (a bad option value), -ENOENT / -ENOTDIR / -EACCES /
+ * -EROFS (output path), -EALREADY (nested), -EBUSY (active in another
+ * thread), -EPERM (global profiling is configured), -EOPNOTSUPP (the
+ * product does not support the Profiler), -ENODEV (no current device), or
+ * the errno of a failed system call (-ENOSPC: the raw files cannot be
+ * written; no PROF_* folder is left).
  */
 int npuprof_profiler_start(const struct npuprof_options *opts, struct npuprof_error *err);
 
@@ -155,7 +156,10 @@ int npuprof_profiler_start(const struct npuprof_options *opts, struct npuprof_er
  * @err: filled on failure.
  *
  * Return: 0; -ENOENT (not started), -EBUSY (started by another thread),
- * or the first failure of stopping, collecting and exporting.
+ * or the first failure of stopping, collecting and exporting: a raw write
+ * error (-ENOSPC, -EIO...: the raw data keeps whole records and counts the
+ * ones not written; it is not exported), -ENOENT (the PROF_* folder was
+ * removed during the run), an export error. The message names the file.
  */
 int npuprof_profiler_stop(struct npuprof_error *err);
 

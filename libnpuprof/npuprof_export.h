@@ -51,8 +51,10 @@ typedef int (*npuprof_progress_fn)(void *arg, uint64_t done, uint64_t total);
  * @bytes: bytes of record files.
  * @tasks: tasks exported (TASK_START and TASK_END both present).
  * @lost: data records the device dropped (sum of its LOST records).
- * @seq_missing: records missing from the seq numbering (not in a LOST
- *               count: a collector or file problem).
+ * @seq_missing: records missing from the record files, not lost on the
+ *               device: seq gaps, a record cut at the end of the last file
+ *               (one), and the counts of the collector's LOST records
+ *               (NPUPROF_RAW_LOST_F_COLLECTOR: records it could not write).
  * @incomplete: tasks dropped because a record of theirs is missing (no
  *              TASK_START or no TASK_END) and records of no known task.
  * @unknown: records of an unknown type, skipped.

@@ -71,5 +71,7 @@ int npuprof_collector_start(struct npuprof_collector *c, struct npuprof_error *e
 const char *npuprof_collector_dir(const struct npuprof_collector *c);
 /* Stop every device, drain, write host data, export; frees @c. */
 int npuprof_collector_finish(struct npuprof_collector *c, int export, struct npuprof_error *err);
+/* Finish without export and remove the PROF_* folder (a start that failed). */
+void npuprof_collector_discard(struct npuprof_collector *c);
 
 #endif /* NPUPROF_INTERNAL_H */

@@ -135,7 +135,7 @@ int npuprof_check_output_path(const char *path, const char *what, char *resolved
 	if (!S_ISDIR(st.st_mode))
 		return npuprof_set_error(err, -ENOTDIR, "%s '%s' is not a directory", what, path);
 	if (access(path, R_OK | W_OK | X_OK))
-		return npuprof_set_error(err, -EACCES,
+		return npuprof_set_error(err, errno == EROFS ? -EROFS : -EACCES,
 					 "%s '%s' must be readable and writable by the user: %s",
 					 what, path, strerror(errno));
 	if (!realpath(path, resolved))
@@ -207,7 +207,8 @@ NPUPROF_API int npuprof_profiler_start(const struct npuprof_options *opts,
 	if (!ret)
 		ret = npuprof_collector_start(c, err);
 	if (ret) {
-		npuprof_collector_finish(c, 0, NULL);
+		/* nothing was collected: leave no PROF_* folder behind */
+		npuprof_collector_discard(c);
 		goto out_unlock;
 	}
 	snprintf(prof_dir, sizeof(prof_dir), "%s", npuprof_collector_dir(c));

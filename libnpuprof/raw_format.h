@@ -31,6 +31,15 @@
 #define NPUPROF_RAW_ROTATE_BYTES (64ULL << 20)
 #define NPUPROF_OUTPUT_DIR "mindstudio_profiler_output"
 
+/*
+ * struct vnpu_rec_hdr.flags of a VNPU_REC_LOST record the collector
+ * appended: its count is of records it drained from the ring but could not
+ * write (a full disk, an I/O error). The device's own LOST records have
+ * flags 0. The export counts it in seq_missing ("missing from the record
+ * files"), not in lost ("lost on the device").
+ */
+#define NPUPROF_RAW_LOST_F_COLLECTOR 0x80000000U
+
 /* struct npuprof_api_rec.type */
 #define NPUPROF_API_REC_TYPE 1
 

@@ -139,7 +139,7 @@ static int cmd_run(int argc, char **argv)
 	char dir[PATH_MAX], json[PATH_MAX + 128], *before, *after;
 	struct npuprof_error err;
 	uint32_t l, g;
-	int c, status;
+	int c, status, failed = 0;
 	pid_t pid;
 
 	optind = 1;
@@ -203,11 +203,22 @@ static int cmd_run(int argc, char **argv)
 
 	list_prof(dir, after, 1 << 16);
 	for (char *line = strtok(after, "\n"); line; line = strtok(NULL, "\n")) {
-		char needle[300];
+		char needle[300], readme[PATH_MAX + 320];
 
 		snprintf(needle, sizeof(needle), "%s\n", line);
-		if (!strstr(before, needle))
-			printf("npuprof: profile: %s/%s\n", dir, line);
+		if (strstr(before, needle))
+			continue;
+		printf("npuprof: profile: %s/%s\n", dir, line);
+		/* README.txt is the last file an export writes */
+		snprintf(readme, sizeof(readme), "%s/%s/mindstudio_profiler_output/README.txt", dir,
+			 line);
+		if (!WIFSIGNALED(status) && access(readme, F_OK)) {
+			fprintf(stderr,
+				"npuprof run: %s/%s was not exported (see the error above); export "
+				"its raw data with 'npuprof export' once the cause is fixed\n",
+				dir, line);
+			failed = 1;
+		}
 	}
 	free(before);
 	free(after);
@@ -218,7 +229,8 @@ static int cmd_run(int argc, char **argv)
 			argv[optind], WTERMSIG(status));
 		return 128 + WTERMSIG(status);
 	}
-	return WEXITSTATUS(status);
+	/* PROGRAM's status, unless it succeeded and its profile did not */
+	return WEXITSTATUS(status) ? WEXITSTATUS(status) : failed;
 }
 
 /* ---- export ---- */
@@ -277,6 +289,7 @@ static int cmd_export(int argc, char **argv)
 	struct npuprof_export_summary sum;
 	struct npuprof_export_opts eo = { .sz = sizeof(eo), .summary = &sum };
 	struct npuprof_error err;
+	unsigned long long missing = 0;
 	char root[PATH_MAX];
 	int c;
 
@@ -310,16 +323,25 @@ static int cmd_export(int argc, char **argv)
 	for (uint32_t i = 0; i < sum.n_devices; i++) {
 		const struct npuprof_export_device *d = &sum.dev[i];
 
-		printf("npuprof:   device %u: %s, %s, %llu tasks, %llu records, %llu lost\n",
+		printf("npuprof:   device %u: %s, %s, %llu tasks, %llu records, %llu lost",
 		       d->dev_id, d->level < 3 ? level_names[d->level] : "?",
 		       group_name(d->metric_group), (unsigned long long)d->tasks,
 		       (unsigned long long)d->records, (unsigned long long)d->lost);
+		if (d->seq_missing)
+			printf(", %llu missing", (unsigned long long)d->seq_missing);
+		putchar('\n');
+		missing += d->seq_missing;
 	}
 	if (sum.lost)
 		fprintf(stderr,
 			"npuprof export: warning: %llu records were lost (ring full); "
 			"see README.txt\n",
 			(unsigned long long)sum.lost);
+	if (missing)
+		fprintf(stderr,
+			"npuprof export: warning: %llu records are missing from the raw data "
+			"(not written, cut short or removed); see README.txt\n",
+			(unsigned long long)missing);
 	return 0;
 }
 
