@@ -33,6 +33,7 @@ pkgs=(
 	# the reference converter of the export benchmark, JSON checks in tests
 	python3
 	linux-perf # perf record -e 'vnpu:*' in tests/vm/test_trace.c (runs in the 6.1 guest)
+	trinity # the syscall fuzzer of tools/stress/trinity.sh (tests/vm/test_fuzz.c)
 )
 
 missing=()

@@ -10,7 +10,7 @@ R=/vnpu-results
 . $R/env
 export PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin
 export HOME=/root TERM=${TERM:-dumb} VNPU_RESULTS=$R
-export VNPU_KO VNPU_TOP VNPU_MODPARAMS VNPU_TEST_SCALE VNPU_DEBUG_KERNEL VNPU_STRESS
+export VNPU_KO VNPU_TOP VNPU_MODPARAMS VNPU_TEST_SCALE VNPU_DEBUG_KERNEL VNPU_STRESS VNPU_FUZZ_SEED
 cd "$VNPU_TOP" || exit 1
 echo 1 >/proc/sys/kernel/printk 2>/dev/null
 
