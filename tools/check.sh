@@ -94,8 +94,10 @@ if [ $built = 1 ]; then
 		fi
 	}
 	if [ $kernels != debug ]; then
-		step "in-VM suites (Debian kernel $("$top/tools/kver.sh"))"
-		vm_pass "" "$top/build/vm/results/check"
+		step "in-VM suites (Debian kernel $("$top/tools/kver.sh"), slub_debug=FZPU)"
+		# the slab allocator's red zones, poisoning and checks: an overrun
+		# or a write after free shows even without KASAN
+		vm_pass "" "$top/build/vm/results/check" --append "slub_debug=FZPU"
 	fi
 	if [ $kernels != stock ]; then
 		step "debug kernel (tools/vm/debug-kernel.sh; cached after the first build)"

@@ -120,8 +120,9 @@ struct vnpu_prof_stop {
 #define VNPU_PROF_STOP_SIZE_VER0 16
 
 /**
- * struct vnpu_prof_stats - VNPU_IOC_PROF_STATS: the running (or last)
- * session's counters
+ * struct vnpu_prof_stats - VNPU_IOC_PROF_STATS: the counters of the
+ * calling file's own session (running or stopped), else of the device's
+ * running session, else zeros
  * @size: in: sizeof(struct vnpu_prof_stats).
  * @flags: in: must be zero.
  * @session_id: out: the session, 0 if there was none.
