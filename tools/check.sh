@@ -115,11 +115,4 @@ if [ $built = 1 ] && [ $vm_only = 0 ]; then
 fi
 
 step summary
-awk '{ printf "# %-28s pass %4d  fail %4d  skip %4d\n", $1, $2, $3, $4 }' "$summary"
-read -r pass fail skip < <(awk '{ p += $2; f += $3; s += $4 } END { print p + 0, f + 0, s + 0 }' "$summary")
-if [ "$skip" -gt 0 ]; then
-	echo "$pass passed, $fail failed, $skip skipped"
-else
-	echo "$pass passed, $fail failed"
-fi
-[ "$fail" -eq 0 ]
+"$top/tools/summary.sh" "$summary"

@@ -62,11 +62,4 @@ fi
 summary="$res/summary"
 [ -f "$summary" ] || : >"$summary"
 [ $vmrc = 0 ] || echo "vm 0 1 0" >>"$summary"
-awk '{ printf "# %-28s pass %4d  fail %4d  skip %4d\n", $1, $2, $3, $4 }' "$summary"
-read -r pass fail skip < <(awk '{ p += $2; f += $3; s += $4 } END { print p + 0, f + 0, s + 0 }' "$summary")
-if [ "$skip" -gt 0 ]; then
-	echo "$pass passed, $fail failed, $skip skipped"
-else
-	echo "$pass passed, $fail failed"
-fi
-[ "$fail" -eq 0 ]
+"$top/tools/summary.sh" "$summary"

@@ -23,37 +23,6 @@ static void find_tools(void)
 	snprintf(examples, sizeof(examples), "%s/build/examples", top ? top : ".");
 }
 
-/* Run a shell command line; its exit status, its output (both streams) in @out. */
-static int sh(char *out, size_t len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-
-static int sh(char *out, size_t len, const char *fmt, ...)
-{
-	char cmd[4096];
-	size_t n = 0;
-	va_list ap;
-	FILE *p;
-	int st;
-
-	va_start(ap, fmt);
-	vsnprintf(cmd, sizeof(cmd) - 8, fmt, ap);
-	va_end(ap);
-	strcat(cmd, " 2>&1");
-	p = popen(cmd, "r");
-	if (!p)
-		return -1;
-	if (out) {
-		n = fread(out, 1, len - 1, p);
-		out[n] = 0;
-	} else {
-		char sink[4096];
-
-		while (fread(sink, 1, sizeof(sink), p) > 0)
-			;
-	}
-	st = pclose(p);
-	return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
-}
-
 TEST(help_everywhere)
 {
 	static const char *const cmds[] = { "", "run ", "export ", "devices ", "stat ", "watch " };
@@ -61,7 +30,7 @@ TEST(help_everywhere)
 
 	find_tools();
 	for (size_t i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++) {
-		EXPECT_EQ(0, sh(out, sizeof(out), "%s %s--help", npuprof, cmds[i]))
+		EXPECT_EQ(0, vnpu_sh(out, sizeof(out), "%s %s--help", npuprof, cmds[i]))
 		TH_LOG("%s--help: %s", cmds[i], out);
 		EXPECT_NE(NULL, strstr(out, "Usage: npuprof")) TH_LOG("%s", out);
 	}
@@ -97,7 +66,8 @@ TEST(usage_errors_name_the_bad_value)
 
 	find_tools();
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
-		EXPECT_EQ(cases[i].status, sh(out, sizeof(out), "%s %s", npuprof, cases[i].args))
+		EXPECT_EQ(cases[i].status,
+			  vnpu_sh(out, sizeof(out), "%s %s", npuprof, cases[i].args))
 		TH_LOG("npuprof %s: %s", cases[i].args, out);
 		EXPECT_NE(NULL, strstr(out, cases[i].says))
 		TH_LOG("npuprof %s said: %s", cases[i].args, out);
@@ -158,11 +128,12 @@ TEST(run_matches_the_library_and_export_rebuilds)
 	ASSERT_NE(NULL, mkdtemp(lib_dir));
 
 	/* the same workload: under npuprof run, and with the Profiler block */
-	ASSERT_EQ(0, sh(out, sizeof(out), "%s run --level L1 --output %s -- %s/matmul_add 5",
-			npuprof, cli_dir, examples))
+	ASSERT_EQ(0, vnpu_sh(out, sizeof(out), "%s run --level L1 --output %s -- %s/matmul_add 5",
+			     npuprof, cli_dir, examples))
 	TH_LOG("%s", out);
 	EXPECT_NE(NULL, strstr(out, "npuprof: profile: ")) TH_LOG("%s", out);
-	ASSERT_EQ(0, sh(out, sizeof(out), "cd %s && %s/matmul_add --scoped 5", lib_dir, examples))
+	ASSERT_EQ(0,
+		  vnpu_sh(out, sizeof(out), "cd %s && %s/matmul_add --scoped 5", lib_dir, examples))
 	TH_LOG("%s", out);
 	ASSERT_EQ(0, one_prof(cli_dir, prof_cli, sizeof(prof_cli)));
 	ASSERT_EQ(0, one_prof(lib_dir, prof_lib, sizeof(prof_lib)));
@@ -172,22 +143,22 @@ TEST(run_matches_the_library_and_export_rebuilds)
 	EXPECT_NE(NULL, strstr(a, "op_summary:Device_id,")) TH_LOG("%s", a);
 
 	/* export again with the same timestamp: identical files */
-	ASSERT_EQ(0, sh(out, sizeof(out), "ls %s/mindstudio_profiler_output/op_summary_*.csv",
-			prof_cli));
+	ASSERT_EQ(0, vnpu_sh(out, sizeof(out), "ls %s/mindstudio_profiler_output/op_summary_*.csv",
+			     prof_cli));
 	p = strstr(out, "op_summary_");
 	ASSERT_NE(NULL, p);
 	snprintf(ts, sizeof(ts), "%.14s", p + strlen("op_summary_"));
-	ASSERT_EQ(0, sh(out, sizeof(out), "cp -r %s/mindstudio_profiler_output %s/first", prof_cli,
-			cli_dir));
-	ASSERT_EQ(0, sh(out, sizeof(out), "rm -rf %s/mindstudio_profiler_output", prof_cli));
-	ASSERT_EQ(0, sh(out, sizeof(out), "%s export --timestamp %s %s/device_0/data", npuprof, ts,
-			prof_cli))
+	ASSERT_EQ(0, vnpu_sh(out, sizeof(out), "cp -r %s/mindstudio_profiler_output %s/first",
+			     prof_cli, cli_dir));
+	ASSERT_EQ(0, vnpu_sh(out, sizeof(out), "rm -rf %s/mindstudio_profiler_output", prof_cli));
+	ASSERT_EQ(0, vnpu_sh(out, sizeof(out), "%s export --timestamp %s %s/device_0/data", npuprof,
+			     ts, prof_cli))
 	TH_LOG("%s", out);
 	EXPECT_NE(NULL, strstr(out, "exported")) TH_LOG("%s", out);
-	EXPECT_EQ(0, sh(out, sizeof(out), "diff -r %s/first %s/mindstudio_profiler_output", cli_dir,
-			prof_cli))
+	EXPECT_EQ(0, vnpu_sh(out, sizeof(out), "diff -r %s/first %s/mindstudio_profiler_output",
+			     cli_dir, prof_cli))
 	TH_LOG("%s", out);
-	sh(NULL, 0, "rm -rf %s %s", cli_dir, lib_dir);
+	vnpu_sh(NULL, 0, "rm -rf %s %s", cli_dir, lib_dir);
 }
 
 TEST(devices_and_stat)
@@ -196,13 +167,13 @@ TEST(devices_and_stat)
 	unsigned int n = vnpu_param_devices();
 
 	find_tools();
-	ASSERT_EQ(0, sh(out, sizeof(out), "%s devices", npuprof)) TH_LOG("%s", out);
+	ASSERT_EQ(0, vnpu_sh(out, sizeof(out), "%s devices", npuprof)) TH_LOG("%s", out);
 	EXPECT_NE(NULL, strstr(out, "Atlas A2 training")) TH_LOG("%s", out);
-	ASSERT_EQ((int)n, sh(NULL, 0, "exit $(%s devices | grep -c Ascend)", npuprof));
-	ASSERT_EQ(0, sh(out, sizeof(out), "%s stat 0", npuprof)) TH_LOG("%s", out);
+	ASSERT_EQ((int)n, vnpu_sh(NULL, 0, "exit $(%s devices | grep -c Ascend)", npuprof));
+	ASSERT_EQ(0, vnpu_sh(out, sizeof(out), "%s stat 0", npuprof)) TH_LOG("%s", out);
 	EXPECT_NE(NULL, strstr(out, "vnpu0: Atlas A2 training")) TH_LOG("%s", out);
 	EXPECT_NE(NULL, strstr(out, "tasks run")) TH_LOG("%s", out);
-	EXPECT_EQ(1, sh(out, sizeof(out), "%s stat %u", npuprof, n)) TH_LOG("%s", out);
+	EXPECT_EQ(1, vnpu_sh(out, sizeof(out), "%s stat %u", npuprof, n)) TH_LOG("%s", out);
 }
 
 TEST(watch_sees_a_session)
@@ -211,12 +182,12 @@ TEST(watch_sees_a_session)
 
 	find_tools();
 	/* a watcher for two events, then a profiled run starts and stops a session */
-	ASSERT_EQ(0, sh(out, sizeof(out),
-			"(%s watch --count 2 --timeout 60 > /tmp/npuprof-watch.out &"
-			" sleep 1; cd /tmp && %s/matmul_add --scoped 2; wait)",
-			npuprof, examples))
+	ASSERT_EQ(0, vnpu_sh(out, sizeof(out),
+			     "(%s watch --count 2 --timeout 60 > /tmp/npuprof-watch.out &"
+			     " sleep 1; cd /tmp && %s/matmul_add --scoped 2; wait)",
+			     npuprof, examples))
 	TH_LOG("%s", out);
-	ASSERT_EQ(0, sh(out, sizeof(out), "cat /tmp/npuprof-watch.out"));
+	ASSERT_EQ(0, vnpu_sh(out, sizeof(out), "cat /tmp/npuprof-watch.out"));
 	EXPECT_NE(NULL, strstr(out, "vnpu0 session-started")) TH_LOG("%s", out);
 	EXPECT_NE(NULL, strstr(out, "vnpu0 session-stopped")) TH_LOG("%s", out);
 }

@@ -106,40 +106,6 @@ static void find_tools(void)
 	pathf(matmul_add, "%s/build/examples/matmul_add", top ? top : ".");
 }
 
-/* Run a shell command line; its exit status, its output (both streams) in @out. */
-static int sh(char *out, size_t len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-
-static int sh(char *out, size_t len, const char *fmt, ...)
-{
-	char cmd[8192], sink[4096];
-	size_t n = 0;
-	va_list ap;
-	FILE *p;
-	int st;
-
-	va_start(ap, fmt);
-	vsnprintf(cmd, sizeof(cmd) - 8, fmt, ap);
-	va_end(ap);
-	strcat(cmd, " 2>&1");
-	p = popen(cmd, "r");
-	if (!p)
-		return -1;
-	if (out) {
-		while (n < len - 1) {
-			size_t k = fread(out + n, 1, len - 1 - n, p);
-
-			if (!k)
-				break;
-			n += k;
-		}
-		out[n] = 0;
-	}
-	while (fread(sink, 1, sizeof(sink), p) > 0)
-		;
-	st = pclose(p);
-	return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
-}
-
 /* ---- files ---- */
 
 /* what a tree holds: nftw has no context argument */
@@ -656,7 +622,8 @@ TEST_F_TIMEOUT(out, disk_fills_mid_run, 300)
 
 		/* a copy on a bigger disk exports, the missing records reported */
 		pathf(copy, "%s/%s", self->big, strrchr(prof, '/') + 1);
-		ASSERT_EQ(0, sh(out, sizeof(out), "cp -a %s %s", prof, copy)) TH_LOG("%s", out);
+		ASSERT_EQ(0, vnpu_sh(out, sizeof(out), "cp -a %s %s", prof, copy))
+		TH_LOG("%s", out);
 		ASSERT_EQ(0, npuprof_export(copy, &eo, &err)) TH_LOG("%s", err.msg);
 		EXPECT_EQ(rc.unwritten, sum.dev[0].seq_missing);
 		EXPECT_EQ(rc.lost, sum.lost);
@@ -667,7 +634,7 @@ TEST_F_TIMEOUT(out, disk_fills_mid_run, 300)
 
 		/* and so does the original once there is room, with the CLI */
 		ASSERT_EQ(0, remount(self->mnt, "16m", 0));
-		EXPECT_EQ(0, sh(out, sizeof(out), "%s export --quiet %s", npuprof_bin, prof))
+		EXPECT_EQ(0, vnpu_sh(out, sizeof(out), "%s export --quiet %s", npuprof_bin, prof))
 		TH_LOG("%s", out);
 		EXPECT_NE(NULL, strstr(out, "missing")) TH_LOG("%s", out);
 		EXPECT_EQ((long)sum.op_summary_rows, csv_rows(prof, "op_summary_"));
@@ -701,9 +668,10 @@ TEST_F_TIMEOUT(out, disk_fills_during_export, 300)
 	ASSERT_EQ(0, good_profile(self, self->big, tasks, prof, sizeof(prof)));
 	/* the reference: the raw data alone, exported with the fixed {ts} */
 	pathf(ref, "%s/ref", self->scratch);
-	ASSERT_EQ(0, sh(out, sizeof(out),
-			"mkdir -p %s && cp -a %s %s/ && rm -rf %s/*/mindstudio_profiler_output",
-			ref, prof, ref, ref))
+	ASSERT_EQ(0,
+		  vnpu_sh(out, sizeof(out),
+			  "mkdir -p %s && cp -a %s %s/ && rm -rf %s/*/mindstudio_profiler_output",
+			  ref, prof, ref, ref))
 	TH_LOG("%s", out);
 	ASSERT_EQ(0, find_prof(ref, ref, sizeof(ref)));
 	ASSERT_EQ(0, npuprof_export(ref, &eo, &err)) TH_LOG("%s", err.msg);
@@ -711,8 +679,9 @@ TEST_F_TIMEOUT(out, disk_fills_during_export, 300)
 	/* room for the raw data, not for the CSVs as well */
 	ASSERT_EQ(0, mount_tmpfs(self->mnt, vnpu_stress_mode() ? "64m" : "1m", 0));
 	self->mounted = 1;
-	ASSERT_EQ(0, sh(out, sizeof(out), "cp -a %s %s/ && rm -rf %s/*/mindstudio_profiler_output",
-			prof, self->mnt, self->mnt))
+	ASSERT_EQ(0, vnpu_sh(out, sizeof(out),
+			     "cp -a %s %s/ && rm -rf %s/*/mindstudio_profiler_output", prof,
+			     self->mnt, self->mnt))
 	TH_LOG("%s", out);
 	ASSERT_EQ(0, find_prof(self->mnt, copy, sizeof(copy)));
 	digest = raw_digest(copy);
@@ -729,7 +698,7 @@ TEST_F_TIMEOUT(out, disk_fills_during_export, 300)
 	EXPECT_EQ(digest, raw_digest(copy));
 
 	/* the CLI says the same */
-	EXPECT_EQ(1, sh(out, sizeof(out), "%s export --quiet %s", npuprof_bin, copy));
+	EXPECT_EQ(1, vnpu_sh(out, sizeof(out), "%s export --quiet %s", npuprof_bin, copy));
 	EXPECT_NE(NULL, strstr(out, outdir)) TH_LOG("%s", out);
 	EXPECT_NE(NULL, strstr(out, ENOSPC_MSG)) TH_LOG("%s", out);
 	EXPECT_EQ(0, entries(outdir));
@@ -738,7 +707,8 @@ TEST_F_TIMEOUT(out, disk_fills_during_export, 300)
 	/* with room: the files of the reference, byte for byte */
 	ASSERT_EQ(0, unfill(self->mnt));
 	ASSERT_EQ(0, npuprof_export(copy, &eo, &err)) TH_LOG("%s", err.msg);
-	EXPECT_EQ(0, sh(out, sizeof(out), "diff -r %s/mindstudio_profiler_output %s", ref, outdir))
+	EXPECT_EQ(0, vnpu_sh(out, sizeof(out), "diff -r %s/mindstudio_profiler_output %s", ref,
+			     outdir))
 	TH_LOG("%s", out);
 	EXPECT_EQ(digest, raw_digest(copy));
 	EXPECT_EQ((long)tasks, csv_rows(copy, "op_summary_"));
@@ -814,16 +784,17 @@ TEST_F_TIMEOUT(out, read_only_output, 120)
 	EXPECT_EQ(0, entries(self->mnt));
 
 	/* the CLI refuses it before running the program */
-	EXPECT_EQ(2, sh(out, sizeof(out), "%s run --output %s -- %s 2", npuprof_bin, self->mnt,
-			matmul_add));
+	EXPECT_EQ(2, vnpu_sh(out, sizeof(out), "%s run --output %s -- %s 2", npuprof_bin, self->mnt,
+			     matmul_add));
 	EXPECT_NE(NULL, strstr(out, self->mnt)) TH_LOG("%s", out);
 	EXPECT_NE(NULL, strstr(out, EROFS_MSG)) TH_LOG("%s", out);
 
 	/* raw data on a read-only mount cannot be exported in place */
 	ASSERT_EQ(0, good_profile(self, self->big, 16, prof, sizeof(prof)));
 	ASSERT_EQ(0, remount(self->mnt, "1m", 0));
-	ASSERT_EQ(0, sh(out, sizeof(out), "cp -a %s %s/ && rm -rf %s/*/mindstudio_profiler_output",
-			prof, self->mnt, self->mnt))
+	ASSERT_EQ(0, vnpu_sh(out, sizeof(out),
+			     "cp -a %s %s/ && rm -rf %s/*/mindstudio_profiler_output", prof,
+			     self->mnt, self->mnt))
 	TH_LOG("%s", out);
 	ASSERT_EQ(0, find_prof(self->mnt, copy, sizeof(copy)));
 	ASSERT_EQ(0, remount(self->mnt, "1m", MS_RDONLY));
@@ -831,7 +802,7 @@ TEST_F_TIMEOUT(out, read_only_output, 120)
 	EXPECT_EQ(-EROFS, ret) TH_LOG("%s", err.msg);
 	EXPECT_NE(NULL, strstr(err.msg, copy)) TH_LOG("%s", err.msg);
 	EXPECT_NE(NULL, strstr(err.msg, EROFS_MSG)) TH_LOG("%s", err.msg);
-	EXPECT_EQ(1, sh(out, sizeof(out), "%s export --quiet %s", npuprof_bin, copy));
+	EXPECT_EQ(1, vnpu_sh(out, sizeof(out), "%s export --quiet %s", npuprof_bin, copy));
 	EXPECT_NE(NULL, strstr(out, copy)) TH_LOG("%s", out);
 	EXPECT_NE(NULL, strstr(out, EROFS_MSG)) TH_LOG("%s", out);
 	EXPECT_EQ(0, output_files(self->mnt));
@@ -993,8 +964,8 @@ TEST_F_TIMEOUT(out, cli_full_disk, 300)
 	self->mounted = 1;
 	/* full from the start: the program cannot profile its device */
 	ASSERT_EQ(0, fill(self->mnt, 0));
-	st = sh(out, sizeof(out), "%s run --level L1 --output %s -- %s 2", npuprof_bin, self->mnt,
-		matmul_add);
+	st = vnpu_sh(out, sizeof(out), "%s run --level L1 --output %s -- %s 2", npuprof_bin,
+		     self->mnt, matmul_add);
 	EXPECT_NE(0, st);
 	EXPECT_NE(NULL, strstr(out, self->mnt)) TH_LOG("%s", out);
 	EXPECT_NE(NULL, strstr(out, ENOSPC_MSG)) TH_LOG("%s", out);
@@ -1003,8 +974,8 @@ TEST_F_TIMEOUT(out, cli_full_disk, 300)
 
 	/* full during the run: the program succeeds, its profile does not */
 	ASSERT_EQ(0, unfill(self->mnt));
-	st = sh(out, sizeof(out), "%s run --level L1 --output %s -- %s %u", npuprof_bin, self->mnt,
-		matmul_add, rounds);
+	st = vnpu_sh(out, sizeof(out), "%s run --level L1 --output %s -- %s %u", npuprof_bin,
+		     self->mnt, matmul_add, rounds);
 	EXPECT_EQ(1, st) TH_LOG("%s", out);
 	EXPECT_NE(NULL, strstr(out, "vnpu.rec.0000: " ENOSPC_MSG)) TH_LOG("%s", out);
 	EXPECT_NE(NULL, strstr(out, "was not exported")) TH_LOG("%s", out);
@@ -1015,14 +986,14 @@ TEST_F_TIMEOUT(out, cli_full_disk, 300)
 	EXPECT_LT(0, rc.unwritten);
 
 	/* export on the full disk: status 1, the file and the errno */
-	EXPECT_EQ(1, sh(out, sizeof(out), "%s export --quiet %s", npuprof_bin, prof));
+	EXPECT_EQ(1, vnpu_sh(out, sizeof(out), "%s export --quiet %s", npuprof_bin, prof));
 	EXPECT_NE(NULL, strstr(out, prof)) TH_LOG("%s", out);
 	EXPECT_NE(NULL, strstr(out, ENOSPC_MSG)) TH_LOG("%s", out);
 	EXPECT_EQ(0, output_files(self->mnt));
 
 	/* with room it exports, and says what is missing */
 	ASSERT_EQ(0, remount(self->mnt, "16m", 0));
-	EXPECT_EQ(0, sh(out, sizeof(out), "%s export --quiet %s", npuprof_bin, prof))
+	EXPECT_EQ(0, vnpu_sh(out, sizeof(out), "%s export --quiet %s", npuprof_bin, prof))
 	TH_LOG("%s", out);
 	EXPECT_NE(NULL, strstr(out, "missing")) TH_LOG("%s", out);
 	EXPECT_LT(0, csv_rows(prof, "op_summary_"));

@@ -8,6 +8,7 @@
 #define VNPU_TEST_H
 
 #include <errno.h>
+#include <stdarg.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,6 +16,7 @@
 #include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "vnpu.h"
@@ -222,6 +224,46 @@ static inline long vnpu_fail_alloc_left(void)
 		n = -1;
 	fclose(f);
 	return n;
+}
+
+/*
+ * Run a shell command line; returns its exit status (128 + N if killed by
+ * signal N, -1 if it could not start), its output (both streams, as much as
+ * fits) in @out when not NULL. The rest of the output is drained, so the
+ * command never blocks on a full pipe.
+ */
+static inline int vnpu_sh(char *out, size_t len, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static inline int vnpu_sh(char *out, size_t len, const char *fmt, ...)
+{
+	char cmd[8192], sink[4096];
+	size_t n = 0;
+	va_list ap;
+	FILE *p;
+	int st;
+
+	va_start(ap, fmt);
+	vsnprintf(cmd, sizeof(cmd) - 8, fmt, ap);
+	va_end(ap);
+	strcat(cmd, " 2>&1");
+	p = popen(cmd, "r");
+	if (!p)
+		return -1;
+	if (out) {
+		while (n < len - 1) {
+			size_t k = fread(out + n, 1, len - 1 - n, p);
+
+			if (!k)
+				break;
+			n += k;
+		}
+		out[n] = 0;
+	}
+	while (fread(sink, 1, sizeof(sink), p) > 0)
+		;
+	st = pclose(p);
+	return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
 }
 
 /* Create a stream; returns its id or -errno. */
