@@ -6,7 +6,7 @@
 # inside the dev VM, with vnpu.ko loaded:
 #
 #   make vm CMD="tools/stress/trinity.sh -t 60"
-#   build/tests/vm/test_fuzz -r fuzz.trinity     (what make check runs)
+#   make vm-test SUITES=fuzz    (what make check runs: fuzz.trinity)
 #
 # - trinity runs as nobody (uid and gid 65534), never as root. It gets
 #   device nodes of its own for the first DEVICES vnpu devices (two names
