@@ -167,25 +167,21 @@ struct fz {
 	unsigned char *ids_map;
 };
 
-/* ---- random numbers: splitmix64 ---- */
+/* ---- random numbers (vnpu_rnd64() in vnpu_test.h) ---- */
 
 static __u64 rnd64(struct fz *z)
 {
-	__u64 x = (z->rng += 0x9e3779b97f4a7c15ull);
-
-	x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
-	x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
-	return x ^ (x >> 31);
+	return vnpu_rnd64(&z->rng);
 }
 
 static unsigned int rnd(struct fz *z, unsigned int n)
 {
-	return n ? (unsigned int)(rnd64(z) % n) : 0;
+	return vnpu_rnd(&z->rng, n);
 }
 
 static int chance(struct fz *z, unsigned int pct)
 {
-	return rnd(z, 100) < pct;
+	return vnpu_chance(&z->rng, pct);
 }
 
 static const __u64 interesting[] = {
@@ -2095,18 +2091,6 @@ static double now_s(void)
 	return ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
-/* VNPU_FUZZ_SEED: a number, or "time"; else a fixed seed. */
-static __u64 fuzz_seed(void)
-{
-	const char *s = getenv("VNPU_FUZZ_SEED");
-
-	if (s && strcmp(s, "time") == 0)
-		return (__u64)time(NULL) ^ (__u64)getpid() << 32;
-	if (s && *s)
-		return strtoull(s, NULL, 0);
-	return FUZZ_DEFAULT_SEED;
-}
-
 /* Wait for @pid until @deadline (seconds, now_s()); -1 on timeout (then killed). */
 static int wait_until(pid_t pid, double deadline, int *status)
 {
@@ -2148,13 +2132,7 @@ static void device_healthy(struct __test_metadata *_metadata)
 		TH_LOG("VNPU_KO is not set (not run by the VM runner): the module stays loaded");
 		return;
 	}
-	/* the last fput() of a file may still be on its way */
-	for (int i = 0; i < 50; i++) {
-		ret = vnpu_module_unload();
-		if (ret != -EBUSY && ret != -EAGAIN)
-			break;
-		usleep(100000);
-	}
+	ret = vnpu_module_unload_settled();
 	EXPECT_EQ(0, ret) TH_LOG("unload: %s", strerror(-ret));
 	ASSERT_EQ(0, vnpu_module_restore());
 	fd = vnpu_open_dev(0, O_RDWR);
@@ -2182,7 +2160,7 @@ TEST_F_TIMEOUT(fuzz, ioctls, 3600)
 	unsigned long calls = vnpu_stress_count(FUZZ_QUICK, FUZZ_FULL);
 	unsigned long tot_ok = 0, tot_rej = 0, tot_undoc = 0, tot_viol = 0;
 	double t0, secs, limit = vnpu_stress_mode() ? 3300 : 600;
-	__u64 seed = fuzz_seed();
+	__u64 seed = vnpu_fuzz_seed(FUZZ_DEFAULT_SEED);
 	struct shared *sh;
 	int status = 0, hung;
 	pid_t pid;
@@ -2317,7 +2295,8 @@ TEST_F_TIMEOUT(fuzz, trinity, 3600)
 	ASSERT_EQ(0, access(script, R_OK)) TH_LOG("no %s", script);
 	snprintf(a_secs, sizeof(a_secs), "%u", secs);
 	snprintf(a_count, sizeof(a_count), "%lu", count);
-	snprintf(a_seed, sizeof(a_seed), "%llu", (unsigned long long)fuzz_seed());
+	snprintf(a_seed, sizeof(a_seed), "%llu",
+		 (unsigned long long)vnpu_fuzz_seed(FUZZ_DEFAULT_SEED));
 	snprintf(a_dev, sizeof(a_dev), "%u", devs < 2 ? devs : 2);
 
 	fflush(stdout);

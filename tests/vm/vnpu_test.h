@@ -17,6 +17,7 @@
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "vnpu.h"
@@ -65,6 +66,23 @@ static inline int vnpu_module_unload(void)
 	if (syscall(SYS_delete_module, "vnpu", O_NONBLOCK))
 		return -errno;
 	return 0;
+}
+
+/*
+ * Unload vnpu once nothing holds it: the last fput() of a file closed just
+ * before may still be on its way, so retry EBUSY/EAGAIN for up to 5 s.
+ */
+static inline int vnpu_module_unload_settled(void)
+{
+	int ret = 0;
+
+	for (int i = 0; i < 50; i++) {
+		ret = vnpu_module_unload();
+		if (ret != -EBUSY && ret != -EAGAIN)
+			break;
+		usleep(100000);
+	}
+	return ret;
 }
 
 /* Put the module back as the runner loaded it, for the suites that follow. */
@@ -123,6 +141,42 @@ static inline int vnpu_stress_mode(void)
 	const char *s = getenv("VNPU_STRESS");
 
 	return s && strcmp(s, "1") == 0;
+}
+
+/*
+ * The fuzzers' random numbers: splitmix64, so that a run replays from its
+ * seed. VNPU_FUZZ_SEED is a number, or "time" for a new one; else @dflt.
+ */
+static inline __u64 vnpu_fuzz_seed(__u64 dflt)
+{
+	const char *s = getenv("VNPU_FUZZ_SEED");
+
+	if (s && strcmp(s, "time") == 0)
+		return (__u64)time(NULL) ^ (__u64)getpid() << 32;
+	if (s && *s)
+		return strtoull(s, NULL, 0);
+	return dflt;
+}
+
+static inline __u64 vnpu_rnd64(__u64 *state)
+{
+	__u64 x = (*state += 0x9e3779b97f4a7c15ull);
+
+	x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
+	x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
+	return x ^ (x >> 31);
+}
+
+/* 0 .. @n - 1 (0 for 0) */
+static inline unsigned int vnpu_rnd(__u64 *state, unsigned int n)
+{
+	return n ? (unsigned int)(vnpu_rnd64(state) % n) : 0;
+}
+
+/* true @pct times in 100 */
+static inline int vnpu_chance(__u64 *state, unsigned int pct)
+{
+	return vnpu_rnd(state, 100) < pct;
 }
 
 /*
