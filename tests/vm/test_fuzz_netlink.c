@@ -110,7 +110,7 @@ enum expect {
 	EXP_IGNORED, /* not a request: at most an ACK of 0, no reply */
 	EXP_GET, /* DEV_GET of one device: one reply with its id, then 0 */
 	EXP_DUMP, /* DEV_GET dump: one reply per device, then DONE */
-	EXP_ACK, /* RESET_STATS: 0 (-EPERM as nobody) */
+	EXP_ACK, /* RESET_STATS as root: an ACK of 0, no reply */
 	EXP_ERRNO, /* exactly expect_err */
 };
 
