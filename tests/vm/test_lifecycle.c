@@ -36,20 +36,6 @@ FIXTURE_TEARDOWN(slow)
 	vnpu_fail_alloc_set(0);
 }
 
-/* The module's objects drain asynchronously at most this long after close. */
-static long objects_settled(void)
-{
-	long n = -1;
-
-	for (int i = 0; i < 200; i++) {
-		n = vnpu_objects_unexpected(NULL, 0);
-		if (n <= 0)
-			return n;
-		usleep(10000);
-	}
-	return n;
-}
-
 /* A /proc/meminfo field in kB, or -1. */
 static long meminfo_kb(const char *field)
 {
@@ -228,7 +214,7 @@ TEST_F_TIMEOUT(slow, reload_with_activity, 3600)
 		ASSERT_EQ(0, vnpu_module_load(i % 2 ? "devices=2 product=a3" : "devices=2"));
 		ASSERT_EQ(0, workload_run(&w, 2)) TH_LOG("cycle %lu", i);
 		workload_end(&w);
-		ASSERT_EQ(0, objects_settled())
+		ASSERT_EQ(0, vnpu_objects_settled())
 		{
 			vnpu_objects_live(what, sizeof(what));
 			TH_LOG("cycle %lu: still live: %s", i, what);
@@ -283,7 +269,7 @@ TEST_F_TIMEOUT(slow, sigkill_mid_session, 3600)
 	char what[256];
 	unsigned int seed = 7;
 
-	ASSERT_EQ(0, objects_settled());
+	ASSERT_EQ(0, vnpu_objects_settled());
 	drop_caches();
 	sunreclaim0 = meminfo_kb("SUnreclaim");
 	mem0 = free_or_slab_kb();
@@ -314,7 +300,7 @@ TEST_F_TIMEOUT(slow, sigkill_mid_session, 3600)
 		ASSERT_EQ(0, vnpu_prof_start(fd, VNPU_PROF_L0, -1, 0, 0, &ps));
 		ASSERT_EQ(0, vnpu_prof_stop(fd));
 		close(fd);
-		ASSERT_EQ(0, objects_settled())
+		ASSERT_EQ(0, vnpu_objects_settled())
 		{
 			vnpu_objects_live(what, sizeof(what));
 			TH_LOG("after kill %lu: still live: %s", i, what);
@@ -358,7 +344,7 @@ TEST_F_TIMEOUT(slow, every_allocation_fails_once, 1200)
 
 	if (vnpu_objects_live(NULL, 0) < 0)
 		SKIP(return, "no /sys/kernel/debug/vnpu (debugfs not mounted?)");
-	ASSERT_EQ(0, objects_settled());
+	ASSERT_EQ(0, vnpu_objects_settled());
 	for (nth = 1; nth < 1000; nth++) {
 		ASSERT_EQ(0, vnpu_fail_alloc_set(nth));
 		ret = workload_run(&w, ndev);
@@ -372,7 +358,7 @@ TEST_F_TIMEOUT(slow, every_allocation_fails_once, 1200)
 		EXPECT_EQ(-ENOMEM, ret)
 		TH_LOG("allocation %lu failed: %d (%s)", nth, ret,
 					       strerror(-ret));
-		ASSERT_EQ(0, objects_settled())
+		ASSERT_EQ(0, vnpu_objects_settled())
 		{
 			vnpu_objects_live(what, sizeof(what));
 			TH_LOG("allocation %lu failed: still live: %s", nth, what);
@@ -411,7 +397,7 @@ TEST(aborted_collectives_are_bounded)
 		close(fd);
 	}
 	EXPECT_EQ(VNPU_COMM_MAX_IDLE, vnpu_object_count("comms"));
-	EXPECT_EQ(0, objects_settled());
+	EXPECT_EQ(0, vnpu_objects_settled());
 	vnpu_figure("lifecycle", "half_collectives=%u kept=%ld", n, vnpu_object_count("comms"));
 }
 
@@ -430,7 +416,7 @@ TEST(unload_refused_while_in_use)
 	EXPECT_EQ(-EAGAIN, vnpu_module_unload());
 	EXPECT_GT(w.r.ctrl->stopped, 0);
 	workload_end(&w);
-	EXPECT_EQ(0, objects_settled());
+	EXPECT_EQ(0, vnpu_objects_settled());
 	EXPECT_EQ(0, vnpu_module_unload());
 	ASSERT_EQ(0, vnpu_module_restore());
 }

@@ -253,6 +253,23 @@ static inline long vnpu_objects_unexpected(char *what, size_t len)
 	return all - (comms > VNPU_COMM_MAX_IDLE ? VNPU_COMM_MAX_IDLE : comms);
 }
 
+/*
+ * vnpu_objects_unexpected() once the module's objects have drained: they
+ * go asynchronously, at most 2 s after the last close.
+ */
+static inline long vnpu_objects_settled(void)
+{
+	long n = -1;
+
+	for (int i = 0; i < 200; i++) {
+		n = vnpu_objects_unexpected(NULL, 0);
+		if (n <= 0)
+			return n;
+		usleep(10000);
+	}
+	return n;
+}
+
 /* Arm (n > 0) or disarm (0) the failure of the module's nth allocation. */
 static inline int vnpu_fail_alloc_set(unsigned long n)
 {
