@@ -112,6 +112,10 @@ struct vnpu_prof {
  *              allocate); freed otherwise.
  * @start: device time (ticks) the task started, set when it is scheduled.
  * @end: device time it ended.
+ * @aic_cores: the AI Cores it was booked on (bit N for core N), set when it
+ *             is scheduled; 0 for a COMMUNICATION task.
+ * @aiv_cores: the same for the AI Vector Cores.
+ * @aicpu_cores: the same for the AI CPUs.
  */
 struct vnpu_ktask {
 	struct list_head node;
@@ -122,6 +126,9 @@ struct vnpu_ktask {
 	struct vnpu_comm *comm_spare;
 	u64 start;
 	u64 end;
+	u64 aic_cores;
+	u64 aiv_cores;
+	u64 aicpu_cores;
 };
 
 /**

@@ -158,8 +158,11 @@ static void vnpu_exec_schedule(struct vnpu_device *vdev, struct vnpu_ktask *task
 
 	lockdep_assert_held(&vdev->lock);
 	if (d->task_type == VNPU_TASK_COMMUNICATION) {
-		/* start and end were set by the rendezvous */
+		/* start and end were set by the rendezvous; no core is booked */
 		memset(out, 0, sizeof(*out));
+		task->aic_cores = 0;
+		task->aiv_cores = 0;
+		task->aicpu_cores = 0;
 		goto out;
 	}
 
@@ -178,6 +181,9 @@ static void vnpu_exec_schedule(struct vnpu_device *vdev, struct vnpu_ktask *task
 	vnpu_cores_book(vdev->aic_free_at, aic, task->end);
 	vnpu_cores_book(vdev->aiv_free_at, aiv, task->end);
 	vnpu_cores_book(vdev->aicpu_free_at, cpu, task->end);
+	task->aic_cores = aic;
+	task->aiv_cores = aiv;
+	task->aicpu_cores = cpu;
 out:
 	vdev->clock = max(vdev->clock, task->start);
 	s->ready_at = task->end;
@@ -227,6 +233,28 @@ static void vnpu_exec_pace(struct vnpu_device *vdev, struct vnpu_ktask *task)
 	}
 }
 
+/*
+ * Pacing of @task stopped because its file is being released: the task
+ * ends now and its cores are free from now on. Without this the next
+ * file's work would wait out the rest of the cancelled task in wall time
+ * (over a minute for the largest task on one core). When pacing, the
+ * executor schedules one task at a time, so no later task has booked
+ * these cores.
+ */
+static void vnpu_exec_cut_short(struct vnpu_device *vdev, struct vnpu_ktask *task)
+{
+	u64 now = max(vnpu_wall_ticks(vdev), task->start);
+
+	lockdep_assert_held(&vdev->lock);
+	if (now >= task->end)
+		return;
+	task->end = now;
+	task->stream->ready_at = now;
+	vnpu_cores_book(vdev->aic_free_at, task->aic_cores, now);
+	vnpu_cores_book(vdev->aiv_free_at, task->aiv_cores, now);
+	vnpu_cores_book(vdev->aicpu_free_at, task->aicpu_cores, now);
+}
+
 static int vnpu_exec_thread(void *data)
 {
 	struct vnpu_device *vdev = data;
@@ -246,6 +274,8 @@ static int vnpu_exec_thread(void *data)
 				spin_unlock(&vdev->lock);
 				vnpu_exec_pace(vdev, task);
 				spin_lock(&vdev->lock);
+				if (vdev->running_cancelled)
+					vnpu_exec_cut_short(vdev, task);
 				vdev->running = NULL;
 			}
 			vnpu_exec_complete(vdev, task);

@@ -1,0 +1,305 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The module parameter pacing=1: device time follows CLOCK_MONOTONIC and
+ * a task completes only when the wall clock reaches its end (the executor
+ * sleeps through it). Each test reloads the module with pacing=1 and puts
+ * it back as the runner loaded it afterwards.
+ *
+ *  - A batch whose device time is B (measured first without pacing, where
+ *    the same batch syncs in far less than B) takes at least B of wall
+ *    time, and the device clock at its end agrees with the wall clock
+ *    since the load.
+ *  - Closing a file whose task is being paced returns at once and frees
+ *    the device: the next file's task does not wait for the rest of the
+ *    cancelled one.
+ *  - SIGKILL of a process asleep in SYNC behind paced tasks: it dies at
+ *    once, the device takes new work at once, nothing is left allocated
+ *    (10 times in make check, 100 under make stress).
+ *  - Afterwards the module unloads.
+ */
+#include <signal.h>
+#include <time.h>
+
+#include "kselftest_harness.h"
+#include "vm/vnpu_test.h"
+
+#define CAL_TASKS 8 /* the batch of tasks_take_their_device_time */
+#define TASK_MS 20 /* device time of one calibrated task */
+#define PROMPT_S 1.0 /* "at once", with room for TCG and a busy host */
+
+static double now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+static int pacing_param(void)
+{
+	char c = 0;
+	FILE *f = fopen("/sys/module/vnpu/parameters/pacing", "r");
+
+	if (!f)
+		return -1;
+	if (fscanf(f, " %c", &c) != 1)
+		c = 0;
+	fclose(f);
+	return c == 'Y' || c == '1';
+}
+
+static void tasks_init(struct vnpu_task *t, unsigned int n, int stream, __u64 flops)
+{
+	for (unsigned int i = 0; i < n; i++)
+		vnpu_task_init(&t[i], "MatMul_1", "MatMul", VNPU_TASK_AI_CORE, stream, flops,
+			       1 << 16);
+}
+
+/* What run_batch() saw: device times in ticks, wall time in seconds. */
+struct batch {
+	__u64 lead_end; /* the end of a tiny task just before the batch */
+	__u64 end; /* the end of the batch */
+	double wall; /* from the batch's submit to its sync's return */
+};
+
+/*
+ * On a new stream of @fd: a tiny task, synced, then @n tasks of @flops,
+ * synced. The stream runs in order, so end - lead_end is the batch's own
+ * device time. 0 or -errno.
+ */
+static int run_batch(int fd, unsigned int n, __u64 flops, struct batch *b)
+{
+	struct vnpu_task *t = calloc(n + 1, sizeof(*t));
+	struct vnpu_sync a = { 0 }, z = { 0 };
+	int s = vnpu_stream_new(fd), ret;
+	double t0;
+
+	if (!t || s < 0) {
+		free(t);
+		return s < 0 ? s : -ENOMEM;
+	}
+	tasks_init(t, n + 1, s, flops);
+	t[0].flops = 1 << 12;
+	ret = vnpu_submit_tasks(fd, t, 1, NULL);
+	if (!ret)
+		ret = vnpu_sync_stream(fd, s, 0, 60000, &a);
+	t0 = now_s();
+	if (!ret)
+		ret = vnpu_submit_tasks(fd, t + 1, n, NULL);
+	if (!ret)
+		ret = vnpu_sync_stream(fd, s, 0, 60000, &z);
+	b->wall = now_s() - t0;
+	b->lead_end = a.device_time;
+	b->end = z.device_time;
+	vnpu_stream_del(fd, s);
+	free(t);
+	return ret;
+}
+
+static double ticks_to_ns(const struct vnpu_info *info, __u64 ticks)
+{
+	return (double)ticks * 1e6 / info->sys_cnt_freq_khz;
+}
+
+/*
+ * @n tasks for @stream that each occupy every AI Core of the device for
+ * about @seconds of device time (less if that passes VNPU_TASK_MAX_FLOPS):
+ * nothing else can start on the device until they end. Their length, in
+ * seconds.
+ */
+static double long_tasks_init(struct vnpu_task *t, unsigned int n, int stream, __u64 flops,
+			      double ns, const struct vnpu_info *info, double seconds)
+{
+	double want = (double)flops * info->aic_num * seconds * 1e9 / ns;
+	__u64 f = want > (double)VNPU_TASK_MAX_FLOPS ? VNPU_TASK_MAX_FLOPS : (__u64)want;
+
+	tasks_init(t, n, stream, f);
+	for (unsigned int i = 0; i < n; i++)
+		t[i].block_num = info->aic_num;
+	return (double)f / info->aic_num / flops * ns / 1e9;
+}
+
+FIXTURE(paced)
+{
+	struct vnpu_info info;
+	__u64 flops; /* one task of about TASK_MS of device time */
+	double task_ns; /* its device time */
+	double batch_ns; /* CAL_TASKS of them, back to back, without pacing */
+	double batch_unpaced_s; /* and the wall time they took then */
+	double load_before, load_after; /* the reload with pacing=1 */
+};
+
+FIXTURE_SETUP(paced)
+{
+	struct batch b = { 0 };
+	int fd;
+
+	if (!getenv("VNPU_KO"))
+		SKIP(return, "VNPU_KO is not set (not run by the VM runner): cannot reload");
+	ASSERT_EQ(0, pacing_param()) TH_LOG("the runner loads the module without pacing");
+
+	/* calibrate on the module as loaded: no pacing, deterministic */
+	fd = vnpu_open_dev(0, O_RDWR);
+	ASSERT_GE(fd, 0);
+	ASSERT_EQ(0, vnpu_get_info(fd, &self->info));
+	ASSERT_GT(self->info.sys_cnt_freq_khz, 0);
+	for (self->flops = 1ull << 24; self->flops <= VNPU_TASK_MAX_FLOPS; self->flops <<= 1) {
+		ASSERT_EQ(0, run_batch(fd, 1, self->flops, &b));
+		self->task_ns = ticks_to_ns(&self->info, b.end - b.lead_end);
+		if (self->task_ns >= TASK_MS * 1e6)
+			break;
+	}
+	ASSERT_LE(self->flops, VNPU_TASK_MAX_FLOPS) TH_LOG("no task reaches %d ms", TASK_MS);
+	ASSERT_EQ(0, run_batch(fd, CAL_TASKS, self->flops, &b));
+	self->batch_ns = ticks_to_ns(&self->info, b.end - b.lead_end);
+	self->batch_unpaced_s = b.wall;
+	close(fd);
+
+	ASSERT_EQ(0, vnpu_module_unload_settled());
+	self->load_before = now_s();
+	ASSERT_EQ(0, vnpu_module_load("devices=2 pacing=1"));
+	self->load_after = now_s();
+	ASSERT_EQ(1, pacing_param());
+}
+
+FIXTURE_TEARDOWN(paced)
+{
+	if (pacing_param() == 1) {
+		EXPECT_EQ(0, vnpu_module_unload_settled());
+		EXPECT_EQ(0, vnpu_module_restore());
+	}
+}
+
+/*
+ * Paced, the batch takes at least its device time; unpaced it took far
+ * less. The device clock at its end is the wall clock since the load.
+ */
+TEST_F_TIMEOUT(paced, tasks_take_their_device_time, 120)
+{
+	double dev_s, t0, slack = 0.002; /* clock rounding and the epoch */
+	int fd = vnpu_open_dev(0, O_RDWR);
+	struct batch b;
+
+	ASSERT_GE(fd, 0);
+	ASSERT_EQ(0, run_batch(fd, CAL_TASKS, self->flops, &b));
+	t0 = now_s() - b.wall;
+	dev_s = ticks_to_ns(&self->info, b.end) / 1e9;
+	TH_LOG("batch: %.1f ms of device time (%.1f ms paced); wall %.1f ms unpaced, %.1f ms paced",
+	       self->batch_ns / 1e6, ticks_to_ns(&self->info, b.end - b.lead_end) / 1e6,
+	       self->batch_unpaced_s * 1e3, b.wall * 1e3);
+	EXPECT_LT(self->batch_unpaced_s, self->batch_ns / 1e9 / 2)
+	TH_LOG("without pacing the batch should sync well before its device time");
+	EXPECT_GE(b.wall + slack, self->batch_ns / 1e9);
+	/* the batch ended no earlier than it could start plus its length ... */
+	EXPECT_GE(dev_s + slack, t0 - self->load_after + self->batch_ns / 1e9);
+	/* ... and, paced, not after the wall clock at sync's return */
+	EXPECT_LE(dev_s, t0 + b.wall - self->load_before + slack);
+	close(fd);
+}
+
+/*
+ * Close while a long task is being paced: close returns at once, and the
+ * next file's small task does not wait for the cancelled one's end.
+ */
+TEST_F_TIMEOUT(paced, close_cancels_the_paced_task, 120)
+{
+	unsigned int long_tasks = 2; /* 2 x 10 s on every core: far beyond "at once" */
+	struct vnpu_task t[2];
+	double t0, closed, small, len;
+	struct batch b;
+	int fd, s;
+
+	fd = vnpu_open_dev(0, O_RDWR);
+	ASSERT_GE(fd, 0);
+	s = vnpu_stream_new(fd);
+	ASSERT_GE(s, 0);
+	len = long_tasks_init(t, long_tasks, s, self->flops, self->task_ns, &self->info, 10);
+	ASSERT_GE(len, 3 * PROMPT_S) TH_LOG("the long tasks last only %.3f s", len);
+	ASSERT_EQ(0, vnpu_submit_tasks(fd, t, long_tasks, NULL));
+	usleep(50000); /* the first is being paced now */
+	t0 = now_s();
+	close(fd);
+	closed = now_s() - t0;
+	EXPECT_LT(closed, PROMPT_S) TH_LOG("close took %.3f s", closed);
+
+	fd = vnpu_open_dev(0, O_RDWR);
+	ASSERT_GE(fd, 0);
+	t0 = now_s();
+	ASSERT_EQ(0, run_batch(fd, 1, 1 << 12, &b));
+	small = now_s() - t0;
+	TH_LOG("tasks of %.1f s on %u cores: close took %.3f s, the next small task %.3f s (device time %.3f s)",
+	       len, self->info.aic_num, closed, small, ticks_to_ns(&self->info, b.end) / 1e9);
+	EXPECT_LT(small, PROMPT_S)
+	TH_LOG("a small task after the cancelled one took %.3f s", small);
+	close(fd);
+	EXPECT_EQ(0, vnpu_objects_settled());
+}
+
+/* The child: long paced tasks, then asleep in SYNC until killed. */
+static void doomed_child(int ready_fd, __u64 flops, double ns, const struct vnpu_info *info)
+{
+	struct vnpu_task t[4];
+	int fd = vnpu_open_dev(0, O_RDWR), s;
+
+	if (fd < 0)
+		_exit(10);
+	s = vnpu_stream_new(fd);
+	if (s < 0)
+		_exit(11);
+	long_tasks_init(t, 4, s, flops, ns, info, 5);
+	if (vnpu_submit_tasks(fd, t, 4, NULL))
+		_exit(12);
+	if (write(ready_fd, "r", 1) != 1)
+		_exit(13);
+	vnpu_sync_stream(fd, s, 0, 60000, NULL);
+	_exit(14); /* never: 4 x 5 s of tasks on every core */
+}
+
+TEST_F_TIMEOUT(paced, sigkill_mid_pace, 1200)
+{
+	unsigned long n = vnpu_stress_count(10, 100), i;
+	double worst_exit = 0, worst_next = 0;
+	unsigned int seed = 11;
+
+	for (i = 0; i < n; i++) {
+		struct batch b;
+		int p[2], st, fd;
+		double t0, dt;
+		char c;
+		pid_t pid;
+
+		ASSERT_EQ(0, pipe(p));
+		pid = fork();
+		ASSERT_GE(pid, 0);
+		if (pid == 0) {
+			close(p[0]);
+			doomed_child(p[1], self->flops, self->task_ns, &self->info);
+		}
+		close(p[1]);
+		ASSERT_EQ(1, read(p[0], &c, 1)) TH_LOG("child %lu never got going", i);
+		close(p[0]);
+		usleep(rand_r(&seed) % 20000);
+		t0 = now_s();
+		kill(pid, SIGKILL);
+		ASSERT_EQ(pid, waitpid(pid, &st, 0));
+		dt = now_s() - t0;
+		worst_exit = dt > worst_exit ? dt : worst_exit;
+		ASSERT_TRUE(WIFSIGNALED(st) && WTERMSIG(st) == SIGKILL)
+		TH_LOG("child %lu: status %#x", i, st);
+
+		fd = vnpu_open_dev(0, O_RDWR);
+		ASSERT_GE(fd, 0);
+		t0 = now_s();
+		ASSERT_EQ(0, run_batch(fd, 1, 1 << 12, &b));
+		dt = now_s() - t0;
+		worst_next = dt > worst_next ? dt : worst_next;
+		close(fd);
+		ASSERT_EQ(0, vnpu_objects_settled());
+	}
+	vnpu_figure("pacing", "sigkills=%lu worst_exit_s=%.3f worst_next_task_s=%.3f leaks=0", n,
+		    worst_exit, worst_next);
+	EXPECT_LT(worst_exit, PROMPT_S);
+	EXPECT_LT(worst_next, PROMPT_S);
+}
+
+TEST_HARNESS_MAIN
