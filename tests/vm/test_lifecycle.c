@@ -232,8 +232,9 @@ TEST_F_TIMEOUT(slow, reload_with_activity, 3600)
  * mapped, tasks submitted as fast as it can, never syncing; it says when it
  * is in the middle of things, then waits to be killed.
  */
-static void doomed_child(int ready_fd, unsigned int dev)
+static void doomed_child(int ready_fd, void *arg)
 {
+	unsigned int dev = *(unsigned int *)arg;
 	static struct vnpu_task t[64];
 	struct vnpu_prof_start ps;
 	struct ring r = { 0 };
@@ -275,27 +276,19 @@ TEST_F_TIMEOUT(slow, sigkill_mid_session, 3600)
 	mem0 = free_or_slab_kb();
 	ASSERT_GE(mem0, 0);
 	for (i = 0; i < n; i++) {
-		int p[2], st, fd;
-		char c;
+		unsigned int dev = i % 2;
+		int st, fd;
 		pid_t pid;
 
-		ASSERT_EQ(0, pipe(p));
-		pid = fork();
-		ASSERT_GE(pid, 0);
-		if (pid == 0) {
-			close(p[0]);
-			doomed_child(p[1], i % 2);
-		}
-		close(p[1]);
-		ASSERT_EQ(1, read(p[0], &c, 1)) TH_LOG("child %lu never got going", i);
-		close(p[0]);
+		pid = vnpu_fork_ready(doomed_child, &dev);
+		ASSERT_GT(pid, 0) TH_LOG("child %lu never got going", i);
 		usleep(rand_r(&seed) % 20000);
 		kill(pid, SIGKILL);
 		ASSERT_EQ(pid, waitpid(pid, &st, 0));
 		ASSERT_TRUE(WIFSIGNALED(st) && WTERMSIG(st) == SIGKILL)
 		TH_LOG("child %lu: status %#x", i, st);
 		/* the device is usable at once: no session left behind */
-		fd = vnpu_open_dev(i % 2, O_RDWR);
+		fd = vnpu_open_dev(dev, O_RDWR);
 		ASSERT_GE(fd, 0);
 		ASSERT_EQ(0, vnpu_prof_start(fd, VNPU_PROF_L0, -1, 0, 0, &ps));
 		ASSERT_EQ(0, vnpu_prof_stop(fd));

@@ -235,9 +235,17 @@ TEST_F_TIMEOUT(paced, close_cancels_the_paced_task, 120)
 	EXPECT_EQ(0, vnpu_objects_settled());
 }
 
+/* What the child of sigkill_mid_pace needs to build its long tasks. */
+struct doomed_args {
+	__u64 flops;
+	double ns;
+	const struct vnpu_info *info;
+};
+
 /* The child: long paced tasks, then asleep in SYNC until killed. */
-static void doomed_child(int ready_fd, __u64 flops, double ns, const struct vnpu_info *info)
+static void doomed_child(int ready_fd, void *arg)
 {
+	const struct doomed_args *a = arg;
 	struct vnpu_task t[4];
 	int fd = vnpu_open_dev(0, O_RDWR), s;
 
@@ -246,7 +254,7 @@ static void doomed_child(int ready_fd, __u64 flops, double ns, const struct vnpu
 	s = vnpu_stream_new(fd);
 	if (s < 0)
 		_exit(11);
-	long_tasks_init(t, 4, s, flops, ns, info, 5);
+	long_tasks_init(t, 4, s, a->flops, a->ns, a->info, 5);
 	if (vnpu_submit_tasks(fd, t, 4, NULL))
 		_exit(12);
 	if (write(ready_fd, "r", 1) != 1)
@@ -259,25 +267,17 @@ TEST_F_TIMEOUT(paced, sigkill_mid_pace, 1200)
 {
 	unsigned long n = vnpu_stress_count(10, 100), i;
 	double worst_exit = 0, worst_next = 0;
+	struct doomed_args args = { self->flops, self->task_ns, &self->info };
 	unsigned int seed = 11;
 
 	for (i = 0; i < n; i++) {
 		struct batch b;
-		int p[2], st, fd;
+		int st, fd;
 		double t0, dt;
-		char c;
 		pid_t pid;
 
-		ASSERT_EQ(0, pipe(p));
-		pid = fork();
-		ASSERT_GE(pid, 0);
-		if (pid == 0) {
-			close(p[0]);
-			doomed_child(p[1], self->flops, self->task_ns, &self->info);
-		}
-		close(p[1]);
-		ASSERT_EQ(1, read(p[0], &c, 1)) TH_LOG("child %lu never got going", i);
-		close(p[0]);
+		pid = vnpu_fork_ready(doomed_child, &args);
+		ASSERT_GT(pid, 0) TH_LOG("child %lu never got going", i);
 		usleep(rand_r(&seed) % 20000);
 		t0 = now_s();
 		kill(pid, SIGKILL);

@@ -8,6 +8,7 @@
 #define VNPU_TEST_H
 
 #include <errno.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -83,6 +84,36 @@ static inline int vnpu_module_unload_settled(void)
 		usleep(100000);
 	}
 	return ret;
+}
+
+/*
+ * Fork a child that runs @fn(@ready_fd, @arg) and never returns: @fn
+ * writes one byte to @ready_fd once it is in the middle of its work (the
+ * moment a test wants to kill it). Returns the child's pid after that
+ * byte, or -1 if the child died first (it is then reaped).
+ */
+static inline pid_t vnpu_fork_ready(void (*fn)(int ready_fd, void *arg), void *arg)
+{
+	int p[2];
+	char c;
+	pid_t pid;
+
+	if (pipe(p))
+		return -1;
+	pid = fork();
+	if (pid == 0) {
+		close(p[0]);
+		fn(p[1], arg);
+		_exit(127);
+	}
+	close(p[1]);
+	if (pid > 0 && read(p[0], &c, 1) != 1) {
+		kill(pid, SIGKILL);
+		waitpid(pid, NULL, 0);
+		pid = -1;
+	}
+	close(p[0]);
+	return pid;
 }
 
 /* Put the module back as the runner loaded it, for the suites that follow. */
