@@ -2083,19 +2083,11 @@ static int fuzz_child(struct shared *sh, __u64 seed, unsigned long calls)
 /* The tests                                                            */
 /* ------------------------------------------------------------------ */
 
-static double now_s(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
-/* Wait for @pid until @deadline (seconds, now_s()); -1 on timeout (then killed). */
+/* Wait for @pid until @deadline (seconds, vnpu_now_s()); -1 on timeout (then killed). */
 static int wait_until(pid_t pid, double deadline, int *status)
 {
 	while (waitpid(pid, status, WNOHANG) == 0) {
-		if (now_s() > deadline) {
+		if (vnpu_now_s() > deadline) {
 			kill(pid, SIGKILL);
 			waitpid(pid, status, 0);
 			return -1;
@@ -2173,13 +2165,13 @@ TEST_F_TIMEOUT(fuzz, ioctls, 3600)
 
 	fflush(stdout);
 	fflush(stderr);
-	t0 = now_s();
+	t0 = vnpu_now_s();
 	pid = fork();
 	ASSERT_GE(pid, 0);
 	if (pid == 0)
 		_exit(fuzz_child(sh, seed, calls));
 	hung = wait_until(pid, t0 + limit, &status);
-	secs = now_s() - t0;
+	secs = vnpu_now_s() - t0;
 
 	for (int op = 0; op < OP_COUNT; op++) {
 		struct opstat *s = &sh->op[op];
@@ -2308,7 +2300,7 @@ TEST_F_TIMEOUT(fuzz, trinity, 3600)
 		      a_dev, (char *)NULL);
 		_exit(127);
 	}
-	if (wait_until(pid, now_s() + secs + 180, &status))
+	if (wait_until(pid, vnpu_now_s() + secs + 180, &status))
 		TH_LOG("trinity.sh did not end within %u s", secs + 180);
 	if (WIFEXITED(status) && WEXITSTATUS(status) == 4)
 		SKIP(return, "tools/stress/trinity.sh could not run trinity (above)");

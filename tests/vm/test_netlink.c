@@ -23,7 +23,6 @@
 #include "vnpu_prof.h"
 
 #define EV_TIMEOUT_MS 20000
-#define NOBODY 65534
 
 /* ---- helpers ---- */
 
@@ -453,8 +452,7 @@ TEST_F(nl, unprivileged_reset_is_eperm)
 		struct npuprof_nl_dev d;
 		struct npuprof_nl *nl;
 
-		if (setgroups(0, NULL) || setresgid(NOBODY, NOBODY, NOBODY) ||
-		    setresuid(NOBODY, NOBODY, NOBODY) || geteuid() != NOBODY)
+		if (vnpu_become_nobody(0))
 			_exit(10);
 		if (npuprof_nl_open(&nl, &err))
 			_exit(11);

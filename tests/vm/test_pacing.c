@@ -27,14 +27,6 @@
 #define TASK_MS 20 /* device time of one calibrated task */
 #define PROMPT_S 1.0 /* "at once", with room for TCG and a busy host */
 
-static double now_s(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
 static int pacing_param(void)
 {
 	char c = 0;
@@ -83,12 +75,12 @@ static int run_batch(int fd, unsigned int n, __u64 flops, struct batch *b)
 	ret = vnpu_submit_tasks(fd, t, 1, NULL);
 	if (!ret)
 		ret = vnpu_sync_stream(fd, s, 0, 60000, &a);
-	t0 = now_s();
+	t0 = vnpu_now_s();
 	if (!ret)
 		ret = vnpu_submit_tasks(fd, t + 1, n, NULL);
 	if (!ret)
 		ret = vnpu_sync_stream(fd, s, 0, 60000, &z);
-	b->wall = now_s() - t0;
+	b->wall = vnpu_now_s() - t0;
 	b->lead_end = a.device_time;
 	b->end = z.device_time;
 	vnpu_stream_del(fd, s);
@@ -156,9 +148,9 @@ FIXTURE_SETUP(paced)
 	close(fd);
 
 	ASSERT_EQ(0, vnpu_module_unload_settled());
-	self->load_before = now_s();
+	self->load_before = vnpu_now_s();
 	ASSERT_EQ(0, vnpu_module_load("devices=2 pacing=1"));
-	self->load_after = now_s();
+	self->load_after = vnpu_now_s();
 	ASSERT_EQ(1, pacing_param());
 }
 
@@ -182,7 +174,7 @@ TEST_F_TIMEOUT(paced, tasks_take_their_device_time, 120)
 
 	ASSERT_GE(fd, 0);
 	ASSERT_EQ(0, run_batch(fd, CAL_TASKS, self->flops, &b));
-	t0 = now_s() - b.wall;
+	t0 = vnpu_now_s() - b.wall;
 	dev_s = ticks_to_ns(&self->info, b.end) / 1e9;
 	TH_LOG("batch: %.1f ms of device time (%.1f ms paced); wall %.1f ms unpaced, %.1f ms paced",
 	       self->batch_ns / 1e6, ticks_to_ns(&self->info, b.end - b.lead_end) / 1e6,
@@ -217,16 +209,16 @@ TEST_F_TIMEOUT(paced, close_cancels_the_paced_task, 120)
 	ASSERT_GE(len, 3 * PROMPT_S) TH_LOG("the long tasks last only %.3f s", len);
 	ASSERT_EQ(0, vnpu_submit_tasks(fd, t, long_tasks, NULL));
 	usleep(50000); /* the first is being paced now */
-	t0 = now_s();
+	t0 = vnpu_now_s();
 	close(fd);
-	closed = now_s() - t0;
+	closed = vnpu_now_s() - t0;
 	EXPECT_LT(closed, PROMPT_S) TH_LOG("close took %.3f s", closed);
 
 	fd = vnpu_open_dev(0, O_RDWR);
 	ASSERT_GE(fd, 0);
-	t0 = now_s();
+	t0 = vnpu_now_s();
 	ASSERT_EQ(0, run_batch(fd, 1, 1 << 12, &b));
-	small = now_s() - t0;
+	small = vnpu_now_s() - t0;
 	TH_LOG("tasks of %.1f s on %u cores: close took %.3f s, the next small task %.3f s (device time %.3f s)",
 	       len, self->info.aic_num, closed, small, ticks_to_ns(&self->info, b.end) / 1e9);
 	EXPECT_LT(small, PROMPT_S)
@@ -279,19 +271,19 @@ TEST_F_TIMEOUT(paced, sigkill_mid_pace, 1200)
 		pid = vnpu_fork_ready(doomed_child, &args);
 		ASSERT_GT(pid, 0) TH_LOG("child %lu never got going", i);
 		usleep(rand_r(&seed) % 20000);
-		t0 = now_s();
+		t0 = vnpu_now_s();
 		kill(pid, SIGKILL);
 		ASSERT_EQ(pid, waitpid(pid, &st, 0));
-		dt = now_s() - t0;
+		dt = vnpu_now_s() - t0;
 		worst_exit = dt > worst_exit ? dt : worst_exit;
 		ASSERT_TRUE(WIFSIGNALED(st) && WTERMSIG(st) == SIGKILL)
 		TH_LOG("child %lu: status %#x", i, st);
 
 		fd = vnpu_open_dev(0, O_RDWR);
 		ASSERT_GE(fd, 0);
-		t0 = now_s();
+		t0 = vnpu_now_s();
 		ASSERT_EQ(0, run_batch(fd, 1, 1 << 12, &b));
-		dt = now_s() - t0;
+		dt = vnpu_now_s() - t0;
 		worst_next = dt > worst_next ? dt : worst_next;
 		close(fd);
 		ASSERT_EQ(0, vnpu_objects_settled());

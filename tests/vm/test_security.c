@@ -18,7 +18,6 @@
 #include "vm/vnpu_test.h"
 #include "vm/vnpu_test_ring.h"
 
-#define NOBODY 65534
 #define GRANTED_GID 4242
 
 /* Run @fn as uid/gid nobody with @gid as the only supplementary group (0:
@@ -29,9 +28,7 @@ static int as_nobody(gid_t gid, int (*fn)(void))
 	int st;
 
 	if (pid == 0) {
-		gid_t groups[1] = { gid };
-
-		if (setgroups(gid ? 1 : 0, groups) || setgid(NOBODY) || setuid(NOBODY))
+		if (vnpu_become_nobody(gid))
 			_exit(100);
 		_exit(fn());
 	}

@@ -11,6 +11,7 @@
 #include <signal.h>
 #include <stdarg.h>
 #include <fcntl.h>
+#include <grp.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -114,6 +115,31 @@ static inline pid_t vnpu_fork_ready(void (*fn)(int ready_fd, void *arg), void *a
 	}
 	close(p[0]);
 	return pid;
+}
+
+/* Seconds on CLOCK_MONOTONIC, for timing what a test does. */
+static inline double vnpu_now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+#define VNPU_NOBODY 65534
+
+/*
+ * In a forked child: become uid and gid nobody, with @gid as the only
+ * supplementary group (0: none). 0, or -1 if any step failed.
+ */
+static inline int vnpu_become_nobody(gid_t gid)
+{
+	gid_t groups[1] = { gid };
+
+	if (setgroups(gid ? 1 : 0, groups) || setresgid(VNPU_NOBODY, VNPU_NOBODY, VNPU_NOBODY) ||
+	    setresuid(VNPU_NOBODY, VNPU_NOBODY, VNPU_NOBODY) || geteuid() != VNPU_NOBODY)
+		return -1;
+	return 0;
 }
 
 /* Put the module back as the runner loaded it, for the suites that follow. */
