@@ -63,21 +63,17 @@ long vnpu_ioctl_stream_create(struct vnpu_file *vfile, void __user *arg)
 	spin_unlock(&vdev->lock);
 	mutex_unlock(&vfile->lock);
 
+	/*
+	 * The stream is published: another thread may already SUBMIT to or
+	 * DESTROY its (predictable) id, so it is never taken back. If the id
+	 * cannot be copied out, the stream stays until it is destroyed or
+	 * the file is released, as a DRM handle does.
+	 */
 	usize = sc.size;
 	memset(&sc, 0, sizeof(sc));
 	sc.size = sizeof(sc);
 	sc.stream_id = id;
-	ret = vnpu_copy_struct_out(arg, &sc, sizeof(sc), usize);
-	if (ret) {
-		/* the caller cannot know the id: take the stream back */
-		mutex_lock(&vfile->lock);
-		spin_lock(&vdev->lock);
-		vfile->streams[id] = NULL;
-		spin_unlock(&vdev->lock);
-		mutex_unlock(&vfile->lock);
-		vnpu_stream_put(stream);
-	}
-	return ret;
+	return vnpu_copy_struct_out(arg, &sc, sizeof(sc), usize);
 }
 
 /* Take a reference on stream @id of @vfile, or NULL if there is none. */

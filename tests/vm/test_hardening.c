@@ -1,0 +1,132 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Driver hardening: one test per defect found in review, each written to
+ * fail on the code that had the defect (the issue's item number is in the
+ * test's comment).
+ */
+#include <pthread.h>
+#include <stdatomic.h>
+#include <sys/mman.h>
+
+#include "kselftest_harness.h"
+#include "vm/vnpu_test.h"
+
+/*
+ * A STREAM_CREATE argument in a read-only page: the copy in succeeds, the
+ * copy out of the new id fails with -EFAULT.
+ */
+static struct vnpu_stream_create *readonly_create_arg(void)
+{
+	struct vnpu_stream_create *sc;
+	long page = sysconf(_SC_PAGESIZE);
+
+	sc = mmap(NULL, page, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (sc == MAP_FAILED)
+		return NULL;
+	memset(sc, 0, sizeof(*sc));
+	sc->size = sizeof(*sc);
+	if (mprotect(sc, page, PROT_READ)) {
+		munmap(sc, page);
+		return NULL;
+	}
+	return sc;
+}
+
+/*
+ * Item 1: a stream, once published, stays until it is destroyed or its file
+ * is released, even when the id cannot be copied out. The old code took it
+ * back, which raced with SUBMIT and DESTROY of the same predictable id.
+ */
+TEST(stream_create_fault_keeps_the_stream)
+{
+	struct vnpu_stream_create *sc = readonly_create_arg();
+	int fd = vnpu_open_dev(0, O_RDWR);
+
+	ASSERT_NE(NULL, sc);
+	ASSERT_GE(fd, 0);
+	ASSERT_EQ(-1, ioctl(fd, VNPU_IOC_STREAM_CREATE, sc));
+	ASSERT_EQ(EFAULT, errno);
+	/* the stream exists at the lowest free id, 0, and works */
+	EXPECT_EQ(0, vnpu_sync_stream(fd, 0, 0, 1000, NULL));
+	EXPECT_EQ(1, vnpu_stream_new(fd));
+	EXPECT_EQ(0, vnpu_stream_del(fd, 0));
+	EXPECT_EQ(0, vnpu_stream_del(fd, 1));
+	close(fd);
+	munmap(sc, sysconf(_SC_PAGESIZE));
+	EXPECT_EQ(0, vnpu_objects_settled());
+}
+
+struct create_race {
+	int fd;
+	atomic_int stop;
+	atomic_ulong destroyed, submitted;
+};
+
+/* Destroy the lowest ids, the ones STREAM_CREATE hands out next. */
+static void *destroy_low_ids(void *arg)
+{
+	struct create_race *r = arg;
+
+	for (unsigned int id = 0; !atomic_load(&r->stop); id = (id + 1) % 4)
+		if (!vnpu_stream_del(r->fd, id))
+			atomic_fetch_add(&r->destroyed, 1);
+	return NULL;
+}
+
+static void *submit_low_ids(void *arg)
+{
+	struct create_race *r = arg;
+	struct vnpu_task t;
+
+	vnpu_task_init(&t, "Add_race", "Add", VNPU_TASK_AI_CORE, 0, 1000, 4096);
+	for (; !atomic_load(&r->stop); t.stream_id = (t.stream_id + 1) % 4)
+		if (!vnpu_submit_tasks(r->fd, &t, 1, NULL))
+			atomic_fetch_add(&r->submitted, 1);
+	return NULL;
+}
+
+/*
+ * Item 1, the race itself: STREAM_CREATE with an unwritable output while
+ * other threads DESTROY and SUBMIT to the id it is about to publish. With
+ * the rollback, a destroy in the window freed the stream that the rollback
+ * then put again (a double free, or a use-after-free by a queued task);
+ * slub_debug and KASAN report it, and the VM runner fails the run.
+ */
+TEST(stream_create_fault_races_destroy_and_submit)
+{
+	struct vnpu_stream_create *sc = readonly_create_arg();
+	struct create_race r = { .fd = vnpu_open_dev(0, O_RDWR) };
+	unsigned long rounds = vnpu_scaled(vnpu_stress_count(20000, 200000));
+	pthread_t th[2];
+	unsigned long faults = 0, full = 0, other = 0;
+
+	ASSERT_NE(NULL, sc);
+	ASSERT_GE(r.fd, 0);
+	ASSERT_EQ(0, pthread_create(&th[0], NULL, destroy_low_ids, &r));
+	ASSERT_EQ(0, pthread_create(&th[1], NULL, submit_low_ids, &r));
+	for (unsigned long i = 0; i < rounds; i++) {
+		if (!ioctl(r.fd, VNPU_IOC_STREAM_CREATE, sc))
+			other++;
+		else if (errno == EFAULT)
+			faults++;
+		else if (errno == EMFILE) /* the ids past 0 stay taken */
+			full++;
+		else
+			other++;
+	}
+	atomic_store(&r.stop, 1);
+	pthread_join(th[0], NULL);
+	pthread_join(th[1], NULL);
+	EXPECT_EQ(0, other);
+	EXPECT_LT(0, faults);
+	/* every stream created was either destroyed or is still there */
+	EXPECT_EQ(0, vnpu_sync_stream(r.fd, 0, VNPU_SYNC_F_ALL_STREAMS, 10000, NULL));
+	TH_LOG("%lu creates (%lu EFAULT, %lu EMFILE), %lu destroys, %lu submits", rounds, faults,
+	       full,
+	       (unsigned long)atomic_load(&r.destroyed), (unsigned long)atomic_load(&r.submitted));
+	close(r.fd);
+	munmap(sc, sysconf(_SC_PAGESIZE));
+	EXPECT_EQ(0, vnpu_objects_settled());
+}
+
+TEST_HARNESS_MAIN
