@@ -10,8 +10,12 @@
  * The data pages are mapped twice, so [consumer, producer) is contiguous
  * and goes to the file with one write() straight from the mapping.
  *
- * Host API records (api_statistic) are appended by the runtime to an
- * in-memory buffer under a lock and written by the same thread.
+ * Host API records (api_statistic) are appended by the runtime, under the
+ * process-wide sink lock, to an in-memory buffer; only the reader thread
+ * (or the collector's end) writes them out, with the lock dropped, so a
+ * runtime call never waits behind a write(). The sink lock outlives every
+ * collector: a runtime call on another thread finds the collector gone
+ * instead of locking one that is being freed.
  *
  * When a write fails (a full disk, an I/O error, the folder removed), the
  * file is cut back to its last whole record and the device's data is no
@@ -47,7 +51,8 @@
 #define POLL_MS 100
 #define COLLECT_RING_PAGES_L0 1024 /* 4 MiB */
 #define COLLECT_RING_PAGES_L1 2048 /* 8 MiB */
-#define API_FLUSH_RECS 4096
+#define API_FLUSH_RECS 4096 /* wake the reader at this many buffered records */
+#define API_MAX_RECS (1u << 20) /* beyond this, records are dropped and counted */
 
 /**
  * struct dev_collect - one device's session and raw files
@@ -101,15 +106,18 @@ struct dev_collect {
 struct npuprof_collector {
 	char dir[PATH_MAX];
 	struct npuprof_collect_opts opts;
-	pthread_mutex_t lock; /* devs, ndev, api buffer */
+	pthread_mutex_t lock; /* devs, ndev */
 	struct dev_collect devs[VNPU_MAX_DEVICES];
 	unsigned int ndev;
 	int wake_fd;
 	pthread_t thread;
 	int thread_started;
 	atomic_int stopping;
-	struct npuprof_api_rec *api;
+	struct npuprof_api_rec *api; /* under sink_lock */
 	size_t api_n, api_cap;
+	uint64_t api_nomem; /* under sink_lock: records dropped, no memory */
+	struct npuprof_api_rec *api_spare; /* the flusher's */
+	size_t api_spare_cap;
 	int api_out;
 	char api_path[PATH_MAX];
 	uint64_t api_bytes;
@@ -117,8 +125,14 @@ struct npuprof_collector {
 	int api_error;
 };
 
-/* The collector host API records go to; at most one per process. */
-static _Atomic(struct npuprof_collector *) api_sink;
+/*
+ * The collector host API records go to; at most one per process (the
+ * Profiler's one-at-a-time rule). api_sink_on lets a runtime call skip the
+ * lock when no session runs.
+ */
+static pthread_mutex_t sink_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct npuprof_collector *api_sink;
+static atomic_bool api_sink_on;
 /* PROF_NNNNNN: sessions of this process, from 1. */
 static atomic_uint prof_index;
 
@@ -317,7 +331,10 @@ int npuprof_collector_create(const struct npuprof_collect_opts *opts, struct npu
 		ret = npuprof_set_error(err, -errno, "eventfd: %s", strerror(errno));
 		goto err_free;
 	}
-	atomic_store(&api_sink, c);
+	pthread_mutex_lock(&sink_lock);
+	api_sink = c;
+	atomic_store(&api_sink_on, 1);
+	pthread_mutex_unlock(&sink_lock);
 	*cp = c;
 	return 0;
 
@@ -338,17 +355,35 @@ const char *npuprof_collector_dir(const struct npuprof_collector *c)
 
 /* ---- host API records ---- */
 
-static void api_flush_locked(struct npuprof_collector *c)
+static void wake(struct npuprof_collector *c);
+
+/*
+ * Write the buffered API records out. Called by one thread at a time (the
+ * reader, or the collector's end after it): the buffer is swapped for the
+ * spare under the sink lock, and written without it.
+ */
+static void api_flush(struct npuprof_collector *c)
 {
-	size_t done, kept = 0;
+	struct npuprof_api_rec *buf;
+	size_t n, cap, done, kept = 0;
 	int ret;
 
-	if (!c->api_n)
+	pthread_mutex_lock(&sink_lock);
+	buf = c->api;
+	n = c->api_n;
+	cap = c->api_cap;
+	c->api = c->api_spare;
+	c->api_cap = c->api_spare_cap;
+	c->api_n = 0;
+	pthread_mutex_unlock(&sink_lock);
+	c->api_spare = buf;
+	c->api_spare_cap = cap;
+	if (!n)
 		return;
 	if (!c->api_error) {
-		ret = write_some(c->api_out, c->api, c->api_n * sizeof(*c->api), &done);
-		kept = ret ? done / sizeof(*c->api) : c->api_n;
-		c->api_bytes += kept * sizeof(*c->api);
+		ret = write_some(c->api_out, buf, n * sizeof(*buf), &done);
+		kept = ret ? done / sizeof(*buf) : n;
+		c->api_bytes += kept * sizeof(*buf);
 		if (ret) {
 			/* keep whole records only; the rest counts as not written */
 			c->api_error = ret;
@@ -356,26 +391,29 @@ static void api_flush_locked(struct npuprof_collector *c)
 				lseek(c->api_out, (off_t)c->api_bytes, SEEK_SET);
 		}
 	}
-	c->api_dropped += c->api_n - kept;
-	c->api_n = 0;
+	c->api_dropped += n - kept;
 }
 
 void npuprof_api_record(enum npuprof_api_id api, uint64_t start_ns)
 {
-	struct npuprof_collector *c = atomic_load_explicit(&api_sink, memory_order_acquire);
+	uint64_t end_ns = npuprof_now_ns();
+	uint32_t tid = (uint32_t)syscall(SYS_gettid);
+	struct npuprof_collector *c;
 	struct npuprof_api_rec *r;
 
-	if (!c)
+	if (!atomic_load_explicit(&api_sink_on, memory_order_relaxed))
 		return;
-	pthread_mutex_lock(&c->lock);
+	pthread_mutex_lock(&sink_lock);
+	c = api_sink;
+	if (!c)
+		goto out_unlock;
 	if (c->api_n == c->api_cap) {
 		size_t cap = c->api_cap ? 2 * c->api_cap : 1024;
-		void *p = realloc(c->api, cap * sizeof(*c->api));
+		void *p = cap <= API_MAX_RECS ? realloc(c->api, cap * sizeof(*c->api)) : NULL;
 
 		if (!p) {
-			c->api_dropped++;
-			pthread_mutex_unlock(&c->lock);
-			return;
+			c->api_nomem++;
+			goto out_unlock;
 		}
 		c->api = p;
 		c->api_cap = cap;
@@ -386,11 +424,13 @@ void npuprof_api_record(enum npuprof_api_id api, uint64_t start_ns)
 	r->size = sizeof(*r);
 	r->api_id = api;
 	r->start_ns = start_ns;
-	r->end_ns = npuprof_now_ns();
-	r->tid = (uint32_t)syscall(SYS_gettid);
-	if (c->api_n >= API_FLUSH_RECS)
-		api_flush_locked(c);
-	pthread_mutex_unlock(&c->lock);
+	r->end_ns = end_ns;
+	r->tid = tid;
+	/* an eventfd write, never a file write, under the lock */
+	if (c->api_n == API_FLUSH_RECS)
+		wake(c);
+out_unlock:
+	pthread_mutex_unlock(&sink_lock);
 }
 
 /* ---- draining ---- */
@@ -559,9 +599,7 @@ static void *reader_main(void *arg)
 			drain(&c->devs[i]);
 			all_done &= c->devs[i].done || c->devs[i].stop_failed;
 		}
-		pthread_mutex_lock(&c->lock);
-		api_flush_locked(c);
-		pthread_mutex_unlock(&c->lock);
+		api_flush(c);
 		if (atomic_load(&c->stopping) && all_done)
 			break;
 	}
@@ -962,10 +1000,13 @@ int npuprof_collector_finish(struct npuprof_collector *c, int export, struct npu
 		for (unsigned int i = 0; i < c->ndev; i++)
 			drain(&c->devs[i]);
 	}
-	atomic_store(&api_sink, NULL);
-	pthread_mutex_lock(&c->lock);
-	api_flush_locked(c);
-	pthread_mutex_unlock(&c->lock);
+	pthread_mutex_lock(&sink_lock);
+	api_sink = NULL;
+	atomic_store(&api_sink_on, 0);
+	c->api_dropped += c->api_nomem;
+	pthread_mutex_unlock(&sink_lock);
+	/* no runtime call reaches @c from here on */
+	api_flush(c);
 
 	/* the whole folder removed while we wrote it: everything is gone */
 	if (stat(c->dir, &sb) && errno == ENOENT) {
@@ -1020,6 +1061,7 @@ int npuprof_collector_finish(struct npuprof_collector *c, int export, struct npu
 	close(c->wake_fd);
 	pthread_mutex_destroy(&c->lock);
 	free(c->api);
+	free(c->api_spare);
 	free(c);
 	return ret;
 }

@@ -1,0 +1,151 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The host API record sink across a collector's end: runtime calls on other
+ * threads go on recording while the Profiler stops (or exit() runs the
+ * global session's end), and must never touch a collector being freed.
+ * This suite is built from the library's sources with AddressSanitizer
+ * (tests/Makefile), so a use-after-free is reported, not silently survived.
+ */
+#include <dirent.h>
+#include <fcntl.h>
+#include <ftw.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "kselftest_harness.h"
+#include "npuprof_internal.h"
+
+struct recorders {
+	atomic_int stop;
+	atomic_ulong calls;
+};
+
+static void *record_loop(void *arg)
+{
+	struct recorders *r = arg;
+
+	while (!atomic_load(&r->stop)) {
+		npuprof_api_record(NPUPROF_API_LAUNCH, npuprof_now_ns());
+		atomic_fetch_add(&r->calls, 1);
+	}
+	return NULL;
+}
+
+static int rm_one(const char *path, const struct stat *sb, int flag, struct FTW *ftw)
+{
+	return remove(path);
+}
+
+/* Collectors come and go while three threads record in a loop. */
+TEST(record_across_finish)
+{
+	char dir[] = "/tmp/npuprof-sink-XXXXXX";
+	struct npuprof_collect_opts opts = { .level = 1, .output_dir = dir };
+	struct recorders r = { 0 };
+	pthread_t th[3];
+
+	ASSERT_NE(NULL, mkdtemp(dir));
+	for (int i = 0; i < 3; i++)
+		ASSERT_EQ(0, pthread_create(&th[i], NULL, record_loop, &r));
+	for (int round = 0; round < 300; round++) {
+		struct npuprof_collector *c;
+		struct npuprof_error err;
+
+		ASSERT_EQ(0, npuprof_collector_create(&opts, &c, &err));
+		if (round % 2)
+			ASSERT_EQ(0, npuprof_collector_start(c, &err));
+		usleep(round % 7 * 100);
+		EXPECT_EQ(0, npuprof_collector_finish(c, 0, &err)) TH_LOG("%s", err.msg);
+	}
+	atomic_store(&r.stop, 1);
+	for (int i = 0; i < 3; i++)
+		pthread_join(th[i], NULL);
+	TH_LOG("%lu calls recorded across 300 collectors", (unsigned long)atomic_load(&r.calls));
+	nftw(dir, rm_one, 16, FTW_DEPTH | FTW_PHYS);
+}
+
+/* The descriptor this process has open on a file whose name contains @part. */
+static int fd_named(const char *part)
+{
+	char link[300], target[4096];
+	struct dirent *e;
+	DIR *d = opendir("/proc/self/fd");
+	int found = -1;
+
+	while (d && (e = readdir(d))) {
+		ssize_t n;
+
+		snprintf(link, sizeof(link), "/proc/self/fd/%s", e->d_name);
+		n = readlink(link, target, sizeof(target) - 1);
+		if (n <= 0)
+			continue;
+		target[n] = 0;
+		if (strstr(target, part))
+			found = atoi(e->d_name);
+	}
+	if (d)
+		closedir(d);
+	return found;
+}
+
+/* Read a pipe until its last writer is gone. */
+static void *drain_pipe(void *arg)
+{
+	char buf[65536];
+
+	while (read(*(int *)arg, buf, sizeof(buf)) > 0)
+		;
+	return NULL;
+}
+
+static void *record_many(void *arg)
+{
+	struct recorders *r = arg;
+
+	for (int i = 0; i < 20000; i++)
+		npuprof_api_record(NPUPROF_API_SYNC, npuprof_now_ns());
+	atomic_store(&r->stop, 1);
+	return NULL;
+}
+
+/*
+ * Bug 3: a runtime call never waits behind a write() of the API records.
+ * The record file is swapped for a pipe nobody reads, so any write of more
+ * than a pipe's worth blocks; the recording thread must finish anyway.
+ */
+TEST(record_never_waits_for_a_write)
+{
+	char dir[] = "/tmp/npuprof-sink-XXXXXX";
+	struct npuprof_collect_opts opts = { .level = 1, .output_dir = dir };
+	struct recorders r = { 0 };
+	struct npuprof_collector *c;
+	struct npuprof_error err;
+	int p[2], api_fd;
+	pthread_t th, drainer;
+
+	ASSERT_NE(NULL, mkdtemp(dir));
+	ASSERT_EQ(0, npuprof_collector_create(&opts, &c, &err));
+	api_fd = fd_named(NPUPROF_RAW_API_PREFIX);
+	ASSERT_LE(0, api_fd);
+	ASSERT_EQ(0, pipe(p));
+	ASSERT_EQ(api_fd, dup2(p[1], api_fd));
+	ASSERT_EQ(0, npuprof_collector_start(c, &err));
+	ASSERT_EQ(0, pthread_create(&th, NULL, record_many, &r));
+	for (int i = 0; i < 500 && !atomic_load(&r.stop); i++)
+		usleep(10000);
+	/* 20,000 records are 800 kB: had the recorder written them, it would wait */
+	EXPECT_EQ(1, atomic_load(&r.stop));
+	/* let the reader's writes through, then finish */
+	ASSERT_EQ(0, pthread_create(&drainer, NULL, drain_pipe, &p[0]));
+	pthread_join(th, NULL);
+	close(p[1]);
+	npuprof_collector_discard(c); /* closes the other write end */
+	pthread_join(drainer, NULL);
+	close(p[0]);
+	nftw(dir, rm_one, 16, FTW_DEPTH | FTW_PHYS);
+}
+
+TEST_HARNESS_MAIN
