@@ -133,6 +133,26 @@ struct npuprof_collector {
 static pthread_mutex_t sink_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct npuprof_collector *api_sink;
 static atomic_bool api_sink_on;
+static pthread_once_t sink_atfork_once = PTHREAD_ONCE_INIT;
+
+/*
+ * A child of fork() records nothing into its parent's collector (whose
+ * files and reader thread are the parent's); the lock may have been held
+ * by another thread of the parent at the fork, so it starts anew.
+ */
+static void sink_atfork_child(void)
+{
+	pthread_mutex_t fresh = PTHREAD_MUTEX_INITIALIZER;
+
+	sink_lock = fresh;
+	api_sink = NULL;
+	atomic_store(&api_sink_on, 0);
+}
+
+static void sink_atfork_register(void)
+{
+	pthread_atfork(NULL, NULL, sink_atfork_child);
+}
 /* PROF_NNNNNN: sessions of this process, from 1. */
 static atomic_uint prof_index;
 
@@ -331,6 +351,7 @@ int npuprof_collector_create(const struct npuprof_collect_opts *opts, struct npu
 		ret = npuprof_set_error(err, -errno, "eventfd: %s", strerror(errno));
 		goto err_free;
 	}
+	pthread_once(&sink_atfork_once, sink_atfork_register);
 	pthread_mutex_lock(&sink_lock);
 	api_sink = c;
 	atomic_store(&api_sink_on, 1);
@@ -1064,6 +1085,18 @@ int npuprof_collector_finish(struct npuprof_collector *c, int export, struct npu
 	free(c->api_spare);
 	free(c);
 	return ret;
+}
+
+void npuprof_collector_forget(struct npuprof_collector *c)
+{
+	/* munmap and close are this process's own: no ioctl, no write */
+	for (unsigned int i = 0; i < c->ndev; i++)
+		dev_close(&c->devs[i]);
+	close(c->api_out);
+	close(c->wake_fd);
+	free(c->api);
+	free(c->api_spare);
+	free(c);
 }
 
 void npuprof_collector_discard(struct npuprof_collector *c)

@@ -38,6 +38,29 @@ static struct npuprof_collector *global_collector;
 static char global_dir[PATH_MAX];
 static int global_failed;
 static struct npuprof_error global_err; /* why, when global_failed */
+static pthread_once_t global_atfork_once = PTHREAD_ONCE_INIT;
+
+/*
+ * A child of fork() drops the parent's collection without a word to the
+ * devices (the inherited atexit handler then finds nothing to stop); if it
+ * opens a device itself, it starts a collection, and a folder, of its own.
+ */
+static void global_atfork_child(void)
+{
+	pthread_mutex_t fresh = PTHREAD_MUTEX_INITIALIZER;
+
+	global_lock = fresh;
+	if (global_collector)
+		npuprof_collector_forget(global_collector);
+	global_collector = NULL;
+	global_dir[0] = '\0';
+	global_failed = 0;
+}
+
+static void global_atfork_register(void)
+{
+	pthread_atfork(NULL, NULL, global_atfork_child);
+}
 
 int npuprof_global_configured(void)
 {
@@ -151,6 +174,7 @@ int npuprof_global_device_opened(struct npuprof_dev *dev, struct npuprof_error *
 
 	if (!npuprof_global_configured())
 		return 0;
+	pthread_once(&global_atfork_once, global_atfork_register);
 	npuprof_clear_error(&e);
 	pthread_mutex_lock(&global_lock);
 	if (global_failed) {

@@ -71,6 +71,12 @@ int npuprof_collector_start(struct npuprof_collector *c, struct npuprof_error *e
 const char *npuprof_collector_dir(const struct npuprof_collector *c);
 /* Stop every device, drain, write host data, export; frees @c. */
 int npuprof_collector_finish(struct npuprof_collector *c, int export, struct npuprof_error *err);
+/*
+ * In a child of fork(): let go of @c, which the parent made, with no ioctl,
+ * no write and no join: its sessions, files and reader thread are the
+ * parent's, and the parent goes on with them. Frees @c.
+ */
+void npuprof_collector_forget(struct npuprof_collector *c);
 /* Finish without export and remove the PROF_* folder (a start that failed). */
 void npuprof_collector_discard(struct npuprof_collector *c);
 

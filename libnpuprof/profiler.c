@@ -52,6 +52,27 @@ static pthread_mutex_t prof_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct npuprof_collector *prof_collector;
 static pthread_t prof_owner;
 static char prof_dir[PATH_MAX];
+static pthread_once_t prof_atfork_once = PTHREAD_ONCE_INIT;
+
+/*
+ * A child of fork() is in no Profiler: it drops the parent's without a word
+ * to the devices, and its own npuprof_profiler_stop() says "not started".
+ */
+static void prof_atfork_child(void)
+{
+	pthread_mutex_t fresh = PTHREAD_MUTEX_INITIALIZER;
+
+	prof_lock = fresh;
+	if (prof_collector)
+		npuprof_collector_forget(prof_collector);
+	prof_collector = NULL;
+	prof_dir[0] = '\0';
+}
+
+static void prof_atfork_register(void)
+{
+	pthread_atfork(NULL, NULL, prof_atfork_child);
+}
 
 int npuprof_parse_level(const char *level, uint32_t *out, struct npuprof_error *err)
 {
@@ -189,6 +210,7 @@ NPUPROF_API int npuprof_profiler_start(const struct npuprof_options *opts,
 					 "the Profiler is not supported on %s (vnpu%u)",
 					 dev->info.product_name, dev->id);
 
+	pthread_once(&prof_atfork_once, prof_atfork_register);
 	pthread_mutex_lock(&prof_lock);
 	if (prof_collector) {
 		if (pthread_equal(prof_owner, pthread_self()))

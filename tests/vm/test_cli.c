@@ -11,7 +11,53 @@
 #include <sys/wait.h>
 
 #include "kselftest_harness.h"
+#include "npuprof.h"
 #include "vm/vnpu_test.h"
+
+/*
+ * The forking workload of run_with_a_forking_workload: this binary runs it
+ * instead of the suite when VNPU_FORK_WORKLOAD is set. It launches 10 Adds,
+ * forks a child that launches 3 of its own and calls exit() (running the
+ * atexit handlers it inherited), then launches 10 more once the child is
+ * gone: the parent's PROF folder must hold all 20 of its own.
+ */
+static void fork_workload_launch(struct npuprof_dev *dev, uint32_t stream, const char *name, int n)
+{
+	static const uint64_t dims[] = { 1024, 1024 };
+	struct vnpu_task t;
+
+	for (int i = 0; i < n; i++) {
+		if (npuprof_op_add(&t, name, stream, 2, dims, VNPU_DT_FLOAT16) ||
+		    npuprof_launch(dev, &t, 1, NULL, NULL))
+			_exit(3);
+	}
+	if (npuprof_sync(dev, stream, 10000, NULL))
+		_exit(4);
+}
+
+__attribute__((constructor)) static void fork_workload(void)
+{
+	struct npuprof_dev *dev;
+	uint32_t stream;
+	int st;
+	pid_t pid;
+
+	if (!getenv("VNPU_FORK_WORKLOAD"))
+		return;
+	if (npuprof_open(0, &dev, NULL) || npuprof_stream_create(dev, &stream, NULL))
+		_exit(2);
+	fork_workload_launch(dev, stream, "Add_parent", 10);
+	pid = fork();
+	if (pid == 0) {
+		fork_workload_launch(dev, stream, "Add_child", 3);
+		exit(0);
+	}
+	if (pid < 0 || waitpid(pid, &st, 0) != pid || !WIFEXITED(st) || WEXITSTATUS(st))
+		_exit(5);
+	fork_workload_launch(dev, stream, "Add_parent", 10);
+	npuprof_close(dev);
+	exit(0);
+}
 
 static char npuprof[PATH_MAX], examples[PATH_MAX];
 
@@ -159,6 +205,45 @@ TEST(run_matches_the_library_and_export_rebuilds)
 			     cli_dir, prof_cli))
 	TH_LOG("%s", out);
 	vnpu_sh(NULL, 0, "rm -rf %s %s", cli_dir, lib_dir);
+}
+
+/*
+ * A forking workload under npuprof run: the child's exit() must not stop
+ * the parent's session, write the parent's host records again, or touch
+ * the parent's reader thread (issue 17, bug 2).
+ */
+TEST(run_with_a_forking_workload)
+{
+	char dir[] = "/tmp/npuprof-fork-XXXXXX", prof[PATH_MAX], self_exe[PATH_MAX], out[8192];
+	ssize_t n = readlink("/proc/self/exe", self_exe, sizeof(self_exe) - 1);
+	const char *csv = "mindstudio_profiler_output";
+
+	find_tools();
+	ASSERT_LT(0, n);
+	self_exe[n] = 0;
+	ASSERT_NE(NULL, mkdtemp(dir));
+	ASSERT_EQ(0, vnpu_sh(out, sizeof(out),
+			     "VNPU_FORK_WORKLOAD=1 %s run --level L1 --output %s -- %s", npuprof,
+			     dir, self_exe))
+	TH_LOG("%s", out);
+	ASSERT_EQ(0, one_prof(dir, prof, sizeof(prof))) TH_LOG("%s", out);
+	/*
+	 * The session went on after the child's exit: all 20 of the parent's
+	 * tasks are there. The child's 3 ran on the device during the session,
+	 * on the file it shares with the parent, so the device recorded them too.
+	 */
+	EXPECT_EQ(20, vnpu_sh(NULL, 0, "exit $(grep -c ,Add_parent, %s/%s/op_summary_*.csv)", prof,
+			      csv));
+	EXPECT_EQ(3, vnpu_sh(NULL, 0, "exit $(grep -c ,Add_child, %s/%s/op_summary_*.csv)", prof,
+			     csv));
+	/* the host records are the parent's alone, each once: 20 launches */
+	EXPECT_EQ(20,
+		  vnpu_sh(out, sizeof(out),
+			  "exit $(awk -F, '$3 ~ /aunch/ { print $5 }' %s/%s/api_statistic_*.csv)",
+			  prof, csv));
+	vnpu_sh(out, sizeof(out), "cat %s/%s/api_statistic_*.csv", prof, csv);
+	TH_LOG("%s", out);
+	vnpu_sh(NULL, 0, "rm -rf %s", dir);
 }
 
 TEST(devices_and_stat)
