@@ -321,6 +321,7 @@ void *vnpu_ring_reserve(struct vnpu_ring *r, u16 type, u32 bytes);
 void vnpu_ring_publish(struct vnpu_ring *r, wait_queue_head_t *wq);
 void vnpu_ring_stop(struct vnpu_ring *r, wait_queue_head_t *wq);
 u64 vnpu_ring_readable(struct vnpu_ring *r);
+u32 vnpu_ring_max_wakeup(u64 data_size);
 int vnpu_ring_mmap(struct vnpu_ring *r, struct vm_area_struct *vma);
 
 /* vnpu_prof.c */

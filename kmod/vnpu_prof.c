@@ -106,6 +106,9 @@ static int vnpu_prof_check_start(const struct vnpu_product_desc *p,
 		ps->wakeup_bytes = ps->ring_pages * PAGE_SIZE / 2;
 	if (ps->wakeup_bytes < 8 || ps->wakeup_bytes > ps->ring_pages * PAGE_SIZE)
 		return -EINVAL;
+	/* a watermark the ring can never reach would make poll() sleep forever */
+	ps->wakeup_bytes = min_t(u32, ps->wakeup_bytes,
+				 vnpu_ring_max_wakeup((u64)ps->ring_pages * PAGE_SIZE));
 	return 0;
 }
 

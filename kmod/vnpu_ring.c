@@ -21,6 +21,10 @@
 #include "vnpu_trace.h"
 
 #define VNPU_RING_LOST_SIZE sizeof(struct vnpu_rec_lost)
+/* The largest record the device writes: OP_INFO with every tensor at full rank. */
+#define VNPU_RING_MAX_REC_SIZE							\
+	(sizeof(struct vnpu_rec_op_info) +					\
+	 VNPU_MAX_TENSORS * (sizeof(struct vnpu_rec_tensor) + VNPU_MAX_DIMS * sizeof(__u64)))
 
 /* Pages of the mapping: control, consumer, then the data pages twice. */
 static u32 vnpu_ring_map_pages(const struct vnpu_ring *r)
@@ -218,15 +222,36 @@ u64 vnpu_ring_readable(struct vnpu_ring *r)
 }
 
 /**
+ * vnpu_ring_max_wakeup() - the largest watermark a ring can reach
+ * @data_size: its data bytes, at least one page.
+ *
+ * The producer keeps room for a LOST record and stops at the first record
+ * that does not fit, so a reader that never reads is sure to see this many
+ * bytes unread, and maybe no more.
+ *
+ * Return: the watermark cap, in bytes.
+ */
+u32 vnpu_ring_max_wakeup(u64 data_size)
+{
+	BUILD_BUG_ON(VNPU_RING_MAX_REC_SIZE + VNPU_RING_LOST_SIZE >= PAGE_SIZE);
+	BUILD_BUG_ON(sizeof(struct vnpu_rec_pmu) > VNPU_RING_MAX_REC_SIZE ||
+		     sizeof(struct vnpu_rec_comm) > VNPU_RING_MAX_REC_SIZE ||
+		     sizeof(struct vnpu_rec_aicpu) > VNPU_RING_MAX_REC_SIZE);
+	return data_size - VNPU_RING_LOST_SIZE - VNPU_RING_MAX_REC_SIZE + 8;
+}
+
+/**
  * vnpu_ring_mmap() - map (part of) the ring into @vma
  * @r: the ring.
  * @vma: the mapping; vm_pgoff is the page index in the layout.
  *
- * Only the consumer page, alone, may be mapped writable; every other
- * mapping loses VM_MAYWRITE so mprotect() cannot make it writable, and no
- * mapping can grow.
+ * Only the consumer page, alone, may be mapped writable, and then only
+ * shared (as bpf_map_mmap() requires): a private copy is a page the kernel
+ * never sees. Every other mapping loses VM_MAYWRITE so mprotect() cannot
+ * make it writable, and no mapping can grow.
  *
- * Return: 0, -EINVAL (beyond the ring) or -EPERM (writable data).
+ * Return: 0, -EINVAL (beyond the ring, or a private writable consumer
+ * page) or -EPERM (writable data).
  */
 int vnpu_ring_mmap(struct vnpu_ring *r, struct vm_area_struct *vma)
 {
@@ -240,6 +265,8 @@ int vnpu_ring_mmap(struct vnpu_ring *r, struct vm_area_struct *vma)
 		return -EINVAL;
 	if ((vma->vm_flags & VM_WRITE) && !cons_only)
 		return -EPERM;
+	if ((vma->vm_flags & VM_WRITE) && !(vma->vm_flags & VM_SHARED))
+		return -EINVAL;
 	if (!cons_only)
 		vma->vm_flags &= ~VM_MAYWRITE;
 	vma->vm_flags |= VM_DONTEXPAND | VM_DONTDUMP;

@@ -1641,6 +1641,9 @@ static void fuzz_mmap(struct fz *z)
 	}
 	if (!npages || ((prot & PROT_WRITE) && !(pgoff == 1 && npages == 1)) || f->acc == O_WRONLY)
 		must_fail = 1;
+	/* a writable consumer page must be shared */
+	if ((prot & PROT_WRITE) && (flags & MAP_TYPE) == MAP_PRIVATE)
+		must_fail = 1;
 	valid = !must_fail && f->ring_pages && pgoff + npages <= total && prot == PROT_READ &&
 		(flags & MAP_TYPE) == MAP_SHARED;
 	snprintf(z->sh->cur, sizeof(z->sh->cur),

@@ -4,6 +4,7 @@
  * fail on the code that had the defect (the issue's item number is in the
  * test's comment).
  */
+#include <poll.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <sys/mman.h>
@@ -127,6 +128,70 @@ TEST(stream_create_fault_races_destroy_and_submit)
 	close(r.fd);
 	munmap(sc, sysconf(_SC_PAGESIZE));
 	EXPECT_EQ(0, vnpu_objects_settled());
+}
+
+/*
+ * Item 6: a watermark of the whole data size was accepted, but the ring
+ * always keeps room for a LOST record, so it could never be reached and a
+ * poll(-1) reader slept forever. The watermark in force is capped at what
+ * can really be unread, and a ring filled by a reader that never reads
+ * wakes it.
+ */
+TEST(wakeup_at_the_data_size_wakes)
+{
+	int fd = vnpu_open_dev(0, O_RDWR), stream;
+	struct vnpu_prof_start ps;
+	struct pollfd pfd;
+	struct vnpu_task t[64];
+	long page = sysconf(_SC_PAGESIZE);
+
+	ASSERT_GE(fd, 0);
+	stream = vnpu_stream_new(fd);
+	ASSERT_GE(stream, 0);
+	ASSERT_EQ(0, vnpu_prof_start(fd, VNPU_PROF_L1, -1, 1, (__u32)page, &ps));
+	EXPECT_GT(page, ps.wakeup_bytes);
+	EXPECT_LE(8, ps.wakeup_bytes);
+	for (int i = 0; i < 64; i++)
+		vnpu_task_init(&t[i], "Add_fill", "Add", VNPU_TASK_AI_CORE, stream, 1000, 4096);
+	/* 64 tasks at L1 write far more than one page: the ring fills up */
+	ASSERT_EQ(0, vnpu_submit_tasks(fd, t, 64, NULL));
+	ASSERT_EQ(0, vnpu_sync_stream(fd, stream, 0, 10000, NULL));
+	pfd = (struct pollfd){ .fd = fd, .events = POLLIN };
+	EXPECT_EQ(1, poll(&pfd, 1, 5000));
+	EXPECT_TRUE(pfd.revents & POLLIN);
+	EXPECT_EQ(0, vnpu_prof_stop(fd));
+	close(fd);
+}
+
+/*
+ * Item 8: a writable mapping of the consumer page must be MAP_SHARED, as
+ * bpf_map_mmap() requires: a private one is a copy the kernel never sees.
+ */
+TEST(writable_consumer_mapping_must_be_shared)
+{
+	int fd = vnpu_open_dev(0, O_RDWR);
+	struct vnpu_prof_start ps;
+	long page = sysconf(_SC_PAGESIZE);
+	void *m;
+
+	ASSERT_GE(fd, 0);
+	ASSERT_EQ(0, vnpu_prof_start(fd, VNPU_PROF_L0, -1, 0, 0, &ps));
+	m = mmap(NULL, page, PROT_READ | PROT_WRITE, MAP_PRIVATE, fd, page);
+	EXPECT_EQ(MAP_FAILED, m);
+	EXPECT_EQ(EINVAL, errno);
+	if (m != MAP_FAILED)
+		munmap(m, page);
+	/* read-only private mappings, and the shared writable one, are fine */
+	m = mmap(NULL, page, PROT_READ, MAP_PRIVATE, fd, page);
+	EXPECT_NE(MAP_FAILED, m);
+	if (m != MAP_FAILED)
+		munmap(m, page);
+	m = mmap(NULL, page, PROT_READ | PROT_WRITE, MAP_SHARED, fd, page);
+	EXPECT_NE(MAP_FAILED, m);
+	if (m != MAP_FAILED)
+		munmap(m, page);
+	EXPECT_EQ(0, vnpu_prof_stop(fd));
+	close(fd);
 }
 
 TEST_HARNESS_MAIN
