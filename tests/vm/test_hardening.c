@@ -97,7 +97,7 @@ TEST(stream_create_fault_races_destroy_and_submit)
 {
 	struct vnpu_stream_create *sc = readonly_create_arg();
 	struct create_race r = { .fd = vnpu_open_dev(0, O_RDWR) };
-	unsigned long rounds = vnpu_scaled(vnpu_stress_count(20000, 200000));
+	unsigned long rounds = vnpu_stress_count(20000, 200000);
 	pthread_t th[2];
 	unsigned long faults = 0, full = 0, other = 0;
 
