@@ -177,15 +177,14 @@ static bool vnpu_batch_streams_exist(struct vnpu_file *vfile,
 }
 
 /*
- * Queue the batch once the device has room for all of it, waiting
- * (interruptibly) without holding vfile->lock. Returns the first task id.
+ * Wait (interruptibly, without vfile->lock) until the device has room for
+ * the batch, then reserve the room and the ids: on return 0 the caller
+ * holds vfile->lock, and the batch is counted as pending but not queued.
  */
-static int vnpu_enqueue_batch(struct vnpu_file *vfile, struct vnpu_ktask **tasks,
+static int vnpu_reserve_batch(struct vnpu_file *vfile, struct vnpu_ktask **tasks,
 			      u32 count, u64 *first_id)
 {
 	struct vnpu_device *vdev = vfile->vdev;
-	struct vnpu_stream *stream;
-	u32 i;
 	int ret;
 
 	for (;;) {
@@ -206,12 +205,46 @@ static int vnpu_enqueue_batch(struct vnpu_file *vfile, struct vnpu_ktask **tasks
 		spin_unlock(&vdev->lock);
 		mutex_unlock(&vfile->lock);
 	}
-
 	*first_id = vdev->next_task_id;
+	vdev->next_task_id += count;
+	WRITE_ONCE(vdev->npending, vdev->npending + count);
+	WRITE_ONCE(vfile->npending, vfile->npending + count);
+	spin_unlock(&vdev->lock);
+	return 0;
+}
+
+/*
+ * The copy-out failed: give the reserved room back, and the ids too unless
+ * another file took ids since. Drops vfile->lock.
+ */
+static void vnpu_unreserve_batch(struct vnpu_file *vfile, u32 count, u64 first_id)
+{
+	struct vnpu_device *vdev = vfile->vdev;
+
+	spin_lock(&vdev->lock);
+	if (vdev->next_task_id == first_id + count)
+		vdev->next_task_id = first_id;
+	WRITE_ONCE(vdev->npending, vdev->npending - count);
+	WRITE_ONCE(vfile->npending, vfile->npending - count);
+	spin_unlock(&vdev->lock);
+	mutex_unlock(&vfile->lock);
+	/* a submitter or a sync may be waiting on the counts */
+	wake_up_all(&vdev->done_wq);
+}
+
+/* Queue a reserved batch, ids from @first_id. Drops vfile->lock. */
+static void vnpu_queue_batch(struct vnpu_file *vfile, struct vnpu_ktask **tasks,
+			     u32 count, u64 first_id)
+{
+	struct vnpu_device *vdev = vfile->vdev;
+	struct vnpu_stream *stream;
+	u32 i;
+
+	spin_lock(&vdev->lock);
 	for (i = 0; i < count; i++) {
 		stream = vfile->streams[tasks[i]->desc.stream_id];
 		tasks[i]->stream = stream;
-		tasks[i]->id = vdev->next_task_id++;
+		tasks[i]->id = first_id + i;
 		list_add_tail(&tasks[i]->node, &stream->pending);
 		if (!stream->npending++)
 			list_add_tail(&stream->active, &vdev->active);
@@ -220,12 +253,9 @@ static int vnpu_enqueue_batch(struct vnpu_file *vfile, struct vnpu_ktask **tasks
 				       tasks[i]->desc.op_type,
 				       tasks[i]->desc.block_num, stream->npending);
 	}
-	vdev->npending += count;
-	vfile->npending += count;
 	spin_unlock(&vdev->lock);
 	mutex_unlock(&vfile->lock);
 	vnpu_exec_kick(vdev);
-	return 0;
 }
 
 long vnpu_ioctl_submit(struct vnpu_file *vfile, void __user *arg, u32 *count)
@@ -249,9 +279,6 @@ long vnpu_ioctl_submit(struct vnpu_file *vfile, void __user *arg, u32 *count)
 	if (sub.task_size < VNPU_TASK_SIZE_VER0 || sub.task_size > PAGE_SIZE)
 		return -EINVAL;
 	uids = u64_to_user_ptr(sub.task_ids);
-	/* fault now rather than after the tasks are queued */
-	if (uids && clear_user(uids, sub.count * sizeof(u64)))
-		return -EFAULT;
 	/* the struct is written back at the end: fault before queuing */
 	if (vnpu_copy_struct_out(arg, &sub, sizeof(sub), sub.size))
 		return -EFAULT;
@@ -292,20 +319,36 @@ long vnpu_ioctl_submit(struct vnpu_file *vfile, void __user *arg, u32 *count)
 		}
 	}
 
-	ret = vnpu_enqueue_batch(vfile, tasks, n, &first_id);
+	ret = vnpu_reserve_batch(vfile, tasks, n, &first_id);
 	if (ret)
 		goto out_free;
-	kvfree(tasks);
 
-	/* queued: from here the tasks belong to the executor */
-	for (i = 0; uids && i < sub.count; i++)
-		if (put_user(first_id + i, &uids[i]))
-			return -EFAULT;
+	/*
+	 * The outputs are written while the batch is reserved but not queued
+	 * (vfile->lock is a mutex: the copies may fault and sleep), so that
+	 * -EFAULT always means nothing was queued. The ids reserved are then
+	 * given back, or skipped if another file took ids meanwhile: ids stay
+	 * unique and increasing.
+	 */
+	for (i = 0; uids && i < sub.count; i++) {
+		if (put_user(first_id + i, &uids[i])) {
+			ret = -EFAULT;
+			goto out_unreserve;
+		}
+	}
 	usize = sub.size;
 	sub.size = sizeof(sub);
 	sub.submitted = sub.count;
-	return vnpu_copy_struct_out(arg, &sub, sizeof(sub), usize);
+	ret = vnpu_copy_struct_out(arg, &sub, sizeof(sub), usize);
+	if (ret)
+		goto out_unreserve;
+	vnpu_queue_batch(vfile, tasks, n, first_id);
+	kvfree(tasks);
+	return 0;
 
+out_unreserve:
+	vnpu_unreserve_batch(vfile, n, first_id);
+	goto out_free;
 out_free_all:
 	n++;
 out_free:

@@ -10,6 +10,7 @@
 #include <sys/mman.h>
 
 #include "kselftest_harness.h"
+#include "npuprof_nl.h"
 #include "vm/vnpu_test.h"
 
 /*
@@ -191,6 +192,104 @@ TEST(writable_consumer_mapping_must_be_shared)
 	if (m != MAP_FAILED)
 		munmap(m, page);
 	EXPECT_EQ(0, vnpu_prof_stop(fd));
+	close(fd);
+}
+
+/* Submit @n (<= 256) tasks on @stream, their ids to @ids; 0 or -errno. */
+static int submit_n(int fd, int stream, unsigned int n, __u64 *ids)
+{
+	static struct vnpu_task t[256];
+
+	for (unsigned int i = 0; i < n; i++)
+		vnpu_task_init(&t[i], "Add_id", "Add", VNPU_TASK_AI_CORE, stream, 1000, 4096);
+	return vnpu_submit_tasks(fd, t, n, ids);
+}
+
+/* Item 7: a submit that fails leaves the caller's id array alone. */
+TEST(failed_submit_leaves_the_ids_alone)
+{
+	int fd = vnpu_open_dev(0, O_RDWR), stream;
+	struct vnpu_task t[2];
+	__u64 ids[2] = { 0xaaaaaaaaaaaaaaaaull, 0xaaaaaaaaaaaaaaaaull };
+
+	ASSERT_GE(fd, 0);
+	stream = vnpu_stream_new(fd);
+	ASSERT_GE(stream, 0);
+	vnpu_task_init(&t[0], "Add_ok", "Add", VNPU_TASK_AI_CORE, stream, 1000, 4096);
+	vnpu_task_init(&t[1], "Add_bad", "Add", VNPU_TASK_AI_CORE, stream, 1000, 4096);
+	t[1].block_num = 0; /* invalid */
+	EXPECT_EQ(-EINVAL, vnpu_submit_tasks(fd, t, 2, ids));
+	EXPECT_EQ(0xaaaaaaaaaaaaaaaaull, ids[0]);
+	EXPECT_EQ(0xaaaaaaaaaaaaaaaaull, ids[1]);
+	close(fd);
+}
+
+struct ids_race {
+	__u64 *ids;
+	long page;
+	atomic_int stop;
+};
+
+/* Make the id page read-only and writable again, over and over. */
+static void *flip_ids_page(void *arg)
+{
+	struct ids_race *r = arg;
+
+	while (!atomic_load(&r->stop)) {
+		mprotect(r->ids, r->page, PROT_READ);
+		mprotect(r->ids, r->page, PROT_READ | PROT_WRITE);
+	}
+	return NULL;
+}
+
+/*
+ * Item 7, the race: with the id page turned read-only while a submit
+ * runs, the old code could queue the tasks and then fail the copy-out of
+ * their ids: -EFAULT for tasks that ran. Every -EFAULT must mean "not
+ * queued": the tasks the device ran (netlink's tasks_run) are counted
+ * against the successes. Batches of 256 make the call long enough for the
+ * flipper to run in it (each task's allocation is a preemption point).
+ */
+TEST(submit_efault_means_nothing_queued)
+{
+	struct ids_race r = { .page = sysconf(_SC_PAGESIZE) };
+	unsigned long rounds = vnpu_stress_count(2000, 20000), ok = 0, faults = 0;
+	const unsigned int batch = 256;
+	/* a device of its own, so that tasks_run counts this test's tasks only */
+	unsigned int dev = vnpu_param_devices() - 1;
+	int fd = vnpu_open_dev(dev, O_RDWR), stream;
+	struct npuprof_nl_dev before, after;
+	struct npuprof_error err;
+	struct npuprof_nl *nl;
+	pthread_t th;
+
+	ASSERT_GE(fd, 0);
+	ASSERT_EQ(0, npuprof_nl_open(&nl, &err)) TH_LOG("%s", err.msg);
+	stream = vnpu_stream_new(fd);
+	ASSERT_GE(stream, 0);
+	r.ids = mmap(NULL, r.page, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	ASSERT_NE(MAP_FAILED, r.ids);
+	ASSERT_EQ(0, npuprof_nl_get(nl, dev, &before, &err)) TH_LOG("%s", err.msg);
+	ASSERT_EQ(0, pthread_create(&th, NULL, flip_ids_page, &r));
+	for (unsigned long i = 0; i < rounds; i++) {
+		int ret = submit_n(fd, stream, batch, r.ids);
+
+		if (!ret) {
+			ok++;
+		} else {
+			ASSERT_EQ(-EFAULT, ret);
+			faults++;
+		}
+	}
+	atomic_store(&r.stop, 1);
+	pthread_join(th, NULL);
+	ASSERT_EQ(0, vnpu_sync_stream(fd, stream, 0, 30000, NULL));
+	ASSERT_EQ(0, npuprof_nl_get(nl, dev, &after, &err)) TH_LOG("%s", err.msg);
+	TH_LOG("%lu submits of %u: %lu ok, %lu EFAULT; %llu tasks run", rounds, batch, ok, faults,
+	       (unsigned long long)(after.tasks_run - before.tasks_run));
+	EXPECT_EQ(ok * batch, after.tasks_run - before.tasks_run);
+	munmap(r.ids, r.page);
+	npuprof_nl_close(nl);
 	close(fd);
 }
 
