@@ -29,6 +29,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "ascend_export.h"
 #include "export_internal.h"
 
 #define NPX_WINDOW 4096 /* completed tasks held for reordering */
@@ -1618,6 +1619,9 @@ __attribute__((visibility("default"))) int npuprof_export(const char *prof_dir,
 		return npuprof_set_error(err, -errno, "%s: %s", prof_dir, strerror(errno));
 	if (!S_ISDIR(st.st_mode))
 		return npuprof_set_error(err, -ENOTDIR, "%s: not a folder", prof_dir);
+	/* the real Ascend raw layout has its own reader (ascend_export.c) */
+	if (npa_is_ascend_layout(prof_dir))
+		return npa_export(prof_dir, opts, err);
 
 	x = calloc(1, sizeof(*x));
 	if (!x)

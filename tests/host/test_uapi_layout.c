@@ -13,6 +13,7 @@
 
 #include "kselftest_harness.h"
 #include "vnpu.h"
+#include "vnpu_ascend.h"
 
 struct member {
 	const char *name;
@@ -124,6 +125,62 @@ TEST(vnpu_tensor)
 	CHECK_LAYOUT(vnpu_tensor, 80, m);
 	EXPECT_EQ(8, sizeof(((struct vnpu_tensor *)0)->dims[0]));
 	EXPECT_EQ(0, sizeof(struct vnpu_tensor) % 8);
+}
+
+/*
+ * The device's own records: offsets from msprof's struct formats ("4HQHH11L",
+ * "4HQ4HQ12Q", "BBHLQHHHH16B"; docs/msprof-parser.md section 1).
+ */
+TEST(vnpu_acsq_log)
+{
+	static const struct member m[] = {
+		MEMBER(vnpu_acsq_log, word0, 0, 2),	MEMBER(vnpu_acsq_log, magic, 2, 2),
+		MEMBER(vnpu_acsq_log, stream_id, 4, 2), MEMBER(vnpu_acsq_log, task_id, 6, 2),
+		MEMBER(vnpu_acsq_log, syscnt, 8, 8),	MEMBER(vnpu_acsq_log, reserved0, 16, 2),
+		MEMBER(vnpu_acsq_log, acc_acsq, 18, 2), MEMBER(vnpu_acsq_log, reserved, 20, 44),
+	};
+
+	CHECK_LAYOUT(vnpu_acsq_log, 64, m);
+	EXPECT_EQ(0x6BD3, VNPU_STARS_MAGIC);
+	EXPECT_EQ(0x0401 | (3 << 6), VNPU_ACSQ_WORD0(VNPU_FUNC_ACSQ_END, 3, 1));
+}
+
+TEST(vnpu_ffts_pmu)
+{
+	static const struct member m[] = {
+		MEMBER(vnpu_ffts_pmu, word0, 0, 2),
+		MEMBER(vnpu_ffts_pmu, magic, 2, 2),
+		MEMBER(vnpu_ffts_pmu, stream_id, 4, 2),
+		MEMBER(vnpu_ffts_pmu, task_id, 6, 2),
+		MEMBER(vnpu_ffts_pmu, reserved0, 8, 8),
+		MEMBER(vnpu_ffts_pmu, subtask, 16, 2),
+		MEMBER(vnpu_ffts_pmu, subtask_id, 18, 2),
+		MEMBER(vnpu_ffts_pmu, ffts, 20, 2),
+		MEMBER(vnpu_ffts_pmu, reserved1, 22, 2),
+		MEMBER(vnpu_ffts_pmu, reserved2, 24, 8),
+		MEMBER(vnpu_ffts_pmu, total_cycle, 32, 8),
+		MEMBER(vnpu_ffts_pmu, reserved3, 40, 8),
+		MEMBER(vnpu_ffts_pmu, pmu, 48, 64),
+		MEMBER(vnpu_ffts_pmu, start_syscnt, 112, 8),
+		MEMBER(vnpu_ffts_pmu, end_syscnt, 120, 8),
+	};
+
+	CHECK_LAYOUT(vnpu_ffts_pmu, 128, m);
+	EXPECT_EQ(40, VNPU_FUNC_CONTEXT_PMU);
+}
+
+TEST(vnpu_ts_flip)
+{
+	static const struct member m[] = {
+		MEMBER(vnpu_ts_flip, mode, 0, 1),      MEMBER(vnpu_ts_flip, tag, 1, 1),
+		MEMBER(vnpu_ts_flip, reserved0, 2, 2), MEMBER(vnpu_ts_flip, reserved1, 4, 4),
+		MEMBER(vnpu_ts_flip, syscnt, 8, 8),    MEMBER(vnpu_ts_flip, stream_id, 16, 2),
+		MEMBER(vnpu_ts_flip, flip_num, 18, 2), MEMBER(vnpu_ts_flip, reserved2, 20, 2),
+		MEMBER(vnpu_ts_flip, task_id, 22, 2),  MEMBER(vnpu_ts_flip, reserved, 24, 16),
+	};
+
+	CHECK_LAYOUT(vnpu_ts_flip, 40, m);
+	EXPECT_EQ(14, VNPU_TS_TAG_TASK_FLIP);
 }
 
 TEST(vnpu_task)

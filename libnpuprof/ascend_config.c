@@ -1,0 +1,276 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * libnpuprof export: the configuration files of a PROF_* folder in the
+ * real layout, read as msprof's InfoConfReader reads them
+ * (docs/msprof-parser.md section 2):
+ *
+ *   host/info.json          pid, CPU[0].Frequency
+ *   host/start_info         collectionTimeBegin, clockMonotonicRaw
+ *   host/end_info           collectionTimeEnd
+ *   device_N/info.json.N    pid, DeviceInfo[0]: hwts_frequency, aic_frequency,
+ *                           ai_core_num, aiv_num
+ *   device_N/sample.json    ai_core_metrics, ai_core_profiling_events,
+ *                           aiv_metrics, aiv_profiling_events
+ *   device_N/start_info.N, end_info.N
+ *   device_N/host_start.log.N   [DeviceN] clock_monotonic_raw, cntvct_diff
+ *   device_N/dev_start.log.N    cntvct
+ *
+ * Numbers may be JSON strings or numbers, as msprof's writers use both.
+ * Every problem names the file; what a device cannot do without (its
+ * counter frequency, its clocks) is an error for that device only.
+ */
+#include <errno.h>
+#include <json-c/json.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ascend_export.h"
+
+/* a member as a string: JSON strings as they are, numbers printed */
+static const char *jstr(struct json_object *o, const char *key)
+{
+	struct json_object *v;
+
+	if (!o || !json_object_object_get_ex(o, key, &v) || !v)
+		return NULL;
+	if (json_object_is_type(v, json_type_string) || json_object_is_type(v, json_type_int) ||
+	    json_object_is_type(v, json_type_double))
+		return json_object_get_string(v);
+	return NULL;
+}
+
+/* a member as a number (a JSON number or a numeric string); false if absent or bad */
+static bool jnum(struct json_object *o, const char *key, double *out)
+{
+	const char *s = jstr(o, key);
+	char *end;
+
+	if (!s || !*s)
+		return false;
+	errno = 0;
+	*out = strtod(s, &end);
+	return !errno && end != s && !*end;
+}
+
+static struct json_object *load_json(const char *path, struct npx_warn *w, bool required,
+				     struct npuprof_error *err, int *rc)
+{
+	struct json_object *o = json_object_from_file(path);
+
+	*rc = 0;
+	if (o && json_object_is_type(o, json_type_object))
+		return o;
+	json_object_put(o);
+	if (required)
+		*rc = npuprof_set_error(err, -EBADMSG,
+					"%s: missing, unreadable or not a JSON object", path);
+	else
+		npx_warn(w, "%s: missing, unreadable or not a JSON object", path);
+	return NULL;
+}
+
+/* start_info(.N) and end_info(.N) into @c */
+static int load_clock(const char *start, const char *end, struct npa_clock *c, struct npx_warn *w,
+		      struct npuprof_error *err)
+{
+	struct json_object *o;
+	const char *begin, *mono, *fin;
+	double b, m;
+	int rc;
+
+	memset(c, 0, sizeof(*c));
+	o = load_json(start, w, true, err, &rc);
+	if (!o)
+		return rc;
+	begin = jstr(o, "collectionTimeBegin");
+	mono = jstr(o, "clockMonotonicRaw");
+	if (!begin || !mono || strlen(begin) >= sizeof(c->begin) ||
+	    !jnum(o, "collectionTimeBegin", &b) || !jnum(o, "clockMonotonicRaw", &m)) {
+		json_object_put(o);
+		return npuprof_set_error(err, -EBADMSG,
+					 "%s: no valid collectionTimeBegin and clockMonotonicRaw",
+					 start);
+	}
+	snprintf(c->begin, sizeof(c->begin), "%s", begin);
+	/* msprof: float(collectionTimeBegin) - float(clockMonotonicRaw) / 1000.0 */
+	c->offset = b - m / 1000.0;
+	c->have_begin = true;
+	json_object_put(o);
+
+	o = load_json(end, w, false, err, &rc);
+	fin = jstr(o, "collectionTimeEnd");
+	if (o && fin && strlen(fin) < sizeof(c->end))
+		snprintf(c->end, sizeof(c->end), "%s", fin);
+	else if (o)
+		npx_warn(w, "%s: no collectionTimeEnd", end);
+	json_object_put(o);
+	return 0;
+}
+
+int npa_host_cfg_load(const char *dir, struct npa_host_cfg *c, struct npx_warn *w,
+		      struct npuprof_error *err)
+{
+	char path[PATH_MAX + 32];
+	struct json_object *o, *cpu, *c0;
+	double v;
+	int rc;
+
+	memset(c, 0, sizeof(*c));
+	snprintf(path, sizeof(path), "%s/info.json", dir);
+	o = load_json(path, w, true, err, &rc);
+	if (!o)
+		return rc;
+	if (jnum(o, "pid", &v))
+		c->pid = (long)v;
+	else
+		npx_warn(w, "%s: no pid (the timeline's process ids use 0)", path);
+	if (json_object_object_get_ex(o, "CPU", &cpu) &&
+	    json_object_is_type(cpu, json_type_array) && (c0 = json_object_array_get_idx(cpu, 0)) &&
+	    jnum(c0, "Frequency", &v) && v > 0)
+		c->cpu_hz = v * 1e6;
+	json_object_put(o);
+
+	snprintf(path, sizeof(path), "%s/start_info", dir);
+	{
+		char end[PATH_MAX + 32];
+
+		snprintf(end, sizeof(end), "%s/end_info", dir);
+		return load_clock(path, end, &c->clock, w, err);
+	}
+}
+
+/* "0x8,0xa,..." into @ev; false when malformed */
+static bool parse_events(const char *s, uint32_t *ev, uint32_t *n)
+{
+	*n = 0;
+	if (!s || !*s)
+		return true;
+	while (*s) {
+		char *end;
+		unsigned long v;
+
+		errno = 0;
+		v = strtoul(s, &end, 16);
+		if (errno || end == s || v > 0xffff || *n == VNPU_PMU_COUNTERS)
+			return false;
+		ev[(*n)++] = (uint32_t)v;
+		if (*end == ',')
+			end++;
+		else if (*end)
+			return false;
+		s = end;
+	}
+	return true;
+}
+
+/* "key: value" of a start log; the first section only when @ini */
+static bool log_value(const char *path, const char *key, bool ini, char *out, size_t len)
+{
+	char line[256];
+	size_t klen = strlen(key);
+	int sections = 0;
+	bool found = false;
+	FILE *f = fopen(path, "r");
+
+	if (!f)
+		return false;
+	while (!found && fgets(line, sizeof(line), f)) {
+		char *p = line, *e;
+
+		if (*p == '[') {
+			if (ini && ++sections > 1)
+				break;
+			continue;
+		}
+		if (strncmp(p, key, klen) || (p[klen] != ':' && p[klen] != '=' && p[klen] != ' '))
+			continue;
+		p += klen;
+		while (*p == ' ' || *p == ':' || *p == '=')
+			p++;
+		e = p + strlen(p);
+		while (e > p && (e[-1] == '\n' || e[-1] == '\r' || e[-1] == ' '))
+			*--e = 0;
+		snprintf(out, len, "%s", p);
+		found = true;
+	}
+	fclose(f);
+	return found;
+}
+
+int npa_dev_cfg_load(const char *dir, uint32_t id, struct npa_dev_cfg *c, struct npx_warn *w,
+		     struct npuprof_error *err)
+{
+	char path[PATH_MAX + 32], end[PATH_MAX + 32], val[64];
+	struct json_object *o, *di, *d0;
+	const char *s;
+	double v;
+	int rc;
+
+	memset(c, 0, sizeof(*c));
+	c->id = id;
+	snprintf(path, sizeof(path), "%s/info.json.%u", dir, id);
+	o = load_json(path, w, true, err, &rc);
+	if (!o)
+		return rc;
+	if (jnum(o, "pid", &v))
+		c->pid = (long)v;
+	if (!json_object_object_get_ex(o, "DeviceInfo", &di) ||
+	    !json_object_is_type(di, json_type_array) || !(d0 = json_object_array_get_idx(di, 0))) {
+		json_object_put(o);
+		return npuprof_set_error(err, -EBADMSG, "%s: no DeviceInfo", path);
+	}
+	if (!jnum(d0, "hwts_frequency", &v) || v <= 0) {
+		json_object_put(o);
+		return npuprof_set_error(err, -EBADMSG,
+					 "%s: DeviceInfo[0].hwts_frequency is missing or not > 0",
+					 path);
+	}
+	c->hwts_hz = v * 1e6;
+	if (jnum(d0, "aic_frequency", &v) && v > 0)
+		c->aic_mhz = v;
+	else
+		npx_warn(w, "%s: DeviceInfo[0].aic_frequency is missing or not > 0", path);
+	if (jnum(d0, "ai_core_num", &v) && v >= 0)
+		c->ai_core_num = (uint32_t)v;
+	if (jnum(d0, "aiv_num", &v) && v >= 0)
+		c->aiv_num = (uint32_t)v;
+	json_object_put(o);
+
+	snprintf(path, sizeof(path), "%s/sample.json", dir);
+	o = load_json(path, w, false, err, &rc);
+	if (o) {
+		s = jstr(o, "ai_core_metrics");
+		snprintf(c->aic_metrics, sizeof(c->aic_metrics), "%s", s ? s : "");
+		s = jstr(o, "aiv_metrics");
+		snprintf(c->aiv_metrics, sizeof(c->aiv_metrics), "%s", s ? s : "");
+		if (!parse_events(jstr(o, "ai_core_profiling_events"), c->aic_events,
+				  &c->n_aic_events) ||
+		    !parse_events(jstr(o, "aiv_profiling_events"), c->aiv_events,
+				  &c->n_aiv_events)) {
+			npx_warn(w, "%s: malformed ai_core/aiv_profiling_events: no PMU columns",
+				 path);
+			c->n_aic_events = c->n_aiv_events = 0;
+			c->aic_metrics[0] = c->aiv_metrics[0] = 0;
+		}
+		json_object_put(o);
+	}
+
+	snprintf(path, sizeof(path), "%s/dev_start.log.%u", dir, id);
+	if (!log_value(path, "cntvct", false, val, sizeof(val)))
+		return npuprof_set_error(err, -EBADMSG, "%s: missing, or no cntvct", path);
+	c->dev_cnt = strtod(val, NULL) / 1e9;
+	snprintf(path, sizeof(path), "%s/host_start.log.%u", dir, id);
+	if (!log_value(path, "clock_monotonic_raw", true, val, sizeof(val)))
+		return npuprof_set_error(err, -EBADMSG, "%s: missing, or no clock_monotonic_raw",
+					 path);
+	v = strtod(val, NULL);
+	if (log_value(path, "cntvct_diff", true, val, sizeof(val)) && strtod(val, NULL) != 0)
+		/* msprof: raw + round(cntvct_diff * 1e9 / host_freq), host_freq 1e9 here */
+		v += (double)(int64_t)(strtod(val, NULL) + (strtod(val, NULL) < 0 ? -0.5 : 0.5));
+	c->host_mon = v / 1e9;
+
+	snprintf(path, sizeof(path), "%s/start_info.%u", dir, id);
+	snprintf(end, sizeof(end), "%s/end_info.%u", dir, id);
+	return load_clock(path, end, &c->clock, w, err);
+}

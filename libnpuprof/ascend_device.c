@@ -1,0 +1,541 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * libnpuprof export: a device_N folder of the real layout, and its join
+ * with the host tasks (docs/msprof-parser.md sections 1.9-1.12 and 3.3):
+ *
+ *  - ACSQ logs (stars_soc) pair into tasks per (task id, stream): an end
+ *    belongs to the earliest start before it, unless the next start comes
+ *    first (then that start lost its end);
+ *  - ts_track flips give each stream's tasks their batch;
+ *  - context PMU records (ffts_profile) are the tasks' counters;
+ *  - a device task joins the host task with the same (stream, task,
+ *    context, batch): one host task takes every device task of its key,
+ *    a device task with none stays device-only, and a key with several of
+ *    both is dropped with a warning, as msprof drops it.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ascend_export.h"
+
+/* ---- a multimap of 64-bit keys to record indices ---- */
+
+struct kmap {
+	uint64_t *key;
+	int64_t *head; /* first index of the key, -1 for an empty slot */
+	size_t cap;
+	int64_t *next; /* per index: the next index of the same key */
+};
+
+static uint64_t kmix(uint64_t k)
+{
+	k ^= k >> 31;
+	k *= 0x7fb5d329728ea185ull;
+	k ^= k >> 27;
+	k *= 0x81dadef4bc2dd44dull;
+	return k ^ (k >> 33);
+}
+
+static int kmap_init(struct kmap *m, size_t n)
+{
+	m->cap = 16;
+	while (m->cap < 2 * n)
+		m->cap *= 2;
+	m->key = malloc(m->cap * sizeof(*m->key));
+	m->head = malloc(m->cap * sizeof(*m->head));
+	m->next = malloc((n ? n : 1) * sizeof(*m->next));
+	if (!m->key || !m->head || !m->next)
+		return -ENOMEM;
+	for (size_t i = 0; i < m->cap; i++)
+		m->head[i] = -1;
+	return 0;
+}
+
+static size_t kmap_slot(const struct kmap *m, uint64_t key)
+{
+	size_t i;
+
+	for (i = kmix(key) & (m->cap - 1); m->head[i] >= 0 && m->key[i] != key;
+	     i = (i + 1) & (m->cap - 1))
+		;
+	return i;
+}
+
+/* add index @v (added in increasing order) under @key; lists keep that order */
+static void kmap_add(struct kmap *m, uint64_t key, int64_t v, int64_t *tail)
+{
+	size_t i = kmap_slot(m, key);
+
+	m->next[v] = -1;
+	if (m->head[i] < 0) {
+		m->key[i] = key;
+		m->head[i] = v;
+	} else {
+		m->next[tail[m->head[i]]] = v;
+	}
+	tail[m->head[i]] = v;
+}
+
+static int64_t kmap_get(const struct kmap *m, uint64_t key)
+{
+	return m->head[kmap_slot(m, key)];
+}
+
+static void kmap_free(struct kmap *m)
+{
+	free(m->key);
+	free(m->head);
+	free(m->next);
+}
+
+static uint64_t task_key(uint32_t stream, uint32_t task, uint32_t ctx, uint32_t batch)
+{
+	uint64_t c = ctx == NPA_NO_CTX ? 0xffff : ctx & 0x7fff;
+
+	return (uint64_t)(stream & 0xffff) << 48 | (uint64_t)(task & 0xffff) << 32 |
+	       (uint64_t)(batch & 0xffff) << 16 | c;
+}
+
+/* ---- reading ---- */
+
+struct acsq {
+	uint32_t stream;
+	uint32_t task;
+	uint32_t sqe;
+	bool end;
+	double ns;
+	size_t seq; /* file order, for stable sorts */
+};
+
+struct flip {
+	uint32_t stream;
+	uint32_t task;
+	double ns;
+};
+
+/* a PMU record before its join: its key and time */
+struct pmu_rec {
+	uint32_t stream;
+	uint32_t task;
+	uint32_t ctx;
+	uint32_t batch;
+	double end_ns;
+	size_t idx; /* in npa_dev.pmu */
+};
+
+struct dev_read {
+	struct npa_dev *d;
+	struct npx_warn *w;
+	struct npuprof_error *err;
+	struct acsq *ev;
+	size_t n_ev, cap_ev;
+	struct flip *flips;
+	size_t n_flips, cap_flips;
+	struct pmu_rec *pr;
+	size_t cap_pmu, cap_pr;
+	uint64_t bad_magic, bad_func, overflow, bad_ffts;
+};
+
+static int grow(void **p, size_t *cap, size_t n, size_t size)
+{
+	void *q;
+	size_t c;
+
+	if (n < *cap)
+		return 0;
+	c = *cap ? 2 * *cap : 4096;
+	q = realloc(*p, c * size);
+	if (!q)
+		return -ENOMEM;
+	*p = q;
+	*cap = c;
+	return 0;
+}
+
+/* msprof's StarsCommon stream/task re-encoding of bits 12 and 13 */
+static void stars_ids(uint32_t raw_stream, uint32_t raw_task, uint32_t *stream, uint32_t *task)
+{
+	*stream = raw_stream;
+	*task = raw_task;
+	if (raw_stream & 0x1000) {
+		*task = (raw_task & 0x1fff) | (raw_stream & 0xe000);
+		*stream = raw_stream % 2048;
+	} else if (raw_stream & 0x2000) {
+		*task = (raw_stream & 0xfff) | (raw_task & 0xf000);
+		*stream = (raw_task & 0xfff) % 2048;
+	} else {
+		*stream = raw_stream % 2048;
+	}
+}
+
+static int on_acsq(void *arg, const void *rec, const char *file, uint64_t off)
+{
+	struct dev_read *r = arg;
+	struct vnpu_acsq_log l;
+	struct acsq *e;
+	uint32_t func;
+
+	memcpy(&l, rec, sizeof(l));
+	if (l.magic != VNPU_STARS_MAGIC) {
+		if (!r->bad_magic++)
+			npx_warn(r->w,
+				 "%s: offset %llu: magic %#x, not %#x: record skipped (and"
+				 " every other such record of the device)",
+				 file, (unsigned long long)off, l.magic, VNPU_STARS_MAGIC);
+		return 0;
+	}
+	func = VNPU_ACSQ_FUNC(l.word0);
+	if (func != VNPU_FUNC_ACSQ_START && func != VNPU_FUNC_ACSQ_END) {
+		if (!r->bad_func++)
+			npx_warn(r->w,
+				 "%s: offset %llu: function type %#x is not an ACSQ log:"
+				 " skipped",
+				 file, (unsigned long long)off, func);
+		return 0;
+	}
+	if (grow((void **)&r->ev, &r->cap_ev, r->n_ev, sizeof(*r->ev)))
+		return npuprof_set_error(r->err, -ENOMEM, "out of memory");
+	e = &r->ev[r->n_ev];
+	stars_ids(l.stream_id, l.task_id, &e->stream, &e->task);
+	e->sqe = l.word0 >> 10;
+	e->end = func == VNPU_FUNC_ACSQ_END;
+	e->ns = npa_syscnt_ns(&r->d->cfg, l.syscnt);
+	e->seq = r->n_ev++;
+	return 0;
+}
+
+static int on_flip(void *arg, const void *rec, const char *file, uint64_t off)
+{
+	struct dev_read *r = arg;
+	struct vnpu_ts_flip f;
+
+	(void)file;
+	(void)off;
+	memcpy(&f, rec, sizeof(f));
+	if (f.tag != VNPU_TS_TAG_TASK_FLIP)
+		return 0;
+	if (grow((void **)&r->flips, &r->cap_flips, r->n_flips, sizeof(*r->flips)))
+		return npuprof_set_error(r->err, -ENOMEM, "out of memory");
+	r->flips[r->n_flips++] =
+		(struct flip){ f.stream_id, f.task_id, npa_syscnt_ns(&r->d->cfg, f.syscnt) };
+	return 0;
+}
+
+static int on_pmu(void *arg, const void *rec, const char *file, uint64_t off)
+{
+	struct dev_read *r = arg;
+	struct npa_dev *d = r->d;
+	struct vnpu_ffts_pmu p;
+	struct pmu_rec *pr;
+	uint32_t func, type;
+
+	memcpy(&p, rec, sizeof(p));
+	func = p.word0 & VNPU_FUNC_MASK;
+	if (func != VNPU_FUNC_CONTEXT_PMU) {
+		if (!r->bad_func++)
+			npx_warn(r->w,
+				 "%s: offset %llu: function type %#x is not a context PMU"
+				 " record: skipped",
+				 file, (unsigned long long)off, func);
+		return 0;
+	}
+	if (p.subtask & VNPU_FFTS_SUBTASK_OVERFLOW) {
+		/* the counters saturated: msprof drops it, the row's PMU columns are N/A */
+		r->overflow++;
+		return 0;
+	}
+	type = VNPU_FFTS_TYPE(p.ffts);
+	if (type != VNPU_FFTS_TYPE_AIC && type != VNPU_FFTS_TYPE_AIV) {
+		if (!r->bad_ffts++)
+			npx_warn(r->w,
+				 "%s: offset %llu: FFTS type %u (FFTS+ contexts) is not"
+				 " exported yet: skipped",
+				 file, (unsigned long long)off, type);
+		return 0;
+	}
+	if (grow((void **)&d->pmu, &r->cap_pmu, d->n_pmu, sizeof(*d->pmu)) ||
+	    grow((void **)&r->pr, &r->cap_pr, d->n_pmu, sizeof(*r->pr)))
+		return npuprof_set_error(r->err, -ENOMEM, "out of memory");
+	d->pmu[d->n_pmu].total = p.total_cycle;
+	memcpy(d->pmu[d->n_pmu].pmu, p.pmu, sizeof(p.pmu));
+	d->pmu[d->n_pmu].aiv = type == VNPU_FFTS_TYPE_AIV;
+	pr = &r->pr[d->n_pmu];
+	stars_ids(p.stream_id, p.task_id, &pr->stream, &pr->task);
+	pr->ctx = NPA_NO_CTX;
+	pr->end_ns = npa_syscnt_ns(&d->cfg, p.end_syscnt);
+	pr->idx = d->n_pmu++;
+	return 0;
+}
+
+/* ---- pairing ---- */
+
+static int cmp_acsq_time(const void *a, const void *b)
+{
+	const struct acsq *x = a, *y = b;
+
+	if (x->ns != y->ns)
+		return x->ns < y->ns ? -1 : 1;
+	return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+static int cmp_acsq_key(const void *a, const void *b)
+{
+	const struct acsq *x = a, *y = b;
+
+	if (x->task != y->task)
+		return x->task < y->task ? -1 : 1;
+	if (x->stream != y->stream)
+		return x->stream < y->stream ? -1 : 1;
+	if (x->end != y->end)
+		return x->end ? 1 : -1;
+	/* the events of one key and kind keep their time order */
+	return cmp_acsq_time(a, b);
+}
+
+static int cmp_task_start(const void *a, const void *b)
+{
+	const struct npa_task *x = a, *y = b;
+
+	if (x->start != y->start)
+		return x->start < y->start ? -1 : 1;
+	if (x->stream != y->stream)
+		return x->stream < y->stream ? -1 : 1;
+	return x->task < y->task ? -1 : x->task > y->task;
+}
+
+/* msprof's LogBaseParser.get_task_time, per (task, stream) */
+static int pair_tasks(struct dev_read *r)
+{
+	struct npa_dev *d = r->d;
+	size_t i, j;
+
+	d->tasks = calloc(r->n_ev / 2 + 1, sizeof(*d->tasks));
+	if (!d->tasks)
+		return npuprof_set_error(r->err, -ENOMEM, "out of memory");
+	qsort(r->ev, r->n_ev, sizeof(*r->ev), cmp_acsq_key);
+	for (i = 0; i < r->n_ev; i = j) {
+		size_t s, s_end, e, e_end;
+
+		for (j = i; j < r->n_ev && r->ev[j].task == r->ev[i].task &&
+			    r->ev[j].stream == r->ev[i].stream;
+		     j++)
+			;
+		for (s = i; s < j && !r->ev[s].end; s++)
+			;
+		s_end = s;
+		s = i;
+		e = s_end;
+		e_end = j;
+		while (s < s_end && e < e_end) {
+			if (r->ev[e].ns < r->ev[s].ns) {
+				e++;
+				d->mismatched++;
+				continue;
+			}
+			if (s + 1 == s_end || r->ev[e].ns < r->ev[s + 1].ns) {
+				struct npa_task *t = &d->tasks[d->n_tasks++];
+
+				t->stream = r->ev[s].stream;
+				t->task = r->ev[s].task;
+				t->sqe = r->ev[s].sqe;
+				t->ctx = NPA_NO_CTX;
+				t->start = r->ev[s].ns;
+				t->dur = r->ev[e].ns - r->ev[s].ns;
+				t->host = -1;
+				t->pmu = -1;
+				s++;
+				e++;
+			} else {
+				s++;
+				d->mismatched++;
+			}
+		}
+		/* the last start left waits for an end that never came: not a task */
+		if (s_end > s)
+			d->mismatched += s_end - s - 1;
+	}
+	qsort(d->tasks, d->n_tasks, sizeof(*d->tasks), cmp_task_start);
+	if (d->mismatched)
+		npx_warn(r->w, "device_%u: %llu task starts and ends do not pair (lost records?)",
+			 d->cfg.id, (unsigned long long)d->mismatched);
+	return 0;
+}
+
+/* ---- batches ---- */
+
+static int cmp_flip(const void *a, const void *b)
+{
+	const struct flip *x = a, *y = b;
+
+	if (x->stream != y->stream)
+		return x->stream < y->stream ? -1 : 1;
+	return x->ns < y->ns ? -1 : x->ns > y->ns;
+}
+
+/* flips of @stream at or before @ns: the batch of a task there */
+static uint32_t batch_at(const struct flip *f, size_t n, uint32_t stream, double ns)
+{
+	size_t lo = 0, hi = n, first;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (f[mid].stream < stream)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	first = lo;
+	hi = n;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (f[mid].stream == stream && f[mid].ns <= ns)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return (uint32_t)(lo - first);
+}
+
+/* ---- the join ---- */
+
+static int join(struct dev_read *r, const struct npa_host *h)
+{
+	struct npa_dev *d = r->d;
+	struct kmap hm = { 0 }, pm = { 0 };
+	int64_t *tail = NULL, *ptail = NULL, *used = NULL;
+	size_t i, out = 0, dropped = 0;
+	int rc = -ENOMEM;
+
+	qsort(r->flips, r->n_flips, sizeof(*r->flips), cmp_flip);
+	for (i = 0; i < d->n_tasks; i++)
+		d->tasks[i].batch =
+			batch_at(r->flips, r->n_flips, d->tasks[i].stream, d->tasks[i].start);
+	for (i = 0; i < d->n_pmu; i++)
+		r->pr[i].batch = batch_at(r->flips, r->n_flips, r->pr[i].stream, r->pr[i].end_ns);
+
+	if (kmap_init(&hm, h->n_htask) || kmap_init(&pm, d->n_pmu))
+		goto out;
+	tail = malloc((h->n_htask ? h->n_htask : 1) * sizeof(*tail));
+	ptail = malloc((d->n_pmu ? d->n_pmu : 1) * sizeof(*ptail));
+	used = calloc(d->n_pmu ? d->n_pmu : 1, sizeof(*used));
+	if (!tail || !ptail || !used)
+		goto out;
+	for (i = 0; i < h->n_htask; i++) {
+		const struct npa_htask *t = &h->htask[i];
+
+		if (t->dev == d->cfg.id)
+			kmap_add(&hm, task_key(t->stream, t->task, t->ctx, t->batch), (int64_t)i,
+				 tail);
+	}
+	for (i = 0; i < d->n_pmu; i++)
+		kmap_add(&pm,
+			 task_key(r->pr[i].stream, r->pr[i].task, r->pr[i].ctx, r->pr[i].batch),
+			 (int64_t)i, ptail);
+
+	for (i = 0; i < d->n_tasks; i++) {
+		struct npa_task *t = &d->tasks[i];
+		uint64_t key = task_key(t->stream, t->task, t->ctx, t->batch);
+		int64_t hi = kmap_get(&hm, key), pi;
+
+		if (hi >= 0 && hm.next[hi] >= 0) {
+			/* several host tasks of the key: msprof cannot tell them apart */
+			dropped++;
+			continue;
+		}
+		t->host = hi;
+		/* the key's PMU records, taken in order */
+		for (pi = kmap_get(&pm, key); pi >= 0 && used[pi]; pi = pm.next[pi])
+			;
+		if (pi >= 0) {
+			used[pi] = 1;
+			t->pmu = (int64_t)r->pr[pi].idx;
+		}
+		d->tasks[out++] = *t;
+	}
+	d->n_tasks = out;
+	if (dropped)
+		npx_warn(r->w,
+			 "device_%u: %zu device tasks share their (stream, task, batch) with more"
+			 " than one host task: dropped, as msprof drops them (task ids reused"
+			 " without a flip?)",
+			 d->cfg.id, dropped);
+	rc = 0;
+out:
+	if (rc)
+		npuprof_set_error(r->err, rc, "out of memory");
+	kmap_free(&hm);
+	kmap_free(&pm);
+	free(tail);
+	free(ptail);
+	free(used);
+	return rc;
+}
+
+static int read_kind(struct dev_read *r, const char *data, const char *label, const char *what,
+		     size_t size, bool per_file, npa_rec_fn fn)
+{
+	char prefix[64];
+	const char *prefixes[] = { prefix, NULL };
+	struct npa_slices s;
+	int rc;
+
+	snprintf(prefix, sizeof(prefix), "%s.data.%u.", what, r->d->cfg.id);
+	rc = npa_slices_find(&s, data, label, prefixes, r->err);
+	if (!rc)
+		rc = npa_slices_read(&s, size, per_file, fn, r, r->w, r->err);
+	npa_slices_free(&s);
+	return rc;
+}
+
+int npa_dev_load(struct npa_dev *d, const char *prof, uint32_t id, const struct npa_host *h,
+		 struct npx_warn *w, struct npuprof_error *err)
+{
+	struct dev_read r = { .d = d, .w = w, .err = err };
+	char dir[PATH_MAX], data[PATH_MAX + 8], label[64];
+	int rc;
+
+	memset(d, 0, sizeof(*d));
+	snprintf(dir, sizeof(dir), "%s/device_%u", prof, id);
+	rc = npa_dev_cfg_load(dir, id, &d->cfg, w, err);
+	if (rc)
+		return rc;
+	snprintf(data, sizeof(data), "%s/data", dir);
+	snprintf(label, sizeof(label), "device_%u/data", id);
+	rc = read_kind(&r, data, label, "stars_soc", sizeof(struct vnpu_acsq_log), false, on_acsq);
+	if (!rc)
+		rc = read_kind(&r, data, label, "ts_track", sizeof(struct vnpu_ts_flip), false,
+			       on_flip);
+	/* msprof frames each ffts_profile slice alone */
+	if (!rc)
+		rc = read_kind(&r, data, label, "ffts_profile", sizeof(struct vnpu_ffts_pmu), true,
+			       on_pmu);
+	if (!rc) {
+		qsort(r.ev, r.n_ev, sizeof(*r.ev), cmp_acsq_time);
+		rc = pair_tasks(&r);
+	}
+	if (!rc)
+		rc = join(&r, h);
+	if (!rc && r.bad_magic > 1)
+		npx_warn(w, "device_%u: %llu ACSQ records with a bad magic skipped", id,
+			 (unsigned long long)r.bad_magic);
+	if (!rc && r.overflow)
+		npx_warn(w,
+			 "device_%u: %llu PMU records with saturated counters: their tasks'"
+			 " PMU columns are N/A",
+			 id, (unsigned long long)r.overflow);
+	free(r.ev);
+	free(r.flips);
+	free(r.pr);
+	return rc;
+}
+
+void npa_dev_free(struct npa_dev *d)
+{
+	free(d->tasks);
+	free(d->pmu);
+	memset(d, 0, sizeof(*d));
+}

@@ -1,0 +1,303 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * libnpuprof export: a PROF_* folder in the real layout (host/, device_N/
+ * with msprof's own raw files) into mindstudio_profiler_output/, as
+ * msprof's parser writes it from the same folder. The devices are read one
+ * after another, in the order msprof merges them (device_N sorted as
+ * strings), each against the host's records read once.
+ *
+ * A device whose configuration or data cannot be read is left out with a
+ * warning naming the file; the others are still exported.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "ascend_export.h"
+
+static bool exists(const char *dir, const char *name)
+{
+	char path[PATH_MAX];
+	int n = snprintf(path, sizeof(path), "%s/%s", dir, name);
+
+	return n > 0 && (size_t)n < sizeof(path) && !access(path, F_OK);
+}
+
+/*
+ * host/info.json, and no vnpu.ctrl or api.rec.NNNN of the old layout (which
+ * the old reader in export.c still reads).
+ */
+bool npa_is_ascend_layout(const char *prof)
+{
+	char dir[PATH_MAX];
+	struct dirent *de;
+	bool old = false;
+	DIR *dp;
+
+	snprintf(dir, sizeof(dir), "%s/host", prof);
+	if (!exists(dir, "info.json"))
+		return false;
+	snprintf(dir, sizeof(dir), "%s/host/data", prof);
+	if (exists(dir, NPUPROF_RAW_API_PREFIX "0000"))
+		return false;
+	dp = opendir(prof);
+	if (!dp)
+		return false;
+	while (!old && (de = readdir(dp))) {
+		if (strncmp(de->d_name, "device_", 7))
+			continue;
+		snprintf(dir, sizeof(dir), "%s/%s/data", prof, de->d_name);
+		old = exists(dir, "vnpu.ctrl");
+	}
+	closedir(dp);
+	return !old;
+}
+
+struct dev_id {
+	uint32_t id;
+	char name[16];
+};
+
+static int cmp_dev_name(const void *a, const void *b)
+{
+	return strcmp(((const struct dev_id *)a)->name, ((const struct dev_id *)b)->name);
+}
+
+/* device_N folders holding an info.json.N, in msprof's sorted() order */
+static int scan_devices(struct npa_export *x, struct dev_id *ids, unsigned int *n)
+{
+	struct dirent *de;
+	DIR *dp = opendir(x->prof);
+
+	*n = 0;
+	if (!dp)
+		return npuprof_set_error(x->o.err, -errno, "%s: %s", x->prof, strerror(errno));
+	while ((de = readdir(dp))) {
+		char dir[PATH_MAX], info[32];
+		unsigned long id;
+		char *end;
+
+		if (strncmp(de->d_name, "device_", 7) || !de->d_name[7])
+			continue;
+		errno = 0;
+		id = strtoul(de->d_name + 7, &end, 10);
+		if (errno || *end || id >= 1000 || (de->d_name[7] == '0' && de->d_name[8]))
+			continue;
+		snprintf(dir, sizeof(dir), "%s/%s", x->prof, de->d_name);
+		snprintf(info, sizeof(info), "info.json.%lu", id);
+		if (!exists(dir, info)) {
+			npx_warn(&x->w, "%s: no %s: not a device folder", dir, info);
+			continue;
+		}
+		if (*n == NPA_MAX_DEVICES) {
+			npx_warn(&x->w, "%s: more than %u devices: ignored", dir, NPA_MAX_DEVICES);
+			continue;
+		}
+		ids[*n].id = (uint32_t)id;
+		/* device_ and at most 3 digits */
+		snprintf(ids[*n].name, sizeof(ids[*n].name), "device_%lu", id);
+		(*n)++;
+	}
+	closedir(dp);
+	qsort(ids, *n, sizeof(*ids), cmp_dev_name);
+	return 0;
+}
+
+static int timestamp(struct npa_export *x, const struct npuprof_export_opts *opts)
+{
+	if (opts && opts->timestamp) {
+		size_t n = strlen(opts->timestamp);
+
+		for (size_t i = 0; i < n; i++)
+			if (opts->timestamp[i] < '0' || opts->timestamp[i] > '9')
+				n = 0;
+		if (n != 14)
+			return npuprof_set_error(x->o.err, -EINVAL,
+						 "timestamp \"%.32s\": 14 digits YYYYMMDDhhmmss"
+						 " expected",
+						 opts->timestamp);
+		memcpy(x->o.ts, opts->timestamp, 15);
+	} else {
+		time_t now = time(NULL);
+		struct tm tm;
+
+		if (!localtime_r(&now, &tm) ||
+		    strftime(x->o.ts, sizeof(x->o.ts), "%Y%m%d%H%M%S", &tm) != 14)
+			return npuprof_set_error(x->o.err, -EINVAL, "cannot format the local time");
+	}
+	return 0;
+}
+
+static int readme(struct npa_export *x)
+{
+	struct npx_csv *csvs[] = { &x->api_stat, &x->op_stat, &x->op_summary, &x->task_time };
+	char tmp[96], name[128], *p;
+	int rc;
+
+	snprintf(tmp, sizeof(tmp), ".npuprof-%ld-README.tmp", x->o.pid);
+	rc = npx_file_open(&x->o, &x->readme, tmp);
+	if (rc)
+		return rc;
+	npx_file_reserve(&x->o, &x->readme, NPX_ROW_MAX, &p);
+	p = npx_lit(p, "This folder was written by libnpuprof (npuprof_export) from the raw data"
+		       " of the PROF folder above it, as msprof's parser would write it.\n\n"
+		       "Files:\n");
+	for (size_t i = 0; i < NPX_ARRAY_SIZE(csvs); i++) {
+		for (unsigned int k = 0; k < csvs[i]->nfiles; k++) {
+			npx_file_advance(&x->readme, p);
+			rc = npx_file_reserve(&x->o, &x->readme, 256, &p);
+			if (rc)
+				return rc;
+			npx_csv_name_of(&x->o, csvs[i], k, name, sizeof(name));
+			p = npx_lit(p, "  ");
+			p = npx_put(p, name);
+			*p++ = '\n';
+		}
+	}
+	p = npx_lit(p, "  msprof_");
+	p = npx_put(p, x->o.ts);
+	p = npx_lit(p, ".json\n");
+	npx_file_advance(&x->readme, p);
+	return npx_file_close(&x->o, &x->readme);
+}
+
+static int run(struct npa_export *x)
+{
+	struct npx_csv *csvs[] = { &x->op_summary, &x->op_stat, &x->task_time, &x->api_stat };
+	struct dev_id ids[NPA_MAX_DEVICES];
+	char out[PATH_MAX + 64];
+	unsigned int n, k;
+	int rc;
+
+	rc = npa_host_load(&x->host, x->prof, &x->w, x->o.err);
+	if (rc)
+		return rc;
+	rc = scan_devices(x, ids, &n);
+	if (rc)
+		return rc;
+	snprintf(out, sizeof(out), "%s/" NPUPROF_OUTPUT_DIR, x->prof);
+	if (mkdir(out, 0755) && errno != EEXIST)
+		return npuprof_set_error(x->o.err, -errno, "%s: %s", out, strerror(errno));
+	x->o.dfd = open(out, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (x->o.dfd < 0)
+		return npuprof_set_error(x->o.err, -errno, "%s: %s", out, strerror(errno));
+	x->o.dir = out;
+	npx_io_start(&x->o);
+
+	for (k = 0; k < n; k++) {
+		struct npa_dev *d = &x->dev[x->ndev];
+		struct npuprof_error e;
+
+		npuprof_clear_error(&e);
+		rc = npa_dev_load(d, x->prof, ids[k].id, &x->host, &x->w, &e);
+		if (rc == -ENOMEM)
+			return npuprof_set_error(x->o.err, rc, "%s", e.msg);
+		if (rc) {
+			npx_warn(&x->w, "%s: device_%u is not exported", e.msg, ids[k].id);
+			npa_dev_free(d);
+			continue;
+		}
+		x->ndev++;
+		rc = npa_op_summary(x, d);
+		if (!rc)
+			rc = npa_task_time(x, d);
+		if (!rc)
+			rc = npa_op_statistic(x, d);
+		if (!rc)
+			rc = npa_api_statistic(x, d);
+		if (rc)
+			return rc;
+	}
+	if (!x->ndev && n)
+		return npuprof_set_error(x->o.err, -EBADMSG,
+					 "%s: no device folder could be read (see the warnings)",
+					 x->prof);
+	for (k = 0; k < NPX_ARRAY_SIZE(csvs); k++) {
+		rc = npx_csv_close(&x->o, csvs[k]);
+		if (rc)
+			return rc;
+	}
+	rc = npa_timeline(x, &x->timeline);
+	if (!rc)
+		rc = readme(x);
+	for (k = 0; !rc && k < NPX_ARRAY_SIZE(csvs); k++)
+		rc = npx_csv_commit(&x->o, csvs[k]);
+	if (!rc) {
+		snprintf(out, sizeof(out), "msprof_%s.json", x->o.ts);
+		rc = npx_file_commit(&x->o, &x->timeline, out);
+	}
+	if (!rc)
+		rc = npx_file_commit(&x->o, &x->readme, "README.txt");
+	return rc;
+}
+
+int npa_export(const char *prof, const struct npuprof_export_opts *opts, struct npuprof_error *err)
+{
+	struct npa_export *x = calloc(1, sizeof(*x));
+	int rc;
+
+	if (!x)
+		return npuprof_set_error(err, -ENOMEM, "out of memory");
+	x->prof = prof;
+	x->o.dfd = -1;
+	x->o.pid = (long)getpid();
+	x->o.err = err;
+	x->o.slice_rows = opts && opts->slice_rows ? opts->slice_rows : NPUPROF_EXPORT_SLICE_ROWS;
+	x->w.quiet = opts ? opts->quiet : 0;
+	npx_csv_init(&x->op_summary, "op_summary");
+	npx_csv_init(&x->task_time, "task_time");
+	npx_csv_init(&x->op_stat, "op_statistic");
+	npx_csv_init(&x->api_stat, "api_statistic");
+	npx_file_init(&x->timeline);
+	npx_file_init(&x->readme);
+
+	rc = timestamp(x, opts);
+	if (!rc)
+		rc = run(x);
+	if (rc) {
+		if (x->o.dfd >= 0) {
+			npx_csv_discard(&x->o, &x->op_summary);
+			npx_csv_discard(&x->o, &x->task_time);
+			npx_csv_discard(&x->o, &x->op_stat);
+			npx_csv_discard(&x->o, &x->api_stat);
+			npx_file_discard(&x->o, &x->timeline);
+			npx_file_discard(&x->o, &x->readme);
+		}
+		if (err && !err->code)
+			npuprof_set_error(err, rc, "export failed: %s", strerror(-rc));
+	} else if (opts && opts->summary) {
+		struct npuprof_export_summary *s = opts->summary;
+
+		memset(s, 0, sizeof(*s));
+		s->n_devices = x->ndev;
+		s->warnings = x->w.count;
+		s->host_api_records = x->host.n_api;
+		s->op_summary_rows = x->op_summary.rows_total;
+		s->op_summary_files = x->op_summary.nfiles;
+		for (unsigned int k = 0; k < x->ndev; k++) {
+			s->dev[k].dev_id = x->dev[k].cfg.id;
+			s->dev[k].tasks = x->dev[k].n_tasks;
+		}
+		memcpy(s->timestamp, x->o.ts, sizeof(s->timestamp));
+	}
+	npx_io_stop(&x->o);
+	if (x->o.dfd >= 0)
+		close(x->o.dfd);
+	npx_csv_free(&x->op_summary);
+	npx_csv_free(&x->task_time);
+	npx_csv_free(&x->op_stat);
+	npx_csv_free(&x->api_stat);
+	npx_file_free(&x->timeline);
+	npx_file_free(&x->readme);
+	for (unsigned int k = 0; k < x->ndev; k++)
+		npa_dev_free(&x->dev[k]);
+	npa_host_free(&x->host);
+	free(x);
+	return rc;
+}

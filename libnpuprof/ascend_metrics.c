@@ -1,0 +1,349 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * libnpuprof export: the PMU columns of op_summary on chip 5 (A2/A3), as
+ * msprof's parser computes them from a context PMU record and the group's
+ * event list (docs/msprof-parser.md section 4.3): the same columns, and
+ * the same double arithmetic in the same order, so that the values agree
+ * to the last printed digit.
+ *
+ *   aicore_time(us) = round(T * 1000 * 1000.0 / int(f) / B * ceil(B / C), 2)
+ *   X_ratio         = 1.0 * p(X) / T
+ *   X_time(us)      = aicore_time * X_ratio
+ *   X_bw(GB/s)      = 1.0 * p(X) * pipe * scalar / (T / f) / 2^33
+ *
+ * T total cycles, f the AI Core clock in Hz, B the task's blocks, C the
+ * side's cores. Every value but the cycle counts is then rounded as
+ * SQLite's round(x, 3) rounds it, since msprof's report selects it so.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "ascend_export.h"
+#include "pyfmt.h"
+
+enum mkind {
+	K_TOTAL_TIME, /* aicore_time / aiv_time */
+	K_CYCLES, /* total cycles, an integer */
+	K_RATIO, /* p(ev) / T */
+	K_RATIO2, /* p(ev) / T + p(ev2) / T */
+	K_TIME, /* total time * p(ev) / T */
+	K_TIME2, /* total time * (p(ev) / T + p(ev2) / T) */
+	K_ICACHE, /* (p(0x55) / T) / (p(0x54) / T) */
+	K_BW, /* bandwidth of p(ev), factor k */
+	K_COUNT, /* p(ev) as a float */
+	K_CUBE_FOPS,
+	K_VECTOR_FOPS,
+};
+
+struct mdef {
+	const char *name; /* without the aic_/aiv_ prefix */
+	uint8_t kind;
+	uint16_t ev, ev2;
+	double k;
+};
+
+#define END                      \
+	{                        \
+		NULL, 0, 0, 0, 0 \
+	}
+#define RATIO(n, e)                          \
+	{                                    \
+		n "_ratio", K_RATIO, e, 0, 0 \
+	}
+#define PIPE(n, e) { n "_time(us)", K_TIME, e, 0, 0 }, RATIO(n, e)
+#define BW(n, e, k)                       \
+	{                                 \
+		n "(GB/s)", K_BW, e, 0, k \
+	}
+#define COUNT(n, e)                 \
+	{                           \
+		n, K_COUNT, e, 0, 0 \
+	}
+#define ICACHE                                              \
+	{                                                   \
+		"icache_miss_rate", K_ICACHE, 0x55, 0x54, 0 \
+	}
+
+static const struct mdef pipe_aic[] = { PIPE("mac", 0xa),
+					PIPE("scalar", 0x9),
+					PIPE("mte1", 0xb),
+					PIPE("mte2", 0xc),
+					PIPE("mte3", 0xd),
+					ICACHE,
+					END };
+static const struct mdef pipe_aiv[] = {
+	PIPE("vec", 0x8), PIPE("scalar", 0x9), PIPE("mte2", 0xc), PIPE("mte3", 0xd), ICACHE, END
+};
+static const struct mdef exct_aic[] = {
+	{ "mac_time(us)", K_TIME2, 0x416, 0x417, 0 },
+	{ "mac_ratio", K_RATIO2, 0x416, 0x417, 0 },
+	PIPE("scalar", 0x9),
+	PIPE("mte1", 0x302),
+	PIPE("mte2", 0xc),
+	PIPE("fixpipe", 0x303),
+	ICACHE,
+	END,
+};
+static const struct mdef arith_aic[] = { RATIO("mac_fp16", 0x49),
+					 RATIO("mac_int8", 0x4a),
+					 { "cube_fops", K_CUBE_FOPS, 0x49, 0x4a, 0 },
+					 END };
+static const struct mdef arith_aiv[] = {
+	RATIO("vec_fp32", 0x4b),
+	{ "vec_fp16_ratio", K_RATIO2, 0x4c, 0x4d, 0 },
+	RATIO("vec_int32", 0x4e),
+	RATIO("vec_misc", 0x4f),
+	{ "vector_fops", K_VECTOR_FOPS, 0x4c, 0x4d, 0 },
+	END,
+};
+static const struct mdef mem_aic[] = { BW("l1_read_bw", 0x31, 256.0 * 16.0),
+				       BW("l1_write_bw", 0x32, 256.0 * 8.0),
+				       BW("main_mem_read_bw", 0x12, 8.0 * 8.0),
+				       BW("main_mem_write_bw", 0x13, 8.0 * 8.0), END };
+static const struct mdef mem_aiv[] = { BW("ub_read_bw", 0x15, 256.0 * 4.0),
+				       BW("ub_write_bw", 0x16, 256.0 * 4.0),
+				       BW("main_mem_read_bw", 0x12, 8.0 * 8.0),
+				       BW("main_mem_write_bw", 0x13, 8.0 * 8.0), END };
+static const struct mdef l0_aic[] = { BW("l0a_read_bw", 0x1b, 256.0 * 16.0),
+				      BW("l0a_write_bw", 0x1c, 256.0 * 16.0),
+				      BW("l0b_read_bw", 0x21, 256.0 * 8.0),
+				      BW("l0b_write_bw", 0x22, 256.0 * 8.0),
+				      BW("l0c_read_bw_cube", 0x28, 256.0 * 8.0),
+				      BW("l0c_write_bw_cube", 0x2a, 256.0 * 8.0),
+				      END };
+static const struct mdef l0_aiv[] = { BW("l0c_read_bw", 0x27, 256.0 * 8.0),
+				      BW("l0c_write_bw", 0x29, 256.0 * 8.0), END };
+static const struct mdef ub_aic[] = { BW("ub_read_bw_scalar", 0x37, 128.0),
+				      BW("ub_write_bw_scalar", 0x38, 128.0), END };
+static const struct mdef ub_aiv[] = { BW("ub_read_bw_vector", 0x43, 256.0),
+				      BW("ub_write_bw_vector", 0x44, 256.0),
+				      BW("ub_read_bw_scalar", 0x37, 128.0),
+				      BW("ub_write_bw_scalar", 0x38, 128.0), END };
+static const struct mdef none[] = { END };
+static const struct mdef cflt_aiv[] = { RATIO("vec_bankgroup_cflt", 0x64),
+					RATIO("vec_bank_cflt", 0x65), RATIO("vec_resc_cflt", 0x66),
+					END };
+static const struct mdef l2[] = { COUNT("write_cache_hit", 0x500),
+				  COUNT("write_cache_miss_allocate", 0x502),
+				  COUNT("r0_read_cache_hit", 0x504),
+				  COUNT("r0_read_cache_miss_allocate", 0x506),
+				  COUNT("r1_read_cache_hit", 0x508),
+				  COUNT("r1_read_cache_miss_allocate", 0x50a),
+				  END };
+
+static const struct {
+	const char *name;
+	const struct mdef *aic, *aiv;
+} groups[] = {
+	{ "PipeUtilization", pipe_aic, pipe_aiv },
+	{ "PipeUtilizationExct", exct_aic, pipe_aiv },
+	{ "ArithmeticUtilization", arith_aic, arith_aiv },
+	{ "Memory", mem_aic, mem_aiv },
+	{ "MemoryL0", l0_aic, l0_aiv },
+	{ "MemoryUB", ub_aic, ub_aiv },
+	{ "ResourceConflictRatio", none, cflt_aiv },
+	{ "L2Cache", l2, l2 },
+};
+
+static const struct mdef *group_side(const char *name, bool aiv)
+{
+	for (size_t i = 0; i < NPX_ARRAY_SIZE(groups); i++)
+		if (!strcmp(groups[i].name, name))
+			return aiv ? groups[i].aiv : groups[i].aic;
+	return NULL;
+}
+
+static int ev_index(const uint32_t *ev, uint32_t n, uint32_t id)
+{
+	for (uint32_t i = 0; i < n; i++)
+		if (ev[i] == id)
+			return (int)i;
+	return -1;
+}
+
+static bool add_side(struct npa_metrics *m, const struct mdef *defs, bool aiv, const uint32_t *ev,
+		     uint32_t n_ev)
+{
+	const char *pre = aiv ? "aiv_" : "aic_";
+
+	if (m->n + 2 > NPA_MCOL_MAX)
+		return false;
+	snprintf(m->name[m->n], sizeof(m->name[0]), "%s", aiv ? "aiv_time(us)" : "aicore_time(us)");
+	m->kind[m->n] = K_TOTAL_TIME;
+	m->ev[m->n] = m->ev2[m->n] = -1;
+	m->aiv[m->n++] = aiv;
+	snprintf(m->name[m->n], sizeof(m->name[0]), "%stotal_cycles", pre);
+	m->kind[m->n] = K_CYCLES;
+	m->ev[m->n] = m->ev2[m->n] = -1;
+	m->aiv[m->n++] = aiv;
+	for (const struct mdef *d = defs; d->name; d++) {
+		int e = ev_index(ev, n_ev, d->ev), e2 = d->ev2 ? ev_index(ev, n_ev, d->ev2) : -1;
+
+		if (m->n == NPA_MCOL_MAX || e < 0 || (d->ev2 && e2 < 0 && d->kind != K_VECTOR_FOPS))
+			return false;
+		snprintf(m->name[m->n], sizeof(m->name[0]), "%s%s", pre, d->name);
+		m->kind[m->n] = d->kind;
+		m->k[m->n] = d->k;
+		m->ev[m->n] = (int8_t)e;
+		m->ev2[m->n] = (int8_t)e2;
+		m->aiv[m->n++] = aiv;
+	}
+	return true;
+}
+
+void npa_metrics_init(struct npa_metrics *m, const struct npa_dev_cfg *c, struct npx_warn *w)
+{
+	const struct mdef *aic, *aiv;
+
+	memset(m, 0, sizeof(*m));
+	if (!c->aic_metrics[0] || !c->n_aic_events)
+		return;
+	aic = group_side(c->aic_metrics, false);
+	aiv = group_side(c->aiv_metrics[0] ? c->aiv_metrics : c->aic_metrics, true);
+	if (!aic || !aiv) {
+		npx_warn(w, "device_%u: metric group %s / %s is not supported: no PMU columns",
+			 c->id, c->aic_metrics, c->aiv_metrics);
+		return;
+	}
+	if (!add_side(m, aic, false, c->aic_events, c->n_aic_events) ||
+	    !add_side(m, aiv, true, c->aiv_events, c->n_aiv_events)) {
+		/* msprof: "table MetricSummary has N columns but M values were supplied" */
+		npx_warn(w,
+			 "device_%u: the events programmed do not match metric group %s / %s:"
+			 " no PMU columns, as msprof writes none",
+			 c->id, c->aic_metrics, c->aiv_metrics);
+		memset(m, 0, sizeof(*m));
+		return;
+	}
+	for (unsigned int i = 0; i < m->n; i++)
+		if (!strcmp(m->name[i], "aic_mac_ratio"))
+			m->cube_util = true;
+}
+
+char *npa_metrics_header(const struct npa_metrics *m, char *p)
+{
+	for (unsigned int i = 0; i < m->n; i++) {
+		*p++ = ',';
+		p = npx_put(p, m->name[i]);
+	}
+	if (m->cube_util)
+		p = npx_lit(p, ",cube_utilization(%)");
+	return p;
+}
+
+static double ratio(const uint64_t *pmu, int e, double t)
+{
+	return t ? 1.0 * (double)pmu[e] / t : 0;
+}
+
+/* fp16 128 and 64 lanes, fp32, int32, misc: the ops per cycle of each */
+static double vector_fops(const struct npa_dev_cfg *c, const uint64_t *v, double t)
+{
+	static const struct {
+		uint16_t ev;
+		double lanes;
+	} parts[] = { { 0x4c, 128 }, { 0x4d, 64 }, { 0x4b, 64 }, { 0x4e, 64 }, { 0x4f, 32 } };
+	double sum = 0;
+
+	for (size_t i = 0; i < NPX_ARRAY_SIZE(parts); i++) {
+		int e = ev_index(c->aiv_events, c->n_aiv_events, parts[i].ev);
+
+		if (e < 0)
+			return 0;
+		sum += ratio(v, e, t) * t * parts[i].lanes;
+	}
+	return sum;
+}
+
+/* msprof's cal_total_time */
+static double total_time(double cycles, double f, uint32_t b, uint32_t c)
+{
+	double v;
+
+	if (!b || !c || !f)
+		return 0;
+	v = cycles * 1000 * 1000.0 / (double)(int64_t)f / b * ((b + c - 1) / c);
+	return npx_py_round(v, 2);
+}
+
+char *npa_metrics_row(const struct npa_metrics *m, const struct npa_dev_cfg *c,
+		      const struct npa_pmu *pmu, uint32_t block_num, uint32_t mix_block_num,
+		      double dur_ns, char *p)
+{
+	static const uint64_t zeros[VNPU_PMU_COUNTERS];
+	double f = c->aic_mhz * 1e6, mac_ratio = 0, aic_cycles = 0;
+
+	(void)mix_block_num;
+	for (unsigned int i = 0; i < m->n; i++) {
+		bool mine = pmu && pmu->aiv == m->aiv[i];
+		const uint64_t *v = mine ? pmu->pmu : zeros;
+		double t = mine ? (double)pmu->total : 0, tt, x = 0;
+		uint32_t cores = m->aiv[i] ? c->aiv_num : c->ai_core_num;
+		int e = m->ev[i], e2 = m->ev2[i];
+
+		*p++ = ',';
+		if (!pmu) {
+			p = npx_lit(p, "N/A");
+			continue;
+		}
+		tt = total_time(t, f, block_num, cores);
+		switch (m->kind[i]) {
+		case K_TOTAL_TIME:
+			x = tt;
+			break;
+		case K_CYCLES:
+			p = npx_fmt_u64(p, mine ? pmu->total : 0);
+			if (!m->aiv[i])
+				aic_cycles = t;
+			continue;
+		case K_RATIO:
+			x = ratio(v, e, t);
+			break;
+		case K_RATIO2:
+			x = ratio(v, e, t) + ratio(v, e2, t);
+			break;
+		case K_TIME:
+			x = tt * ratio(v, e, t);
+			break;
+		case K_TIME2:
+			x = tt * (ratio(v, e, t) + ratio(v, e2, t));
+			break;
+		case K_ICACHE:
+			x = ratio(v, e, t);
+			if (e2 >= 0 && ratio(v, e2, t) != 0)
+				x = x / ratio(v, e2, t);
+			break;
+		case K_BW:
+			/* pipe * scale is a power of two: one product is exact */
+			x = t && f ? 1.0 * (double)v[e] * m->k[i] / (t / f) / 8589934592.0 : 0;
+			break;
+		case K_COUNT:
+			x = 1.0 * (double)v[e];
+			break;
+		case K_CUBE_FOPS:
+			x = ratio(v, e, t) * t * 16 * 16 * 16 * 2 +
+			    ratio(v, e2, t) * t * 16 * 16 * 32 * 2;
+			break;
+		case K_VECTOR_FOPS:
+			x = vector_fops(c, v, t);
+			break;
+		}
+		x = npx_sqlite_round(x, 3);
+		if (!strcmp(m->name[i], "aic_mac_ratio"))
+			mac_ratio = x;
+		p = npx_py_repr(p, x);
+	}
+	if (m->cube_util) {
+		*p++ = ',';
+		if (!pmu) {
+			p = npx_lit(p, "N/A");
+		} else if (!mac_ratio || !aic_cycles || !dur_ns) {
+			*p++ = '0';
+		} else {
+			double u = aic_cycles / (c->aic_mhz * c->ai_core_num * dur_ns) * 1000 * 100;
+
+			p = npx_py_repr(p, npx_py_round(u, 3));
+		}
+	}
+	return p;
+}

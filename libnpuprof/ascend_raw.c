@@ -1,0 +1,364 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * libnpuprof export: the raw files of the real layout, framed as msprof's
+ * parser frames them (docs/msprof-parser.md section 1.1): the slices of one
+ * kind sorted by their trailing number, whole records only, and a front
+ * trim of (total size % record size) bytes; and the two text dictionaries,
+ * hash_dic ("hash:name") and type_info_dic ("level_type:name").
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "ascend_export.h"
+
+#define NPA_READ_BUF (1u << 20)
+
+/* the K of "...slice_K", or -1 */
+static long slice_number(const char *name)
+{
+	const char *p = strrchr(name, '_');
+	char *end;
+	long v;
+
+	if (!p || p - name < 5 || strncmp(p - 5, "slice", 5))
+		return -1;
+	errno = 0;
+	v = strtol(p + 1, &end, 10);
+	if (errno || end == p + 1 || *end || v < 0)
+		return -1;
+	return v;
+}
+
+static int cmp_slice(const void *a, const void *b)
+{
+	long x = slice_number(*(char *const *)a), y = slice_number(*(char *const *)b);
+
+	if (x != y)
+		return x < y ? -1 : 1;
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static bool has_suffix(const char *s, const char *suf)
+{
+	size_t n = strlen(s), m = strlen(suf);
+
+	return n >= m && !strcmp(s + n - m, suf);
+}
+
+int npa_slices_find(struct npa_slices *s, const char *dir, const char *label,
+		    const char *const *prefixes, struct npuprof_error *err)
+{
+	struct dirent *de;
+	size_t cap = 0;
+	DIR *dp;
+	int rc = 0;
+
+	memset(s, 0, sizeof(*s));
+	snprintf(s->dir, sizeof(s->dir), "%s", dir);
+	snprintf(s->label, sizeof(s->label), "%s", label);
+	dp = opendir(dir);
+	if (!dp)
+		return errno == ENOENT
+			       ? 0
+			       : npuprof_set_error(err, -errno, "%s: %s", dir, strerror(errno));
+	while ((de = readdir(dp))) {
+		struct stat st;
+		bool match = false;
+		char *name;
+
+		for (const char *const *p = prefixes; *p && !match; p++)
+			match = !strncmp(de->d_name, *p, strlen(*p));
+		/* msprof skips markers and archives, and a file with a .complete sibling */
+		if (!match || slice_number(de->d_name) < 0 || has_suffix(de->d_name, ".done") ||
+		    has_suffix(de->d_name, ".complete") || has_suffix(de->d_name, ".zip"))
+			continue;
+		if (fstatat(dirfd(dp), de->d_name, &st, 0) || !S_ISREG(st.st_mode) || !st.st_size)
+			continue;
+		if (s->n == cap) {
+			size_t ncap = cap ? 2 * cap : 16;
+			char **p = realloc(s->name, ncap * sizeof(*p));
+
+			if (!p) {
+				rc = npuprof_set_error(err, -ENOMEM, "out of memory");
+				break;
+			}
+			s->name = p;
+			cap = ncap;
+		}
+		name = strdup(de->d_name);
+		if (!name) {
+			rc = npuprof_set_error(err, -ENOMEM, "out of memory");
+			break;
+		}
+		s->name[s->n++] = name;
+		s->bytes += (uint64_t)st.st_size;
+	}
+	closedir(dp);
+	if (!rc && s->n)
+		qsort(s->name, s->n, sizeof(*s->name), cmp_slice);
+	if (rc)
+		npa_slices_free(s);
+	return rc;
+}
+
+void npa_slices_free(struct npa_slices *s)
+{
+	for (unsigned int i = 0; i < s->n; i++)
+		free(s->name[i]);
+	free(s->name);
+	s->name = NULL;
+	s->n = 0;
+}
+
+/* Read one slice into @buf from @skip on, passing whole records; keep the tail in @carry. */
+static int read_slice(const struct npa_slices *s, unsigned int i, size_t size, uint64_t skip,
+		      char *buf, size_t *carry, npa_rec_fn fn, void *arg, struct npuprof_error *err)
+{
+	char path[PATH_MAX + 300], file[400];
+	/* the file offset of buf[0]: negative while it holds the last slice's tail */
+	int64_t buf_off = (int64_t)skip - (int64_t)*carry;
+	int fd, rc = 0;
+
+	snprintf(path, sizeof(path), "%s/%s", s->dir, s->name[i]);
+	snprintf(file, sizeof(file), "%s/%s", s->label, s->name[i]);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return npuprof_set_error(err, -errno, "%s: %s", file, strerror(errno));
+	if (skip && lseek(fd, (off_t)skip, SEEK_SET) < 0) {
+		rc = npuprof_set_error(err, -errno, "%s: %s", file, strerror(errno));
+		goto out;
+	}
+	for (;;) {
+		ssize_t n = read(fd, buf + *carry, NPA_READ_BUF - *carry);
+		size_t have, k;
+
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			rc = npuprof_set_error(err, -errno, "%s: offset %lld: %s", file,
+					       (long long)(buf_off + (int64_t)*carry),
+					       strerror(errno));
+			break;
+		}
+		if (!n)
+			break;
+		have = *carry + (size_t)n;
+		for (k = 0; k + size <= have; k += size) {
+			/* a record begun in the previous slice is named at offset 0 */
+			int64_t at = buf_off + (int64_t)k;
+
+			rc = fn(arg, buf + k, file, at < 0 ? 0 : (uint64_t)at);
+			if (rc)
+				goto out;
+		}
+		*carry = have - k;
+		memmove(buf, buf + k, *carry);
+		buf_off += (int64_t)k;
+	}
+out:
+	close(fd);
+	return rc;
+}
+
+int npa_slices_read(const struct npa_slices *s, size_t size, bool per_file, npa_rec_fn fn,
+		    void *arg, struct npx_warn *w, struct npuprof_error *err)
+{
+	char *buf = NULL;
+	size_t carry = 0;
+	int rc = 0;
+
+	if (!s->n)
+		return 0;
+	buf = malloc(NPA_READ_BUF);
+	if (!buf)
+		return npuprof_set_error(err, -ENOMEM, "out of memory");
+	if (!per_file && s->bytes % size)
+		npx_warn(w,
+			 "%s/%s: %llu bytes are not whole %zu-byte records: skipped at its start",
+			 s->label, s->name[0], (unsigned long long)(s->bytes % size), size);
+	for (unsigned int i = 0; i < s->n && !rc; i++) {
+		char path[PATH_MAX + 300];
+		struct stat st;
+		uint64_t skip = 0;
+
+		snprintf(path, sizeof(path), "%s/%s", s->dir, s->name[i]);
+		if (stat(path, &st)) {
+			rc = npuprof_set_error(err, -errno, "%s/%s: %s", s->label, s->name[i],
+					       strerror(errno));
+			break;
+		}
+		if (per_file) {
+			skip = (uint64_t)st.st_size % size;
+			if (skip)
+				npx_warn(w,
+					 "%s/%s: %llu bytes are not whole %zu-byte records:"
+					 " skipped at its start",
+					 s->label, s->name[i], (unsigned long long)skip, size);
+			carry = 0;
+		} else if (!i) {
+			skip = s->bytes % size;
+		}
+		rc = read_slice(s, i, size, skip, buf, &carry, fn, arg, err);
+	}
+	free(buf);
+	return rc;
+}
+
+/* ---- dictionaries ---- */
+
+static uint64_t mix64(uint64_t k)
+{
+	k ^= k >> 33;
+	k *= 0xff51afd7ed558ccdull;
+	k ^= k >> 33;
+	k *= 0xc4ceb9fe1a85ec53ull;
+	return k ^ (k >> 33);
+}
+
+int npa_dict_put(struct npa_dict *d, uint64_t key, const char *val, size_t len)
+{
+	size_t i;
+	char *v;
+
+	if (2 * (d->n + 1) > d->cap) {
+		size_t ncap = d->cap ? 2 * d->cap : 256;
+		uint64_t *nk = calloc(ncap, sizeof(*nk));
+		char **nv = calloc(ncap, sizeof(*nv));
+
+		if (!nk || !nv) {
+			free(nk);
+			free(nv);
+			return -ENOMEM;
+		}
+		for (size_t j = 0; j < d->cap; j++) {
+			if (!d->val[j])
+				continue;
+			for (i = mix64(d->key[j]) & (ncap - 1); nv[i]; i = (i + 1) & (ncap - 1))
+				;
+			nk[i] = d->key[j];
+			nv[i] = d->val[j];
+		}
+		free(d->key);
+		free(d->val);
+		d->key = nk;
+		d->val = nv;
+		d->cap = ncap;
+	}
+	v = strndup(val, len);
+	if (!v)
+		return -ENOMEM;
+	for (i = mix64(key) & (d->cap - 1); d->val[i]; i = (i + 1) & (d->cap - 1)) {
+		if (d->key[i] == key) {
+			/* a later definition wins, as in msprof's dict */
+			free(d->val[i]);
+			d->val[i] = v;
+			return 0;
+		}
+	}
+	d->key[i] = key;
+	d->val[i] = v;
+	d->n++;
+	return 0;
+}
+
+const char *npa_dict_get(const struct npa_dict *d, uint64_t key)
+{
+	if (!d->cap)
+		return NULL;
+	for (size_t i = mix64(key) & (d->cap - 1); d->val[i]; i = (i + 1) & (d->cap - 1))
+		if (d->key[i] == key)
+			return d->val[i];
+	return NULL;
+}
+
+void npa_dict_free(struct npa_dict *d)
+{
+	for (size_t i = 0; i < d->cap; i++)
+		free(d->val[i]);
+	free(d->key);
+	free(d->val);
+	memset(d, 0, sizeof(*d));
+}
+
+static bool all_digits(const char *s, size_t n)
+{
+	if (!n)
+		return false;
+	for (size_t i = 0; i < n; i++)
+		if (s[i] < '0' || s[i] > '9')
+			return false;
+	return true;
+}
+
+/* One "key:value" line; @typed: the key is "level_type". */
+static int dict_line(struct npa_dict *d, char *line, bool typed, const char *file,
+		     unsigned long lineno, struct npx_warn *w)
+{
+	char *colon, *us, *end;
+	size_t n = strlen(line);
+	uint64_t key;
+
+	/* msprof strips the line */
+	while (n && (line[n - 1] == '\n' || line[n - 1] == '\r' || line[n - 1] == ' '))
+		line[--n] = 0;
+	while (*line == ' ')
+		line++;
+	if (!*line)
+		return 0;
+	colon = strchr(line, ':');
+	if (!colon) {
+		npx_warn(w, "%s: line %lu: no ':', ignored", file, lineno);
+		return 0;
+	}
+	*colon = 0;
+	if (typed) {
+		us = strchr(line, '_');
+		if (!us || strchr(us + 1, '_') || !all_digits(line, (size_t)(us - line)) ||
+		    !all_digits(us + 1, strlen(us + 1))) {
+			npx_warn(w, "%s: line %lu: key '%s' is not level_type, ignored", file,
+				 lineno, line);
+			return 0;
+		}
+		key = strtoull(line, &end, 10) << 32 | strtoull(us + 1, &end, 10);
+	} else {
+		if (!all_digits(line, strlen(line))) {
+			npx_warn(w, "%s: line %lu: key '%s' is not a number, ignored", file, lineno,
+				 line);
+			return 0;
+		}
+		key = strtoull(line, &end, 10);
+	}
+	return npa_dict_put(d, key, colon + 1, strlen(colon + 1));
+}
+
+int npa_dict_load(struct npa_dict *d, const struct npa_slices *s, bool typed, struct npx_warn *w,
+		  struct npuprof_error *err)
+{
+	char line[4096], path[PATH_MAX + 300], file[400];
+	int rc = 0;
+
+	for (unsigned int i = 0; i < s->n && !rc; i++) {
+		unsigned long lineno = 0;
+		FILE *f;
+
+		snprintf(path, sizeof(path), "%s/%s", s->dir, s->name[i]);
+		snprintf(file, sizeof(file), "%s/%s", s->label, s->name[i]);
+		f = fopen(path, "r");
+		if (!f)
+			return npuprof_set_error(err, -errno, "%s: %s", file, strerror(errno));
+		while (!rc && fgets(line, sizeof(line), f)) {
+			lineno++;
+			rc = dict_line(d, line, typed, file, lineno, w);
+		}
+		fclose(f);
+		if (rc)
+			rc = npuprof_set_error(err, rc, "%s: %s", file, strerror(-rc));
+	}
+	return rc;
+}

@@ -1,0 +1,630 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * libnpuprof export: op_summary, task_time, op_statistic and api_statistic
+ * of the real layout, row for row and digit for digit as msprof's parser
+ * writes them (docs/msprof-parser.md sections 4 and 5). Numbers go
+ * through the same roundings (Python's round(), SQLite's round()) and are
+ * printed as Python prints floats; times are msprof's local times, with
+ * their trailing TAB. One deliberate difference: op_summary says Block Dim
+ * and Mix Block Dim where msprof now says Block Num and Mix Block Num
+ * (docs/output.md).
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ascend_export.h"
+#include "pyfmt.h"
+
+static const char hdr_op_summary[] =
+	"Device_id,Model ID,Task ID,Stream ID,Op Name,OP Type,OP State,Task Type,"
+	"Task Start Time(us),Task Duration(us),Task Wait Time(us),Block Dim,Mix Block Dim,"
+	"HF32 Eligible,Input Shapes,Input Data Types,Input Formats,Output Shapes,"
+	"Output Data Types,Output Formats,Context ID";
+static const char hdr_task_time[] = "Device_id,kernel_name,kernel_type,stream_id,task_id,"
+				    "task_time(us),task_start(us),task_stop(us)";
+static const char hdr_op_stat[] = "Device_id,OP Type,Core Type,Count,Total Time(us),"
+				  "Min Time(us),Avg Time(us),Max Time(us),Ratio(%)";
+static const char hdr_api_stat[] = "Device_id,Level,API Name,Time(us),Count,Avg(us),Min(us),"
+				   "Max(us),Variance";
+
+/* A CSV field as Python's csv writer writes it: quoted if it holds , " CR LF */
+static char *csv_field(char *p, const char *s, size_t max)
+{
+	size_t n = strnlen(s, max);
+
+	if (!memchr(s, ',', n) && !memchr(s, '"', n) && !memchr(s, '\r', n) &&
+	    !memchr(s, '\n', n)) {
+		memcpy(p, s, n);
+		return p + n;
+	}
+	*p++ = '"';
+	for (size_t i = 0; i < n; i++) {
+		if (s[i] == '"')
+			*p++ = '"';
+		*p++ = s[i];
+	}
+	*p++ = '"';
+	return p;
+}
+
+static char *csv_opt(char *p, const char *s)
+{
+	return s ? csv_field(p, s, 4096) : npx_lit(p, "N/A");
+}
+
+/* room for a row whose strings are @strs long */
+static size_t row_room(size_t strs)
+{
+	return NPX_ROW_MAX + 2 * strs;
+}
+
+/* the local time (epoch us, 3 decimals) of device ns @ns, then a TAB */
+static char *local_tab(char *p, double ns, double offset)
+{
+	p = npx_py_local_time_d(p, ns, offset);
+	*p++ = '\t';
+	return p;
+}
+
+/*
+ * msprof's filter_data_by_start_time_condition: the formatted start
+ * ("...\t") after collectionTimeBegin as strings, or a task spanning it.
+ */
+static bool after_begin(const char *start_tab, const char *end, const char *begin)
+{
+	if (strcmp(start_tab, begin) > 0)
+		return true;
+	return strcmp(start_tab, begin) < 0 && strcmp(begin, end) < 0;
+}
+
+/* the start and end strings of a task */
+static void task_times(const struct npa_dev *d, const struct npa_task *t, char *start_tab,
+		       char *end)
+{
+	char s[64], dur[64], *e;
+
+	e = npx_py_local_time_d(s, t->start, d->cfg.clock.offset);
+	*e = 0;
+	memcpy(start_tab, s, (size_t)(e - s));
+	start_tab[e - s] = '\t';
+	start_tab[e - s + 1] = 0;
+	/* msprof's float_calculate([start, dur]): the Decimal sum of the two strings */
+	e = npx_py_repr(dur, npx_py_round(t->dur / 1000.0, 3));
+	*e = 0;
+	e = npx_py_decimal_add3(end, s, dur);
+	*e = 0;
+}
+
+static bool is_kernel(const char *type)
+{
+	return !strncmp(type, "KERNEL", 6) || !strncmp(type, "STARS_COMMON", 12) ||
+	       !strncmp(type, "FFTS_PLUS", 9);
+}
+
+/* the op of a device task for op_summary (TaskInfo), or NULL */
+static const struct npa_op *task_op(const struct npa_export *x, const struct npa_task *t)
+{
+	const struct npa_htask *h;
+	const struct npa_op *op;
+
+	if (t->host < 0)
+		return NULL;
+	h = &x->host.htask[t->host];
+	if (h->op < 0 || !is_kernel(h->type))
+		return NULL;
+	op = &x->host.ops[h->op];
+	if (op->task_type == CANN_GE_WRITE_BACK || op->task_type == CANN_GE_INVALID)
+		return NULL;
+	return op;
+}
+
+static bool op_lonely(const struct npa_export *x, const struct npa_task *t)
+{
+	/* a kernel with no launch window: OP State and HF32 Eligible are N/A */
+	return t->host >= 0 && x->host.htask[t->host].conn < 0;
+}
+
+int npa_op_summary(struct npa_export *x, const struct npa_dev *d)
+{
+	struct npa_metrics m;
+	char *hdr, start_tab[80], end[80];
+	const struct npa_task *prev = NULL;
+	bool first = true;
+	int rc;
+
+	npa_metrics_init(&m, &d->cfg, &x->w);
+	if (!x->op_summary.header) {
+		hdr = malloc(sizeof(hdr_op_summary) + NPA_MCOL_MAX * 64);
+		if (!hdr)
+			return npuprof_set_error(x->o.err, -ENOMEM, "out of memory");
+		*npa_metrics_header(&m, npx_put(hdr, hdr_op_summary)) = 0;
+		rc = npx_csv_set_header(&x->o, &x->op_summary, hdr);
+		free(hdr);
+		if (rc)
+			return rc;
+	}
+	for (size_t i = 0; i < d->n_tasks; i++) {
+		const struct npa_task *t = &d->tasks[i];
+		const struct npa_op *op = task_op(x, t);
+		bool lonely;
+		double gap;
+		char *p;
+
+		if (!op)
+			continue;
+		/* the wait chain runs over every row, before the time filter */
+		gap = prev ? t->start - prev->start - prev->dur : 0;
+		prev = t;
+		task_times(d, t, start_tab, end);
+		if (!after_begin(start_tab, end, d->cfg.clock.begin))
+			continue;
+		lonely = op_lonely(x, t);
+		rc = npx_csv_begin(&x->o, &x->op_summary, &p);
+		if (!rc)
+			rc = npx_file_reserve(
+				&x->o, &x->op_summary.f,
+				row_room(strlen(op->name) + strlen(op->type) +
+					 (op->in_shapes ? strlen(op->in_shapes) : 0) +
+					 (op->out_shapes ? strlen(op->out_shapes) : 0) +
+					 (op->in_types ? strlen(op->in_types) : 0) +
+					 (op->out_types ? strlen(op->out_types) : 0) +
+					 (op->in_formats ? strlen(op->in_formats) : 0) +
+					 (op->out_formats ? strlen(op->out_formats) : 0)),
+				&p);
+		if (rc)
+			return rc;
+		p = npx_fmt_u64(p, d->cfg.id);
+		*p++ = ',';
+		p = npx_fmt_u64(p, op->model_id);
+		*p++ = ',';
+		p = npx_fmt_u64(p, t->task);
+		*p++ = ',';
+		p = npx_fmt_u64(p, t->stream);
+		*p++ = ',';
+		p = csv_field(p, op->name, 4096);
+		*p++ = ',';
+		p = csv_field(p, op->type, 4096);
+		*p++ = ',';
+		p = lonely	  ? npx_lit(p, "N/A")
+		    : op->dynamic ? npx_lit(p, "dynamic")
+				  : npx_lit(p, "static");
+		*p++ = ',';
+		p = npx_put(p, npa_ge_task_type_name(op->task_type));
+		*p++ = ',';
+		p = npx_put(p, start_tab);
+		*p++ = ',';
+		p = npx_py_repr(p, npx_py_round(t->dur / 1000.0, 3));
+		*p++ = ',';
+		if (first)
+			*p++ = '0'; /* an int in msprof: no ".0" */
+		else
+			p = npx_py_repr(p, npx_py_round((gap > 0 ? gap : 0) / 1000.0, 3));
+		first = false;
+		*p++ = ',';
+		p = npx_fmt_u64(p, op->block_num);
+		*p++ = ',';
+		p = npx_fmt_u64(p, op->mix_block_num);
+		*p++ = ',';
+		p = lonely ? npx_lit(p, "N/A") : op->hf32 ? npx_lit(p, "YES") : npx_lit(p, "NO");
+		*p++ = ',';
+		p = csv_opt(p, op->in_shapes);
+		*p++ = ',';
+		p = csv_opt(p, op->in_types);
+		*p++ = ',';
+		p = csv_opt(p, op->in_formats);
+		*p++ = ',';
+		p = csv_opt(p, op->out_shapes);
+		*p++ = ',';
+		p = csv_opt(p, op->out_types);
+		*p++ = ',';
+		p = csv_opt(p, op->out_formats);
+		*p++ = ',';
+		if (t->ctx == NPA_NO_CTX)
+			p = npx_lit(p, "N/A");
+		else
+			p = npx_fmt_u64(p, t->ctx);
+		p = npa_metrics_row(&m, &d->cfg, t->pmu >= 0 ? &d->pmu[t->pmu] : NULL,
+				    op->block_num, op->mix_block_num, t->dur, p);
+		npx_csv_end(&x->op_summary, p);
+	}
+	return 0;
+}
+
+/* task_time's kernel_type of a device task with no host task: its SQE type */
+static const char *sqe_name(uint32_t sqe)
+{
+	static const char *const names[] = {
+		"AI_CORE",	    "AI_CPU",	      "AIV_SQE",	   "PLACE_HOLDER_SQE",
+		"EVENT_RECORD_SQE", "EVENT_WAIT_SQE", "NOTIFY_RECORD_SQE", "NOTIFY_WAIT_SQE",
+		"WRITE_VALUE_SQE",  "VQ6_SQE",	      "TOF_SQE",	   "SDMA_SQE",
+		"VPC_SQE",	    "JPEGE_SQE",      "JPEGD_SQE",	   "DSA_SQE",
+		"ROCCE_SQE",	    "PCIE_DMA_SQE",   "HOST_CPU_SQE",	   "CDQM_SQE",
+		"C_CORE_SQE",
+	};
+
+	return sqe < NPX_ARRAY_SIZE(names) ? names[sqe] : "UNKNOWN";
+}
+
+struct tt_row {
+	char start_tab[48];
+	size_t task;
+};
+
+static int cmp_tt(const void *a, const void *b)
+{
+	const struct tt_row *x = a, *y = b;
+	int c = strcmp(x->start_tab, y->start_tab);
+
+	if (c)
+		return c;
+	return x->task < y->task ? -1 : x->task > y->task;
+}
+
+int npa_task_time(struct npa_export *x, const struct npa_dev *d)
+{
+	struct tt_row *rows;
+	size_t n = 0;
+	int rc = 0;
+
+	if (!x->task_time.header) {
+		rc = npx_csv_set_header(&x->o, &x->task_time, hdr_task_time);
+		if (rc)
+			return rc;
+	}
+	rows = malloc((d->n_tasks ? d->n_tasks : 1) * sizeof(*rows));
+	if (!rows)
+		return npuprof_set_error(x->o.err, -ENOMEM, "out of memory");
+	for (size_t i = 0; i < d->n_tasks; i++) {
+		char end[80];
+
+		task_times(d, &d->tasks[i], rows[n].start_tab, end);
+		if (!after_begin(rows[n].start_tab, end, d->cfg.clock.begin))
+			continue;
+		rows[n++].task = i;
+	}
+	/* msprof sorts task_time by the task_start string */
+	qsort(rows, n, sizeof(*rows), cmp_tt);
+	for (size_t i = 0; i < n && !rc; i++) {
+		const struct npa_task *t = &d->tasks[rows[i].task];
+		const struct npa_htask *h = t->host >= 0 ? &x->host.htask[t->host] : NULL;
+		const struct npa_op *op = task_op(x, t);
+		const char *kname = h ? h->kernel : op ? op->name : "N/A";
+		const char *ktype = op	? npa_ge_task_type_name(op->task_type)
+				    : h ? h->type
+					: sqe_name(t->sqe);
+		char *p;
+
+		rc = npx_csv_begin(&x->o, &x->task_time, &p);
+		if (!rc)
+			rc = npx_file_reserve(&x->o, &x->task_time.f,
+					      row_room(strlen(kname) + strlen(ktype)), &p);
+		if (rc)
+			break;
+		p = npx_fmt_u64(p, d->cfg.id);
+		*p++ = ',';
+		p = csv_field(p, kname, 4096);
+		*p++ = ',';
+		p = csv_field(p, ktype, 4096);
+		*p++ = ',';
+		p = npx_fmt_u64(p, t->stream);
+		*p++ = ',';
+		p = npx_fmt_u64(p, t->task);
+		*p++ = ',';
+		p = npx_py_repr(p, npx_py_round(t->dur / 1000.0, 3));
+		*p++ = ',';
+		p = npx_put(p, rows[i].start_tab);
+		*p++ = ',';
+		p = local_tab(p, t->start + t->dur, d->cfg.clock.offset);
+		npx_csv_end(&x->task_time, p);
+	}
+	free(rows);
+	return rc;
+}
+
+/* ---- op_statistic ---- */
+
+/*
+ * A sum of durations as SQLite keeps it in an INTEGER column: integral
+ * values are integers (and their sum and quotient integer arithmetic), any
+ * other value makes the sum a REAL.
+ */
+struct sq_num {
+	bool real;
+	int64_t i;
+	double r;
+};
+
+static struct sq_num sq_of(double v)
+{
+	if (v == (double)(int64_t)v && v > -9.2e18 && v < 9.2e18)
+		return (struct sq_num){ false, (int64_t)v, v };
+	return (struct sq_num){ true, 0, v };
+}
+
+static double sq_val(struct sq_num a)
+{
+	return a.real ? a.r : (double)a.i;
+}
+
+static void sq_add(struct sq_num *s, struct sq_num v)
+{
+	if (!s->real && !v.real) {
+		s->i += v.i;
+		s->r = (double)s->i;
+		return;
+	}
+	s->r = sq_val(*s) + sq_val(v);
+	s->real = true;
+}
+
+struct opstat {
+	const char *op_type;
+	uint32_t task_type;
+	uint64_t count;
+	struct sq_num sum;
+	double min, max;
+	struct sq_num min_v, max_v;
+	size_t first;
+};
+
+static int cmp_opstat_key(const void *a, const void *b)
+{
+	const struct opstat *x = a, *y = b;
+	int c = strcmp(x->op_type, y->op_type);
+
+	if (c)
+		return c;
+	return x->task_type < y->task_type ? -1 : x->task_type > y->task_type;
+}
+
+/* int((Decimal(collectionTimeBegin) - Decimal(str(offset))) * 1000): device ns */
+static double raw_begin_ns(const struct npa_dev_cfg *c)
+{
+	char off[64], *e;
+	long double b = strtold(c->clock.begin, NULL), o;
+
+	e = npx_py_repr(off, c->clock.offset);
+	*e = 0;
+	o = strtold(off, NULL);
+	/* both have at most 3 decimals at these magnitudes: long double is exact enough */
+	return (double)(int64_t)((b - o) * 1000.0L);
+}
+
+int npa_op_statistic(struct npa_export *x, const struct npa_dev *d)
+{
+	struct opstat *st;
+	double begin = raw_begin_ns(&d->cfg), total = 0;
+	size_t n = 0, i, j;
+	int rc = 0;
+
+	if (!x->op_stat.header) {
+		rc = npx_csv_set_header(&x->o, &x->op_stat, hdr_op_stat);
+		if (rc)
+			return rc;
+	}
+	st = calloc(d->n_tasks ? d->n_tasks : 1, sizeof(*st));
+	if (!st)
+		return npuprof_set_error(x->o.err, -ENOMEM, "out of memory");
+	for (i = 0; i < d->n_tasks; i++) {
+		const struct npa_task *t = &d->tasks[i];
+		const struct npa_op *op = task_op(x, t);
+
+		if (!op || !(t->start > begin) || !strcmp(op->type, "N/A") ||
+		    op->task_type == CANN_GE_HCCL)
+			continue;
+		st[n].op_type = op->type;
+		st[n].task_type = op->task_type;
+		st[n].count = 1;
+		st[n].sum = sq_of(t->dur);
+		st[n].min_v = st[n].max_v = st[n].sum;
+		st[n].first = i;
+		n++;
+	}
+	/* GROUP BY op_type, task_type */
+	qsort(st, n, sizeof(*st), cmp_opstat_key);
+	for (i = 0, j = 0; i < n; j++) {
+		size_t k = i + 1;
+
+		st[j] = st[i];
+		for (; k < n && !cmp_opstat_key(&st[k], &st[i]); k++) {
+			sq_add(&st[j].sum, st[k].sum);
+			st[j].count++;
+			if (sq_val(st[k].min_v) < sq_val(st[j].min_v))
+				st[j].min_v = st[k].min_v;
+			if (sq_val(st[k].max_v) > sq_val(st[j].max_v))
+				st[j].max_v = st[k].max_v;
+		}
+		total += sq_val(st[j].sum);
+		i = k;
+	}
+	n = j;
+	/* sorted by ratio (total time) descending, ties in group order */
+	for (i = 1; i < n; i++) {
+		struct opstat v = st[i];
+
+		for (j = i; j > 0 && sq_val(st[j - 1].sum) < sq_val(v.sum); j--)
+			st[j] = st[j - 1];
+		st[j] = v;
+	}
+	for (i = 0; i < n && !rc; i++) {
+		struct opstat *s = &st[i];
+		/* sum(duration)/count(op_type): SQLite's integer division for integers */
+		double avg = s->sum.real ? s->sum.r / (double)s->count
+					 : (double)(s->sum.i / (int64_t)s->count);
+		double vals[4] = { sq_val(s->sum), sq_val(s->min_v), avg, sq_val(s->max_v) };
+		double ratio = total > 0 ? npx_py_round(sq_val(s->sum) / total * 100, 6) : 0;
+		char *p;
+
+		rc = npx_csv_begin(&x->o, &x->op_stat, &p);
+		if (!rc)
+			rc = npx_file_reserve(&x->o, &x->op_stat.f, row_room(strlen(s->op_type)),
+					      &p);
+		if (rc)
+			break;
+		p = npx_fmt_u64(p, d->cfg.id);
+		*p++ = ',';
+		p = csv_field(p, s->op_type, 4096);
+		*p++ = ',';
+		p = npx_put(p, npa_ge_task_type_name(s->task_type));
+		*p++ = ',';
+		p = npx_fmt_u64(p, s->count);
+		for (int k = 0; k < 4; k++) {
+			*p++ = ',';
+			p = npx_py_repr(p, npx_py_round(npx_py_round(vals[k], 6) / 1000.0, 3));
+		}
+		*p++ = ',';
+		p = npx_py_repr(p, npx_py_round(ratio, 3));
+		npx_csv_end(&x->op_stat, p);
+	}
+	free(st);
+	return rc;
+}
+
+/* ---- api_statistic ---- */
+
+static const char *level_name(uint32_t level)
+{
+	switch (level) {
+	case CANN_LEVEL_PYTORCH_TX:
+		return "pytorch_tx";
+	case CANN_LEVEL_PTA:
+		return "pta";
+	case CANN_LEVEL_TX:
+		return "msproftx";
+	case CANN_LEVEL_ACL:
+		return "acl";
+	case CANN_LEVEL_MODEL:
+		return "model";
+	case CANN_LEVEL_NODE:
+		return "node";
+	case CANN_LEVEL_AICPU:
+		return "aicpu";
+	case CANN_LEVEL_HCCL:
+		return "communication";
+	case CANN_LEVEL_RUNTIME:
+		return "runtime";
+	}
+	return "unknown";
+}
+
+struct api_row {
+	char name[192];
+	const char *level;
+	double us;
+	size_t seq;
+};
+
+static int cmp_api(const void *a, const void *b)
+{
+	const struct api_row *x = a, *y = b;
+	/* SQLite's BINARY collation: bytes */
+	int c = strcmp(x->name, y->name);
+
+	if (c)
+		return c;
+	c = strcmp(x->level, y->level);
+	if (c)
+		return c;
+	return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+/* the API Name msprof shows for a call */
+static void api_name(const struct npa_host *h, const struct npa_api *a, char *buf, size_t len)
+{
+	const char *s;
+
+	if (a->level == CANN_LEVEL_ACL || a->level == CANN_LEVEL_RUNTIME ||
+	    a->level == CANN_LEVEL_MODEL || a->level == CANN_LEVEL_NODE) {
+		s = npa_dict_get(&h->types, (uint64_t)a->level << 32 | a->type);
+		if (s)
+			snprintf(buf, len, "%s", s);
+		else
+			snprintf(buf, len, "%u", a->type);
+		return;
+	}
+	{
+		char num[32];
+
+		snprintf(buf, len, "%s", npa_hash_name(h, a->item, num, sizeof(num)));
+	}
+}
+
+int npa_api_statistic(struct npa_export *x, const struct npa_dev *d)
+{
+	const struct npa_host *h = &x->host;
+	struct api_row *rows;
+	size_t i, j;
+	int rc = 0;
+
+	if (!h->n_api)
+		return 0;
+	if (!x->api_stat.header) {
+		rc = npx_csv_set_header(&x->o, &x->api_stat, hdr_api_stat);
+		if (rc)
+			return rc;
+	}
+	rows = malloc(h->n_api * sizeof(*rows));
+	if (!rows)
+		return npuprof_set_error(x->o.err, -ENOMEM, "out of memory");
+	for (i = 0; i < h->n_api; i++) {
+		const struct npa_api *a = &h->api[i];
+		char tmp[192];
+
+		api_name(h, a, tmp, sizeof(tmp));
+		snprintf(rows[i].name, sizeof(rows[i].name), "%s", tmp);
+		rows[i].level = level_name(a->level);
+		/* get_host_duration: ns * 1e6 / 1e9 */
+		rows[i].us = (double)(int64_t)(a->end - a->begin) * 1e6 / 1e9;
+		rows[i].seq = i;
+	}
+	qsort(rows, h->n_api, sizeof(*rows), cmp_api);
+	for (i = 0; i < h->n_api && !rc; i = j) {
+		double sum = 0, min, max, avg, dev = 0;
+		size_t n;
+		char *p;
+
+		min = max = rows[i].us;
+		for (j = i; j < h->n_api && !strcmp(rows[j].name, rows[i].name) &&
+			    !strcmp(rows[j].level, rows[i].level);
+		     j++) {
+			sum += rows[j].us;
+			if (rows[j].us < min)
+				min = rows[j].us;
+			if (rows[j].us > max)
+				max = rows[j].us;
+		}
+		n = j - i;
+		sum = npx_py_round(sum, 3);
+		avg = npx_py_round(sum / (double)n, 3);
+		for (size_t k = i; k < j; k++)
+			dev += npx_py_round((rows[k].us - avg) * (rows[k].us - avg), 3);
+		rc = npx_csv_begin(&x->o, &x->api_stat, &p);
+		if (!rc)
+			rc = npx_file_reserve(&x->o, &x->api_stat.f, row_room(strlen(rows[i].name)),
+					      &p);
+		if (rc)
+			break;
+		p = npx_fmt_u64(p, d->cfg.id);
+		*p++ = ',';
+		p = npx_put(p, rows[i].level);
+		*p++ = ',';
+		p = csv_field(p, rows[i].name, sizeof(rows[i].name));
+		*p++ = ',';
+		p = npx_py_repr(p, sum);
+		*p++ = ',';
+		p = npx_fmt_u64(p, n);
+		*p++ = ',';
+		p = npx_py_repr(p, avg);
+		*p++ = ',';
+		p = npx_py_repr(p, npx_py_round(min, 3));
+		*p++ = ',';
+		p = npx_py_repr(p, npx_py_round(max, 3));
+		*p++ = ',';
+		p = npx_py_repr(p, npx_py_round(dev / (double)n, 3));
+		npx_csv_end(&x->api_stat, p);
+	}
+	free(rows);
+	return rc;
+}

@@ -1,0 +1,758 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * libnpuprof export: msprof_{ts}.json of the real layout, the events
+ * msprof's parser writes (docs/msprof-parser.md section 6):
+ *
+ *   CANN              AscendCL@ / Node@ / Runtime@ ... calls of each host thread
+ *   Ascend Hardware   the device tasks, one thread per stream
+ *   HostToDevice      a flow from each task_track to its device task
+ *   AI Core Freq      the clock, one counter per millisecond
+ *   Overlap Analysis  Computing (merged op intervals) and Free (the gaps)
+ *
+ * Each device's events are built in msprof's construction order and
+ * sorted, stably, by the float value of their "ts" (metadata first), as
+ * msprof sorts them; the devices' lists are then merged as msprof merges
+ * its per-device files: every metadata event first, then the rest in
+ * device order, each CANN call once. One difference: msprof orders the
+ * thread metadata of a process by CPython's set iteration order, we by
+ * thread id (docs/output.md).
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ascend_export.h"
+#include "pyfmt.h"
+
+#define SORT_CANN 7
+#define SORT_HW 14
+#define SORT_FREQ 15
+#define SORT_OVERLAP_BASE 19
+
+/**
+ * struct tl_ev - one event, formatted
+ * @ts: float(ts), 0 for metadata (they sort first).
+ * @seq: construction order, for the stable sort.
+ * @off: its text in the arena.
+ * @len: its length.
+ * @meta: a metadata ("M") event.
+ * @conn: a CANN call's connection id; 0 for other events (and for the
+ *        call of id 0, which msprof does not de-duplicate either).
+ */
+struct tl_ev {
+	double ts;
+	uint64_t seq;
+	size_t off;
+	uint32_t len;
+	bool meta;
+	uint64_t conn;
+};
+
+struct tl {
+	char *arena;
+	size_t used, cap;
+	struct tl_ev *ev;
+	size_t n, cap_ev;
+	struct npuprof_error *err;
+};
+
+static int tl_add(struct tl *t, const char *text, size_t len, const char *ts, bool meta,
+		  uint64_t conn)
+{
+	struct tl_ev *e;
+
+	if (t->used + len > t->cap) {
+		size_t cap = t->cap ? 2 * t->cap : 1 << 20;
+		char *p;
+
+		while (cap < t->used + len)
+			cap *= 2;
+		p = realloc(t->arena, cap);
+		if (!p)
+			return npuprof_set_error(t->err, -ENOMEM, "out of memory");
+		t->arena = p;
+		t->cap = cap;
+	}
+	if (t->n == t->cap_ev) {
+		size_t cap = t->cap_ev ? 2 * t->cap_ev : 4096;
+		void *p = realloc(t->ev, cap * sizeof(*t->ev));
+
+		if (!p)
+			return npuprof_set_error(t->err, -ENOMEM, "out of memory");
+		t->ev = p;
+		t->cap_ev = cap;
+	}
+	memcpy(t->arena + t->used, text, len);
+	e = &t->ev[t->n];
+	e->ts = ts ? strtod(ts, NULL) : 0;
+	e->seq = t->n;
+	e->off = t->used;
+	e->len = (uint32_t)len;
+	e->meta = meta;
+	e->conn = conn;
+	t->used += len;
+	t->n++;
+	return 0;
+}
+
+/* a JSON string as json.dumps(ensure_ascii=True) writes it */
+static char *json_str(char *p, const char *s)
+{
+	static const char hex[] = "0123456789abcdef";
+	const unsigned char *u = (const unsigned char *)s;
+
+	*p++ = '"';
+	while (*u) {
+		uint32_t c = *u;
+		int n = 0;
+
+		if (c == '"' || c == '\\') {
+			*p++ = '\\';
+			*p++ = (char)c;
+			u++;
+			continue;
+		}
+		if (c < 0x20) {
+			static const char esc[] = "btnvfr";
+
+			*p++ = '\\';
+			if (c >= 8 && c <= 13 && c != 11) {
+				*p++ = esc[c - 8];
+			} else {
+				p = npx_lit(p, "u00");
+				*p++ = hex[c >> 4];
+				*p++ = hex[c & 15];
+			}
+			u++;
+			continue;
+		}
+		if (c < 0x80) {
+			*p++ = (char)c;
+			u++;
+			continue;
+		}
+		/* UTF-8 to \uXXXX (surrogate pairs above the BMP) */
+		if ((c & 0xe0) == 0xc0)
+			n = 1, c &= 0x1f;
+		else if ((c & 0xf0) == 0xe0)
+			n = 2, c &= 0x0f;
+		else if ((c & 0xf8) == 0xf0)
+			n = 3, c &= 0x07;
+		else
+			n = -1;
+		u++;
+		for (int i = 0; i < n; i++) {
+			if ((u[0] & 0xc0) != 0x80) {
+				n = -1;
+				break;
+			}
+			c = c << 6 | (*u++ & 0x3f);
+		}
+		if (n < 0)
+			c = 0xfffd;
+		if (c >= 0x10000) {
+			uint32_t v = c - 0x10000, hi = 0xd800 | (v >> 10),
+				 lo = 0xdc00 | (v & 0x3ff);
+
+			p += sprintf(p, "\\u%04x\\u%04x", hi, lo);
+		} else {
+			p += sprintf(p, "\\u%04x", c);
+		}
+	}
+	*p++ = '"';
+	return p;
+}
+
+/* msprof's format pid: (pid << 10) | (sort index << 5) | device (31: host) */
+static uint64_t fmt_pid(long pid, uint32_t sort, uint32_t dev)
+{
+	return (uint64_t)pid << 10 | (uint64_t)sort << 5 | dev;
+}
+
+static int meta(struct tl *t, const char *what, uint64_t pid, uint64_t tid, const char *key,
+		const char *sval, int64_t ival)
+{
+	char buf[512], *p = buf;
+
+	p = npx_lit(p, "{\"name\": \"");
+	p = npx_put(p, what);
+	p = npx_lit(p, "\", \"pid\": ");
+	p = npx_fmt_u64(p, pid);
+	p = npx_lit(p, ", \"tid\": ");
+	p = npx_fmt_u64(p, tid);
+	p = npx_lit(p, ", \"args\": {\"");
+	p = npx_put(p, key);
+	p = npx_lit(p, "\": ");
+	if (sval)
+		p = json_str(p, sval);
+	else
+		p += sprintf(p, "%lld", (long long)ival);
+	p = npx_lit(p, "}, \"ph\": \"M\"}");
+	return tl_add(t, buf, (size_t)(p - buf), NULL, true, 0);
+}
+
+static int process_meta(struct tl *t, uint64_t pid, const char *name)
+{
+	return meta(t, "process_name", pid, 0, "name", name, 0);
+}
+
+static int process_tail(struct tl *t, uint64_t pid, const char *labels, uint32_t sort)
+{
+	int rc = meta(t, "process_labels", pid, 0, "labels", labels, 0);
+
+	return rc ? rc : meta(t, "process_sort_index", pid, 0, "sort_index", NULL, sort);
+}
+
+/* ---- CANN ---- */
+
+static const char *level_prefix(uint32_t level)
+{
+	switch (level) {
+	case CANN_LEVEL_ACL:
+		return "AscendCL";
+	case CANN_LEVEL_RUNTIME:
+		return "Runtime";
+	case CANN_LEVEL_MODEL:
+		return "Model";
+	case CANN_LEVEL_NODE:
+		return "Node";
+	case CANN_LEVEL_HCCL:
+		return "Communication";
+	case CANN_LEVEL_AICPU:
+		return "Aicpu";
+	case CANN_LEVEL_TX:
+		return "Msproftx";
+	case CANN_LEVEL_PTA:
+		return "Pta";
+	case CANN_LEVEL_PYTORCH_TX:
+		return "Pytorch_tx";
+	}
+	return "Unknown";
+}
+
+static const char *level_lower(uint32_t level)
+{
+	switch (level) {
+	case CANN_LEVEL_ACL:
+		return "acl";
+	case CANN_LEVEL_RUNTIME:
+		return "runtime";
+	case CANN_LEVEL_MODEL:
+		return "model";
+	case CANN_LEVEL_NODE:
+		return "node";
+	case CANN_LEVEL_HCCL:
+		return "communication";
+	case CANN_LEVEL_AICPU:
+		return "aicpu";
+	case CANN_LEVEL_TX:
+		return "msproftx";
+	case CANN_LEVEL_PTA:
+		return "pta";
+	case CANN_LEVEL_PYTORCH_TX:
+		return "pytorch_tx";
+	}
+	return "unknown";
+}
+
+static const char *acl_tag(uint32_t type)
+{
+	static const char *const tags[] = { NULL,	  "ACL_OP",   "ACL_MODEL",   "ACL_RTS",
+					    "ACL_OTHERS", "ACL_NN",   "ACL_ASCENDC", "HOST_HCCL",
+					    NULL,	  "ACL_DVPP", "ACL_GRAPH",   "ACL_ATB" };
+	uint32_t t = type >> 16;
+
+	return t < NPX_ARRAY_SIZE(tags) && tags[t] ? tags[t] : "ACL_OTHERS";
+}
+
+/* host µs of host ns, and its local time string */
+static char *host_local(char *p, uint64_t ns, double offset)
+{
+	char us[NPX_PY_FMT_MAX], off[NPX_PY_FMT_MAX];
+
+	npx_py_repr(us, (double)ns * 1e6 / 1e9);
+	npx_py_repr(off, offset);
+	return npx_py_decimal_add3(p, us, off);
+}
+
+static int cmp_u32(const void *a, const void *b)
+{
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+static int cann(struct tl *t, const struct npa_export *x, const struct npa_dev *d)
+{
+	const struct npa_host *h = &x->host;
+	uint64_t pid = fmt_pid(d->cfg.pid, SORT_CANN, 31);
+	double begin = strtod(h->cfg.clock.begin, NULL);
+	uint32_t *tids;
+	size_t nt = 0;
+	char buf[4096], tsb[NPX_PY_FMT_MAX], num[32];
+	int rc;
+
+	if (!h->n_api)
+		return 0;
+	tids = malloc(h->n_api * sizeof(*tids));
+	if (!tids)
+		return npuprof_set_error(t->err, -ENOMEM, "out of memory");
+	for (size_t i = 0; i < h->n_api; i++)
+		tids[nt++] = h->api[i].tid;
+	qsort(tids, nt, sizeof(*tids), cmp_u32);
+	rc = process_meta(t, pid, "CANN");
+	for (size_t i = 0; !rc && i < nt; i++) {
+		if (i && tids[i] == tids[i - 1])
+			continue;
+		snprintf(buf, sizeof(buf), "Thread %u", tids[i]);
+		rc = meta(t, "thread_name", pid, tids[i], "name", buf, 0);
+	}
+	for (size_t i = 0; !rc && i < nt; i++) {
+		if (i && tids[i] == tids[i - 1])
+			continue;
+		rc = meta(t, "thread_sort_index", pid, tids[i], "sort_index", NULL, tids[i]);
+	}
+	free(tids);
+	for (size_t i = 0; !rc && i < h->n_api; i++) {
+		const struct npa_api *a = &h->api[i];
+		const char *type = npa_dict_get(&h->types, (uint64_t)a->level << 32 | a->type);
+		const char *item = npa_hash_name(h, a->item, num, sizeof(num));
+		char tname[32], *p = buf;
+		const char *api, *mode;
+
+		if (a->begin == a->end)
+			continue;
+		host_local(tsb, a->begin, h->cfg.clock.offset);
+		if (strtod(tsb, NULL) < begin)
+			continue;
+		if (!type) {
+			snprintf(tname, sizeof(tname), "%u", a->type);
+			type = tname;
+		}
+		mode = a->level == CANN_LEVEL_ACL ? acl_tag(a->type) : type;
+		api = a->level == CANN_LEVEL_ACL ? type : a->level == CANN_LEVEL_HCCL ? item : type;
+		if (strlen(api) + strlen(item) + strlen(mode) > sizeof(buf) / 8)
+			continue;
+		p = npx_lit(p, "{\"name\": ");
+		{
+			char name[1024];
+
+			snprintf(name, sizeof(name), "%s@%s", level_prefix(a->level), api);
+			p = json_str(p, name);
+		}
+		p = npx_lit(p, ", \"pid\": ");
+		p = npx_fmt_u64(p, pid);
+		p = npx_lit(p, ", \"tid\": ");
+		p = npx_fmt_u64(p, a->tid);
+		p = npx_lit(p, ", \"ts\": \"");
+		p = npx_put(p, tsb);
+		p = npx_lit(p, "\", \"dur\": ");
+		p = npx_py_repr(p, (double)(int64_t)(a->end - a->begin) * 1e6 / 1e9);
+		p = npx_lit(p, ", \"args\": {\"Thread Id\": ");
+		p = npx_fmt_u64(p, a->tid);
+		p = npx_lit(p, ", \"Mode\": ");
+		p = json_str(p, mode);
+		p = npx_lit(p, ", \"level\": \"");
+		p = npx_put(p, level_lower(a->level));
+		p = npx_lit(p, "\", \"id\": ");
+		p = json_str(p, a->level == CANN_LEVEL_ACL ? type : "0");
+		p = npx_lit(p, ", \"item_id\": ");
+		p = json_str(p, item);
+		p = npx_lit(p, ", \"connection_id\": ");
+		p = npx_fmt_u64(p, a->conn);
+		p = npx_lit(p, "}, \"ph\": \"X\"}");
+		rc = tl_add(t, buf, (size_t)(p - buf), tsb, false, a->conn);
+	}
+	if (!rc)
+		rc = process_tail(t, pid, "CPU", SORT_CANN);
+	return rc;
+}
+
+/* ---- Ascend Hardware and the flows ---- */
+
+static bool in_window(const char *ts, double dur_us, double begin)
+{
+	double v = strtod(ts, NULL);
+
+	return v >= begin || (v < begin && begin < v + dur_us);
+}
+
+static int cmp_stream(const void *a, const void *b)
+{
+	return cmp_u32(a, b);
+}
+
+static int hardware(struct tl *t, const struct npa_export *x, const struct npa_dev *d)
+{
+	const struct npa_host *h = &x->host;
+	uint64_t pid = fmt_pid(d->cfg.pid, SORT_HW, d->cfg.id);
+	uint64_t cann_pid = fmt_pid(d->cfg.pid, SORT_CANN, 31);
+	double begin = strtod(d->cfg.clock.begin, NULL);
+	uint32_t *streams;
+	size_t ns = 0;
+	char buf[2048], tsb[NPX_PY_FMT_MAX], id[48];
+	int rc;
+
+	if (!d->n_tasks)
+		return 0;
+	streams = malloc(d->n_tasks * sizeof(*streams));
+	if (!streams)
+		return npuprof_set_error(t->err, -ENOMEM, "out of memory");
+	for (size_t i = 0; i < d->n_tasks; i++)
+		streams[ns++] = d->tasks[i].stream;
+	qsort(streams, ns, sizeof(*streams), cmp_stream);
+	rc = process_meta(t, pid, "Ascend Hardware");
+	for (size_t i = 0; !rc && i < ns; i++) {
+		if (i && streams[i] == streams[i - 1])
+			continue;
+		snprintf(buf, sizeof(buf), "Stream %u", streams[i]);
+		rc = meta(t, "thread_name", pid, streams[i], "name", buf, 0);
+		if (!rc)
+			rc = meta(t, "thread_sort_index", pid, streams[i], "sort_index", NULL,
+				  streams[i]);
+	}
+	free(streams);
+	for (size_t i = 0; !rc && i < d->n_tasks; i++) {
+		const struct npa_task *k = &d->tasks[i];
+		const struct npa_htask *ht = k->host >= 0 ? &h->htask[k->host] : NULL;
+		const struct npa_op *op = ht && ht->op >= 0 ? &h->ops[ht->op] : NULL;
+		const char *type = op	? npa_ge_task_type_name(op->task_type)
+				   : ht ? ht->type
+					: "AI_CORE";
+		char *p = buf;
+
+		npx_py_local_time_d(tsb, k->start, d->cfg.clock.offset);
+		if (!in_window(tsb, k->dur / 1000, begin))
+			continue;
+		if (op && strlen(op->name) > sizeof(buf) / 2)
+			continue;
+		p = npx_lit(p, "{\"name\": ");
+		p = json_str(p, op ? op->name : type);
+		p = npx_lit(p, ", \"pid\": ");
+		p = npx_fmt_u64(p, pid);
+		p = npx_lit(p, ", \"tid\": ");
+		p = npx_fmt_u64(p, k->stream);
+		p = npx_lit(p, ", \"ts\": \"");
+		p = npx_put(p, tsb);
+		p = npx_lit(p, "\", \"dur\": ");
+		p = npx_py_repr(p, k->dur / 1000);
+		p = npx_lit(p, ", \"args\": {\"Model Id\": ");
+		p = npx_fmt_u64(p, op ? op->model_id : NPA_NO_MODEL);
+		p = npx_lit(p, ", \"Task Type\": ");
+		p = json_str(p, type);
+		p = npx_lit(p, ", \"Physic Stream Id\": ");
+		p = npx_fmt_u64(p, k->stream);
+		p = npx_lit(p, ", \"Task Id\": ");
+		p = npx_fmt_u64(p, k->task);
+		p = npx_lit(p, ", \"Batch Id\": ");
+		p = npx_fmt_u64(p, k->batch);
+		p = npx_lit(p, ", \"Subtask Id\": ");
+		p = npx_fmt_u64(p, k->ctx);
+		p = npx_lit(p, ", \"connection_id\": ");
+		p += sprintf(p, "%lld", ht ? (long long)ht->conn : -1LL);
+		p = npx_lit(p, "}, \"ph\": \"X\"}");
+		rc = tl_add(t, buf, (size_t)(p - buf), tsb, false, 0);
+	}
+	snprintf(id, sizeof(id), "NPU %u", d->cfg.id);
+	if (!rc)
+		rc = process_tail(t, pid, id, SORT_HW);
+	/* flows: a kernel task with a host task (msprof: one in TaskInfo) */
+	for (size_t i = 0; !rc && i < d->n_tasks; i++) {
+		const struct npa_task *k = &d->tasks[i];
+		const struct npa_htask *ht = k->host >= 0 ? &h->htask[k->host] : NULL;
+		npx_u128 fid;
+		char hts[NPX_PY_FMT_MAX], *p = buf, *q;
+
+		if (!ht || ht->op < 0 || strncmp(ht->type, "KERNEL", 6))
+			continue;
+		npx_py_local_time_d(tsb, k->start, d->cfg.clock.offset);
+		fid = (npx_u128)d->cfg.id << 80 | (npx_u128)k->stream << 64 |
+		      (npx_u128)k->task << 48 | (npx_u128)k->batch << 32 | k->ctx;
+		q = npx_fmt_u128(id, fid);
+		*q = 0;
+		host_local(hts, ht->ts, h->cfg.clock.offset);
+		p = npx_lit(p, "{\"name\": \"HostToDevice");
+		p = npx_put(p, id);
+		p = npx_lit(p, "\", \"ph\": \"s\", \"cat\": \"HostToDevice\", \"id\": \"");
+		p = npx_put(p, id);
+		p = npx_lit(p, "\", \"pid\": ");
+		p = npx_fmt_u64(p, cann_pid);
+		p = npx_lit(p, ", \"tid\": ");
+		p = npx_fmt_u64(p, ht->tid);
+		p = npx_lit(p, ", \"ts\": \"");
+		p = npx_put(p, hts);
+		p = npx_lit(p, "\"}");
+		/* start events are never filtered */
+		rc = tl_add(t, buf, (size_t)(p - buf), hts, false, 0);
+		if (rc || !in_window(tsb, 0, begin))
+			continue;
+		p = buf;
+		p = npx_lit(p, "{\"name\": \"HostToDevice");
+		p = npx_put(p, id);
+		p = npx_lit(p, "\", \"ph\": \"f\", \"id\": \"");
+		p = npx_put(p, id);
+		p = npx_lit(p, "\", \"ts\": \"");
+		p = npx_put(p, tsb);
+		p = npx_lit(p, "\", \"cat\": \"HostToDevice\", \"pid\": ");
+		p = npx_fmt_u64(p, pid);
+		p = npx_lit(p, ", \"tid\": ");
+		p = npx_fmt_u64(p, k->stream);
+		p = npx_lit(p, ", \"bp\": \"e\"}");
+		rc = tl_add(t, buf, (size_t)(p - buf), tsb, false, 0);
+	}
+	return rc;
+}
+
+/* ---- AI Core Freq ---- */
+
+static int freq_event(struct tl *t, uint64_t pid, const char *ts, double mhz)
+{
+	char buf[256], *p = buf;
+
+	p = npx_lit(p, "{\"name\": \"AI Core Freq\", \"ts\": \"");
+	p = npx_put(p, ts);
+	p = npx_lit(p, "\", \"pid\": ");
+	p = npx_fmt_u64(p, pid);
+	p = npx_lit(p, ", \"tid\": 0, \"args\": {\"MHz\": ");
+	p = npx_py_repr(p, mhz);
+	p = npx_lit(p, "}, \"ph\": \"C\"}");
+	return tl_add(t, buf, (size_t)(p - buf), ts, false, 0);
+}
+
+static int ai_core_freq(struct tl *t, const struct npa_dev *d)
+{
+	uint64_t pid = fmt_pid(d->cfg.pid, SORT_FREQ, d->cfg.id);
+	double begin = strtod(d->cfg.clock.begin, NULL), first, last;
+	char first_ts[NPX_PY_FMT_MAX], label[32];
+	int rc;
+
+	if (!d->cfg.aic_mhz)
+		return 0;
+	rc = process_meta(t, pid, "AI Core Freq");
+	/* the clock at the device's start, then one fill per ms to the end */
+	npx_py_local_time_d(first_ts, d->cfg.host_mon * 1e9, d->cfg.clock.offset);
+	first = strtod(first_ts, NULL);
+	if (!rc && first >= begin)
+		rc = freq_event(t, pid, first_ts, d->cfg.aic_mhz);
+	last = d->cfg.clock.end[0] ? strtod(d->cfg.clock.end, NULL) : first + 1;
+	if (!rc && last - first > 1000) {
+		double gap = last - first;
+		uint64_t fills = (uint64_t)(gap / 1000), f2 = (uint64_t)((gap - 1) / 1000);
+
+		if (f2 < fills)
+			fills = f2;
+		for (uint64_t k = 1; !rc && k <= fills; k++) {
+			char ts[NPX_PY_FMT_MAX];
+
+			npx_py_repr(ts, first + (double)k * 1000);
+			if (strtod(ts, NULL) >= begin)
+				rc = freq_event(t, pid, ts, d->cfg.aic_mhz);
+		}
+	}
+	if (!rc && d->cfg.clock.end[0])
+		rc = freq_event(t, pid, d->cfg.clock.end, d->cfg.aic_mhz);
+	snprintf(label, sizeof(label), "NPU %u", d->cfg.id);
+	if (!rc)
+		rc = process_tail(t, pid, label, SORT_FREQ);
+	return rc;
+}
+
+/* ---- Overlap Analysis ---- */
+
+static int overlap_event(struct tl *t, uint64_t pid, uint32_t tid, const char *name, double s,
+			 double e, double offset)
+{
+	char buf[512], ts[NPX_PY_FMT_MAX], te[NPX_PY_FMT_MAX], *p = buf;
+
+	npx_py_local_time_d(ts, s, offset);
+	npx_py_local_time_d(te, e, offset);
+	p = npx_lit(p, "{\"name\": \"");
+	p = npx_put(p, name);
+	p = npx_lit(p, "\", \"pid\": ");
+	p = npx_fmt_u64(p, pid);
+	p = npx_lit(p, ", \"tid\": ");
+	p = npx_fmt_u64(p, tid);
+	p = npx_lit(p, ", \"ts\": \"");
+	p = npx_put(p, ts);
+	p = npx_lit(p, "\", \"dur\": ");
+	p = npx_py_decimal_diff_repr(p, te, ts);
+	p = npx_lit(p, ", \"ph\": \"X\"}");
+	return tl_add(t, buf, (size_t)(p - buf), ts, false, 0);
+}
+
+static bool computing(const struct npa_export *x, const struct npa_task *k)
+{
+	const struct npa_htask *ht = k->host >= 0 ? &x->host.htask[k->host] : NULL;
+	const struct npa_op *op = ht && ht->op >= 0 ? &x->host.ops[ht->op] : NULL;
+
+	if (!op || strncmp(ht->type, "KERNEL", 6))
+		return false;
+	switch (op->task_type) {
+	case CANN_GE_AI_CORE:
+	case CANN_GE_AI_CPU:
+	case CANN_GE_AI_VECTOR_CORE:
+	case CANN_GE_MIX_AIC:
+	case CANN_GE_MIX_AIV:
+		return true;
+	}
+	return false;
+}
+
+static int overlap(struct tl *t, const struct npa_export *x, const struct npa_dev *d, uint32_t sort)
+{
+	uint64_t pid = fmt_pid(d->cfg.pid, sort, d->cfg.id);
+	double s = 0, e = 0, begin = strtod(d->cfg.clock.begin, NULL);
+	bool open = false, any = false;
+	char label[32];
+	int rc = 0;
+
+	/* tasks are in start order: merge while the next starts before the end */
+	for (size_t i = 0; !rc && i < d->n_tasks; i++) {
+		const struct npa_task *k = &d->tasks[i];
+		char ts[NPX_PY_FMT_MAX];
+
+		if (!computing(x, k))
+			continue;
+		npx_py_local_time_d(ts, k->start, d->cfg.clock.offset);
+		if (!in_window(ts, k->dur / 1000, begin))
+			continue;
+		if (open && k->start <= e) {
+			if (k->start + k->dur > e)
+				e = k->start + k->dur;
+			continue;
+		}
+		if (open) {
+			rc = overlap_event(t, pid, 0, "Computing", s, e, d->cfg.clock.offset);
+			if (!rc)
+				rc = overlap_event(t, pid, 3, "Free", e, k->start,
+						   d->cfg.clock.offset);
+		}
+		s = k->start;
+		e = k->start + k->dur;
+		open = any = true;
+	}
+	if (!rc && open)
+		rc = overlap_event(t, pid, 0, "Computing", s, e, d->cfg.clock.offset);
+	if (rc || !any)
+		return rc;
+	rc = process_meta(t, pid, "Overlap Analysis");
+	if (!rc)
+		rc = meta(t, "thread_name", pid, 0, "name", "Computing", 0);
+	if (!rc)
+		rc = meta(t, "thread_name", pid, 1, "name", "Communication", 0);
+	if (!rc)
+		rc = meta(t, "thread_name", pid, 2, "name", "Communication(Not Overlapped)", 0);
+	if (!rc)
+		rc = meta(t, "thread_name", pid, 3, "name", "Free", 0);
+	snprintf(label, sizeof(label), "NPU %u", d->cfg.id);
+	if (!rc)
+		rc = process_tail(t, pid, label, sort);
+	return rc;
+}
+
+/* ---- the file ---- */
+
+static int cmp_ev(const void *a, const void *b)
+{
+	const struct tl_ev *x = a, *y = b;
+
+	if (x->ts != y->ts)
+		return x->ts < y->ts ? -1 : 1;
+	return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+/* a device's events, as msprof's device_N/timeline/msprof_N.json holds them */
+static int device_events(struct tl *t, const struct npa_export *x, const struct npa_dev *d,
+			 uint32_t overlap_sort)
+{
+	size_t first = t->n;
+	int rc = cann(t, x, d);
+
+	if (!rc)
+		rc = hardware(t, x, d);
+	if (!rc)
+		rc = ai_core_freq(t, d);
+	if (!rc)
+		rc = overlap(t, x, d, overlap_sort);
+	if (!rc)
+		qsort(t->ev + first, t->n - first, sizeof(*t->ev), cmp_ev);
+	return rc;
+}
+
+static int write_ev(struct npx_out *o, struct npx_file *f, const struct tl *t,
+		    const struct tl_ev *e, bool *first)
+{
+	char *p;
+	int rc = npx_file_reserve(o, f, e->len + 4, &p);
+
+	if (rc)
+		return rc;
+	if (!*first)
+		p = npx_lit(p, ", ");
+	*first = false;
+	memcpy(p, t->arena + e->off, e->len);
+	npx_file_advance(f, p + e->len);
+	return 0;
+}
+
+int npa_timeline(struct npa_export *x, struct npx_file *f)
+{
+	struct tl t = { .err = x->o.err };
+	size_t *start = calloc(x->ndev + 1, sizeof(*start));
+	struct npx_u64set seen = { 0 };
+	char tmp[96], *p;
+	bool first = true;
+	int rc = 0;
+
+	if (!start)
+		return npuprof_set_error(x->o.err, -ENOMEM, "out of memory");
+	/* Overlap Analysis takes 19 + k, k counting the devices in reverse order */
+	for (unsigned int k = 0; !rc && k < x->ndev; k++) {
+		start[k] = t.n;
+		rc = device_events(&t, x, &x->dev[k], SORT_OVERLAP_BASE + (x->ndev - k));
+	}
+	start[x->ndev] = t.n;
+	snprintf(tmp, sizeof(tmp), ".npuprof-%ld-msprof.tmp", x->o.pid);
+	if (!rc)
+		rc = npx_file_open(&x->o, f, tmp);
+	if (!rc)
+		rc = npx_file_reserve(&x->o, f, 2, &p);
+	if (!rc) {
+		*p++ = '[';
+		npx_file_advance(f, p);
+	}
+	/* every device's metadata, then the rest; a CANN call only once */
+	for (size_t i = 0; !rc && i < t.n; i++)
+		if (t.ev[i].meta)
+			rc = write_ev(&x->o, f, &t, &t.ev[i], &first);
+	for (size_t i = 0; !rc && i < t.n; i++) {
+		const struct tl_ev *e = &t.ev[i];
+
+		if (e->meta)
+			continue;
+		if (e->conn) {
+			int r = npx_u64set_add(&seen, e->conn);
+
+			if (r < 0) {
+				rc = npuprof_set_error(x->o.err, r, "out of memory");
+				break;
+			}
+			if (!r)
+				continue;
+		}
+		rc = write_ev(&x->o, f, &t, e, &first);
+	}
+	if (!rc)
+		rc = npx_file_reserve(&x->o, f, 2, &p);
+	if (!rc) {
+		*p++ = ']';
+		npx_file_advance(f, p);
+		rc = npx_file_close(&x->o, f);
+	}
+	npx_u64set_free(&seen);
+	free(start);
+	free(t.arena);
+	free(t.ev);
+	return rc;
+}

@@ -1,0 +1,221 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * libnpuprof: the host records CANN's runtime writes into host/data/, as
+ * msprof's parser reads them (Ascend/msprof analysis/ at 9ba1ac7be; the
+ * parser files are named at each record; docs/msprof-parser.md section 1).
+ * Little-endian, packed, fixed size.
+ *
+ *   {aging|unaging}.api_event.data.slice_K                struct cann_api_event
+ *   {aging|unaging}.compact.node_basic_info.slice_K       struct cann_node_basic_info
+ *   {aging|unaging}.compact.task_track.slice_K            struct cann_task_track
+ *   {aging|unaging}.additional.tensor_info.slice_K        struct cann_tensor_info
+ *   {aging|unaging}.additional.context_id_info.slice_K    struct cann_context_id_info
+ *   {aging|unaging}.additional.hash_dic.slice_K           text: "hash:name" lines
+ *   {aging|unaging}.additional.type_info_dic.slice_K      text: "level_type:name" lines
+ *
+ * "aging" node_basic_info marks a dynamic op (OP State "dynamic"); every
+ * other file kind is written "unaging" by our runtime.
+ */
+#ifndef NPUPROF_CANN_FORMAT_H
+#define NPUPROF_CANN_FORMAT_H
+
+#include <stdint.h>
+
+#define CANN_MAGIC 0x5A5A
+
+/* The levels of the header (msprof's LevelDataType) */
+enum cann_level {
+	CANN_LEVEL_PYTORCH_TX = 30000,
+	CANN_LEVEL_PTA = 25000,
+	CANN_LEVEL_TX = 20500,
+	CANN_LEVEL_ACL = 20000,
+	CANN_LEVEL_MODEL = 15000,
+	CANN_LEVEL_NODE = 10000,
+	CANN_LEVEL_AICPU = 6000,
+	CANN_LEVEL_HCCL = 5500,
+	CANN_LEVEL_RUNTIME = 5000,
+};
+
+/* Header types of the node level and the runtime level used here */
+#define CANN_NODE_BASIC_INFO 0 /* type_info_dic 10000_0 */
+#define CANN_NODE_TENSOR_INFO 1
+#define CANN_NODE_LAUNCH 5 /* api_event: the node-level launch window */
+#define CANN_RUNTIME_TASK_TRACK 2 /* 5000_2 */
+
+/* ACL api_event types are AclApiTag << 16 | id */
+enum cann_acl_tag {
+	CANN_ACL_OP = 1,
+	CANN_ACL_MODEL = 2,
+	CANN_ACL_RTS = 3,
+	CANN_ACL_OTHERS = 4,
+	CANN_ACL_NN = 5,
+	CANN_ACL_ASCENDC = 6,
+	CANN_ACL_HOST_HCCL = 7,
+	CANN_ACL_DVPP = 9,
+	CANN_ACL_GRAPH = 10,
+	CANN_ACL_ATB = 11,
+};
+
+/* node_basic_info task types (GE's GeTaskType) */
+enum cann_ge_task_type {
+	CANN_GE_AI_CORE = 0,
+	CANN_GE_AI_CPU = 1,
+	CANN_GE_AI_VECTOR_CORE = 2,
+	CANN_GE_WRITE_BACK = 3,
+	CANN_GE_MIX_AIC = 4,
+	CANN_GE_MIX_AIV = 5,
+	CANN_GE_FFTS_PLUS = 6,
+	CANN_GE_DSA_SQE = 7,
+	CANN_GE_DVPP = 8,
+	CANN_GE_HCCL = 9,
+	CANN_GE_FUSION = 10,
+	CANN_GE_INVALID = 11,
+	CANN_GE_TASK_TYPE_COUNT
+};
+
+/**
+ * struct cann_hdr - the 24-byte header of a compact or additional record
+ * ("HHIIIQ")
+ * @magic: CANN_MAGIC; any other value, or an unknown level, makes msprof
+ *         drop every record of the kind.
+ * @level: enum cann_level.
+ * @type: per level.
+ * @thread_id: the host thread.
+ * @data_len: bytes of the body.
+ * @timestamp: CLOCK_MONOTONIC_RAW ns (raw ns: host CPU Frequency is empty).
+ */
+struct cann_hdr {
+	uint16_t magic;
+	uint16_t level;
+	uint32_t type;
+	uint32_t thread_id;
+	uint32_t data_len;
+	uint64_t timestamp;
+} __attribute__((packed));
+
+/**
+ * struct cann_api_event - an API call (msparser/api_event/api_event_parser.py;
+ * "HHIIIQQQ", 40 B)
+ * @magic: CANN_MAGIC.
+ * @level: enum cann_level.
+ * @type: ACL: CANN_ACL_* << 16 | id; else a type_info_dic type.
+ * @thread_id: the calling thread.
+ * @reserve: zero (a request id for begin/end event pairs, unused here).
+ * @begin: ns; 0 drops the record.
+ * @end: ns; all ones would make it half of an event pair.
+ * @item_id: a hash_dic hash (the op name for a node launch).
+ */
+struct cann_api_event {
+	uint16_t magic;
+	uint16_t level;
+	uint32_t type;
+	uint32_t thread_id;
+	uint32_t reserve;
+	uint64_t begin;
+	uint64_t end;
+	uint64_t item_id;
+} __attribute__((packed));
+
+/**
+ * struct cann_node_basic_info - what an op is (msparser/compact_info/
+ * node_basic_info_bean.py; 64 B), inside its node launch window
+ * @hdr: level CANN_LEVEL_NODE, type CANN_NODE_BASIC_INFO.
+ * @op_name: hash of the op name.
+ * @task_type: enum cann_ge_task_type.
+ * @op_type: hash of the op type.
+ * @block_dim: bits 0-15 blocks; bits 16-31 the mix block multiplier.
+ * @op_flag: non-zero: HF32 eligible.
+ * @reserved: zero.
+ * @reserved2: zero.
+ */
+struct cann_node_basic_info {
+	struct cann_hdr hdr;
+	uint64_t op_name;
+	uint32_t task_type;
+	uint64_t op_type;
+	uint32_t block_dim;
+	uint32_t op_flag;
+	uint64_t reserved;
+	uint32_t reserved2;
+} __attribute__((packed));
+
+/**
+ * struct cann_task_track - a task given to a device (msparser/compact_info/
+ * task_track_bean.py; 64 B), inside its node launch window
+ * @hdr: level CANN_LEVEL_RUNTIME, type CANN_RUNTIME_TASK_TRACK.
+ * @device: bits 0-11 the device id.
+ * @stream_id: the stream.
+ * @task_id: the 16-bit task id.
+ * @batch_id: flips of the stream so far (msprof recomputes it).
+ * @task_type: a runtime type of type_info_dic (KERNEL_AICORE, FLIP_TASK...).
+ * @kernel_name: hash of the kernel name.
+ * @reserved: zero.
+ */
+struct cann_task_track {
+	struct cann_hdr hdr;
+	uint16_t device;
+	uint16_t stream_id;
+	uint16_t task_id;
+	uint16_t batch_id;
+	uint64_t task_type;
+	uint64_t kernel_name;
+	uint8_t reserved[16];
+} __attribute__((packed));
+
+#define CANN_MAX_TENSORS 5
+#define CANN_TENSOR_DIMS 8
+
+/**
+ * struct cann_tensor - one tensor of a tensor_info record (11 words)
+ * @io: 0 input, 1 output.
+ * @format: GE format (low 8 bits; bits 8-23 a sub-format).
+ * @data_type: GE data type.
+ * @dims: the shape; zeros are not dimensions.
+ */
+struct cann_tensor {
+	uint32_t io;
+	uint32_t format;
+	uint32_t data_type;
+	uint32_t dims[CANN_TENSOR_DIMS];
+} __attribute__((packed));
+
+/**
+ * struct cann_tensor_info - an op's tensors (msparser/add_info/
+ * tensor_add_info_bean.py; "QI55I" after the header, 256 B)
+ * @hdr: level CANN_LEVEL_NODE, type CANN_NODE_TENSOR_INFO.
+ * @op_name: hash of the op name.
+ * @tensor_num: tensors used, at most CANN_MAX_TENSORS per record.
+ * @tensor: the tensors.
+ */
+struct cann_tensor_info {
+	struct cann_hdr hdr;
+	uint64_t op_name;
+	uint32_t tensor_num;
+	struct cann_tensor tensor[CANN_MAX_TENSORS];
+} __attribute__((packed));
+
+#define CANN_MAX_CTX_IDS 55
+
+/**
+ * struct cann_context_id_info - the FFTS+ contexts of a mix op
+ * (msparser/add_info/ctx_id_bean.py; 256 B)
+ * @hdr: level CANN_LEVEL_NODE.
+ * @op_name: hash of the op name.
+ * @ctx_num: ids used.
+ * @ctx_id: the context ids.
+ */
+struct cann_context_id_info {
+	struct cann_hdr hdr;
+	uint64_t op_name;
+	uint32_t ctx_num;
+	uint32_t ctx_id[CANN_MAX_CTX_IDS];
+} __attribute__((packed));
+
+_Static_assert(sizeof(struct cann_hdr) == 24, "cann_hdr");
+_Static_assert(sizeof(struct cann_api_event) == 40, "cann_api_event");
+_Static_assert(sizeof(struct cann_node_basic_info) == 64, "cann_node_basic_info");
+_Static_assert(sizeof(struct cann_task_track) == 64, "cann_task_track");
+_Static_assert(sizeof(struct cann_tensor_info) == 256, "cann_tensor_info");
+_Static_assert(sizeof(struct cann_context_id_info) == 256, "cann_context_id_info");
+
+#endif /* NPUPROF_CANN_FORMAT_H */

@@ -1,0 +1,889 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * libnpuprof: Python's float repr and round(), SQLite's round() and
+ * msprof's Decimal timestamps, reproduced exactly (see pyfmt.h).
+ *
+ * repr and Python's round are computed with exact integer arithmetic on
+ * the double's mantissa (no printf on the common paths); SQLite's round
+ * is a transcription of its own long double printf and atof, since its
+ * results are not correctly rounded and must be matched as they are;
+ * the Decimal functions work on 128-bit coefficients with a decimal
+ * exponent.
+ */
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "pyfmt.h"
+
+typedef unsigned __int128 npx_py_u128;
+
+#define NPX_MANT_MASK ((1ULL << 52) - 1)
+#define NPX_E19 10000000000000000000ULL
+
+static const uint64_t npx_p10[20] = {
+	1ULL,
+	10ULL,
+	100ULL,
+	1000ULL,
+	10000ULL,
+	100000ULL,
+	1000000ULL,
+	10000000ULL,
+	100000000ULL,
+	1000000000ULL,
+	10000000000ULL,
+	100000000000ULL,
+	1000000000000ULL,
+	10000000000000ULL,
+	100000000000000ULL,
+	1000000000000000ULL,
+	10000000000000000ULL,
+	100000000000000000ULL,
+	1000000000000000000ULL,
+	NPX_E19,
+};
+
+/* every power of ten a double holds exactly */
+static const double npx_p10d[23] = {
+	1e0,  1e1,  1e2,  1e3,	1e4,  1e5,  1e6,  1e7,	1e8,  1e9,  1e10, 1e11,
+	1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22,
+};
+
+static const char npx_py_digits2[201] = "00010203040506070809"
+					"10111213141516171819"
+					"20212223242526272829"
+					"30313233343536373839"
+					"40414243444546474849"
+					"50515253545556575859"
+					"60616263646566676869"
+					"70717273747576777879"
+					"80818283848586878889"
+					"90919293949596979899";
+
+/* 10^k for 0 <= k <= 38, the largest a u128 holds */
+static npx_py_u128 npx_p10q(int k)
+{
+	if (k <= 19)
+		return npx_p10[k];
+	return (npx_py_u128)NPX_E19 * npx_p10[k - 19];
+}
+
+/* decimal digits of v (1 for 0) */
+static unsigned int npx_ndig64(uint64_t v)
+{
+	/* floor(bits * log10(2)) is the count or one more; v | 1 has v's count */
+	uint64_t u = v | 1;
+	unsigned int t = (unsigned int)((64 - __builtin_clzll(u)) * 1233) >> 12;
+
+	return t - (u < npx_p10[t]) + 1;
+}
+
+/* decimal digits of v (1 for 0) */
+static int npx_ndig128(npx_py_u128 v)
+{
+	uint64_t hi = (uint64_t)(v >> 64);
+	int bits, t;
+
+	if (!hi)
+		return v ? (int)npx_ndig64((uint64_t)v) : 1;
+	bits = 128 - __builtin_clzll(hi);
+	t = (bits * 1233) >> 12;
+	return t - (v < npx_p10q(t)) + 1;
+}
+
+/* the n digits of v (n == npx_ndig64(v)), right-aligned at p + n */
+static void npx_put_digits(char *p, uint64_t v, unsigned int n)
+{
+	char *q = p + n;
+
+	while (v >= 100) {
+		unsigned int r = (unsigned int)(v % 100);
+
+		v /= 100;
+		q -= 2;
+		memcpy(q, npx_py_digits2 + 2 * r, 2);
+	}
+	if (v >= 10) {
+		q -= 2;
+		memcpy(q, npx_py_digits2 + 2 * v, 2);
+	} else {
+		*--q = (char)('0' + v);
+	}
+}
+
+static char *npx_put_u64(char *p, uint64_t v)
+{
+	unsigned int n = npx_ndig64(v);
+
+	npx_put_digits(p, v, n);
+	return p + n;
+}
+
+static char *npx_put_u128(char *p, npx_py_u128 v)
+{
+	uint64_t lo;
+	unsigned int n;
+
+	if (!(v >> 64))
+		return npx_put_u64(p, (uint64_t)v);
+	p = npx_put_u128(p, v / NPX_E19);
+	lo = (uint64_t)(v % NPX_E19);
+	/* the low part, zero-padded to 19 digits */
+	n = npx_ndig64(lo);
+	memset(p, '0', 19 - n);
+	npx_put_digits(p + 19 - n, lo, n);
+	return p + 19;
+}
+
+static char *npx_put_str(char *p, const char *s)
+{
+	size_t n = strlen(s);
+
+	memcpy(p, s, n + 1);
+	return p + n;
+}
+
+static uint64_t npx_bits(double v)
+{
+	uint64_t b;
+
+	memcpy(&b, &v, sizeof(b));
+	return b;
+}
+
+/* ---- repr ---- */
+
+/*
+ * The shortest digits of a positive normal double x = M * 2^E with
+ * 1e-4 <= x < 1e16, where repr uses fixed notation: m * 10^-d for the
+ * smallest d such that some integer m reads back as x, and of those the m
+ * nearest x (ties to even), which is what dtoa's mode 0 returns. Everything is scaled by
+ * 2^(2 - E), so that x, the two midpoints to its neighbours and their
+ * products by 10^d are integers: with E >= -66 and d <= 21 they stay
+ * below 2^125. A decimal exactly on a midpoint reads back as x when M is
+ * even (strtod rounds ties to even).
+ */
+static char *npx_repr_fixed(char *p, uint64_t frac, unsigned int bexp)
+{
+	uint64_t mant = frac | (1ULL << 52);
+	int k = 2 - ((int)bexp - 1075);
+	bool incl = !(mant & 1);
+	npx_py_u128 x = (npx_py_u128)mant << 2;
+	npx_py_u128 hi = x + 2;
+	/* at a power of two the neighbour below is half as far */
+	npx_py_u128 lo = x - (frac || bexp == 1 ? 2 : 1);
+	npx_py_u128 half = (npx_py_u128)1 << (k - 1);
+	npx_py_u128 mask = ((npx_py_u128)1 << k) - 1;
+	unsigned int d, n;
+	uint64_t m;
+
+	for (d = 0;; d++) {
+		npx_py_u128 mlo, mhi, mx;
+
+		if (d) {
+			x *= 10;
+			hi *= 10;
+			lo *= 10;
+		}
+		mlo = incl ? (lo + mask) >> k : (lo >> k) + 1;
+		mhi = incl ? hi >> k : (hi - 1) >> k;
+		if (mlo > mhi)
+			continue;
+		/* the nearest, ties (x = ...922.25 at d = 1) to even as dtoa */
+		mx = (x + half) >> k;
+		if ((x & mask) == half && (mx & 1))
+			mx--;
+		m = (uint64_t)(mx < mlo ? mlo : mx > mhi ? mhi : mx);
+		break;
+	}
+	n = npx_ndig64(m);
+	if (!d) {
+		npx_put_digits(p, m, n);
+		memcpy(p + n, ".0", 3);
+		return p + n + 2;
+	}
+	if (n > d) {
+		npx_put_digits(p, m, n);
+		memmove(p + n - d + 1, p + n - d, d);
+		p[n - d] = '.';
+		p[n + 1] = '\0';
+		return p + n + 1;
+	}
+	p[0] = '0';
+	p[1] = '.';
+	memset(p + 2, '0', d - n);
+	npx_put_digits(p + 2 + d - n, m, n);
+	p[2 + d] = '\0';
+	return p + 2 + d;
+}
+
+/* @dig (n digits) * 10^(exp10 - n + 1) as a double, without a locale's decimal point */
+static double npx_read_digits(const char *dig, int n, int exp10)
+{
+	char buf[40];
+
+	memcpy(buf, dig, (size_t)n);
+	snprintf(buf + n, sizeof(buf) - (size_t)n, "e%d", exp10 - n + 1);
+	return strtod(buf, NULL);
+}
+
+/* the n digits and exponent of snprintf("%.*e", n - 1, x), x > 0 */
+static int npx_fmt_e(char *dig, int n, double x)
+{
+	char buf[48];
+	const char *s;
+	int i = 0;
+
+	snprintf(buf, sizeof(buf), "%.*e", n - 1, x);
+	/* the digits, skipping the locale's decimal point */
+	for (s = buf; *s != 'e'; s++)
+		if (*s >= '0' && *s <= '9')
+			dig[i++] = *s;
+	return atoi(s + 1);
+}
+
+/*
+ * The shortest digits of a positive finite x outside the fixed range,
+ * from glibc's correctly rounded %e. Of the n-digit decimals only the
+ * nearest can read back as x when x's rounding interval is symmetric; at
+ * a power of two it is narrower below, and the decimal above x can read
+ * back where the nearest (below) does not. Normal doubles have an
+ * interval narrower than the spacing of 15-digit decimals, so when the
+ * nearest 15 digits read back, trimmed of zeros they are the shortest;
+ * subnormals are tried from 1 digit up.
+ */
+static int npx_shortest_slow(char *dig, int *exp10, double x)
+{
+	uint64_t b = npx_bits(x);
+	bool normal = (b >> 52) != 0;
+	bool pow2 = normal && (b >> 52) > 1 && !(b & NPX_MANT_MASK);
+	int n, e, i;
+
+	for (n = normal ? 15 : 1; n <= 17; n++) {
+		double y;
+
+		e = npx_fmt_e(dig, n, x);
+		y = npx_read_digits(dig, n, e);
+		if (y == x)
+			goto found;
+		if (!pow2 || y > x)
+			continue;
+		/* the decimal above */
+		for (i = n - 1; i >= 0 && dig[i] == '9'; i--)
+			dig[i] = '0';
+		if (i < 0) {
+			dig[0] = '1';
+			e++;
+		} else {
+			dig[i]++;
+		}
+		if (npx_read_digits(dig, n, e) == x)
+			goto found;
+	}
+	/* not reached: 17 digits always read back */
+	n = 17;
+	e = npx_fmt_e(dig, n, x);
+found:
+	while (n > 1 && dig[n - 1] == '0')
+		n--;
+	*exp10 = e;
+	return n;
+}
+
+/* repr of a positive finite x outside [1e-4, 1e16): "1e-05", "1.5e+16" */
+static char *npx_repr_exp(char *p, double x)
+{
+	char dig[20];
+	int e, n = npx_shortest_slow(dig, &e, x);
+
+	*p++ = dig[0];
+	if (n > 1) {
+		*p++ = '.';
+		memcpy(p, dig + 1, (size_t)(n - 1));
+		p += n - 1;
+	}
+	*p++ = 'e';
+	*p++ = e < 0 ? '-' : '+';
+	if (e < 0)
+		e = -e;
+	if (e < 10)
+		*p++ = '0';
+	p = npx_put_u64(p, (uint64_t)e);
+	*p = '\0';
+	return p;
+}
+
+char *npx_py_repr(char *p, double v)
+{
+	uint64_t b = npx_bits(v);
+	uint64_t frac = b & NPX_MANT_MASK;
+	unsigned int bexp = (unsigned int)(b >> 52) & 0x7ff;
+	double a;
+
+	if (bexp == 0x7ff)
+		return npx_put_str(p, frac ? "nan" : b >> 63 ? "-inf" : "inf");
+	if (b >> 63)
+		*p++ = '-';
+	if (!bexp && !frac)
+		return npx_put_str(p, "0.0");
+	b &= ~(1ULL << 63);
+	memcpy(&a, &b, sizeof(a));
+	if (a >= 1e-4 && a < 1e16)
+		return npx_repr_fixed(p, frac, bexp);
+	return npx_repr_exp(p, a);
+}
+
+/* ---- Python's round(x, n) ---- */
+
+/*
+ * CPython rounds x's exact binary value to n decimals, ties to even
+ * (dtoa mode 3), and reads the digits back with strtod. Here x * 10^n is
+ * taken exactly as M * 10^n / 2^-E (below 2^126 for n <= 22) and rounded
+ * to an integer r; r / 10^n is then one correctly rounded division of two
+ * exact doubles, the double nearest the decimal, as strtod would give.
+ * When r >= 2^53, x's ulp exceeds 10^-n, the rounded decimal is within
+ * half an ulp of x, and x itself comes back.
+ */
+double npx_py_round(double x, int ndigits)
+{
+	uint64_t b = npx_bits(x);
+	unsigned int bexp = (unsigned int)(b >> 52) & 0x7ff;
+	uint64_t mant = b & NPX_MANT_MASK;
+	npx_py_u128 t, r;
+	unsigned int s;
+	double y;
+
+	if (ndigits < 0)
+		ndigits = 0;
+	/* inf, nan, and |x| >= 2^52, which has no fraction */
+	if (bexp >= 1023 + 52)
+		return x;
+	if (ndigits > 22) {
+		char buf[400];
+
+		/* beyond 323 digits CPython returns x, as this would */
+		if (ndigits > 323)
+			return x;
+		snprintf(buf, sizeof(buf), "%.*f", ndigits, x);
+		return strtod(buf, NULL);
+	}
+	if (bexp)
+		mant |= 1ULL << 52;
+	s = bexp ? 1075 - bexp : 1074;
+	t = (npx_py_u128)mant * npx_p10q(ndigits);
+	if (s >= 128) {
+		r = 0;
+	} else {
+		npx_py_u128 rem = t & (((npx_py_u128)1 << s) - 1);
+		npx_py_u128 half = (npx_py_u128)1 << (s - 1);
+
+		r = t >> s;
+		r += rem > half || (rem == half && (r & 1));
+	}
+	if (r >> 53)
+		return x;
+	y = (double)(uint64_t)r / npx_p10d[ndigits];
+	return b >> 63 ? -y : y;
+}
+
+/* ---- SQLite 3.40.1's round(x, n) ---- */
+
+/*
+ * sqlite3AtoF() for what npx_sqlite_printf_f() writes: [-]digits.digits.
+ * Up to 18 digits go into a 64-bit significand, trailing zeros are moved
+ * to the exponent, and the result is significand / 10^e in long double,
+ * then rounded to double (twice rounded, as SQLite does). It stops at the
+ * first character that is not a digit, as SQLite does.
+ */
+static double npx_sqlite_atof(const char *z)
+{
+	const int64_t lim = (INT64_MAX - 9) / 10;
+	int64_t s = 0;
+	int sign = 1, d = 0, e, esign;
+	long double scale = 1.0;
+
+	if (*z == '-') {
+		sign = -1;
+		z++;
+	}
+	while (*z >= '0' && *z <= '9') {
+		s = s * 10 + (*z++ - '0');
+		if (s >= lim) {
+			while (*z >= '0' && *z <= '9') {
+				z++;
+				d++;
+			}
+		}
+	}
+	if (*z == '.') {
+		z++;
+		while (*z >= '0' && *z <= '9') {
+			if (s < lim) {
+				s = s * 10 + (*z - '0');
+				d--;
+			}
+			z++;
+		}
+	}
+	e = d < 0 ? -d : d;
+	esign = d < 0 ? -1 : 1;
+	if (!s)
+		return sign < 0 ? -0.0 : 0.0;
+	while (e > 0) {
+		if (esign > 0) {
+			if (s >= INT64_MAX / 10)
+				break;
+			s *= 10;
+		} else {
+			if (s % 10)
+				break;
+			s /= 10;
+		}
+		e--;
+	}
+	s = sign < 0 ? -s : s;
+	if (!e)
+		return (double)s;
+	while (e % 22) {
+		scale *= 1.0e+1;
+		e -= 1;
+	}
+	while (e > 0) {
+		scale *= 1.0e+22;
+		e -= 22;
+	}
+	return esign < 0 ? (double)(s / scale) : (double)(s * scale);
+}
+
+/* et_getdigit(): the leading digit of 1 <= *val < 10, then *val = frac * 10 */
+static char npx_sqlite_digit(long double *val, int *cnt)
+{
+	int digit;
+	long double d;
+
+	if (*cnt <= 0)
+		return '0';
+	(*cnt)--;
+	digit = (int)*val;
+	d = digit;
+	*val = (*val - d) * 10.0;
+	return (char)(digit + '0');
+}
+
+/*
+ * SQLite 3.40's printf "%.*f" of |x| <= 2^52, 1 <= precision <= 30,
+ * transcribed from sqlite3_str_vappendf() (etFLOAT, no flags): a rounder
+ * of 0.5 * 10^-precision (plus 3e-16 relative when few digits are
+ * asked) is added in long double, the value is scaled to [1, 10) and 16
+ * digits are peeled off; zeros follow. Types and operation order are
+ * kept, since every rounding of them shows in some output.
+ */
+static void npx_sqlite_printf_f(char *buf, double x, int precision)
+{
+	static const double ar_round[] = {
+		5.0e-01, 5.0e-02, 5.0e-03, 5.0e-04, 5.0e-05,
+		5.0e-06, 5.0e-07, 5.0e-08, 5.0e-09, 5.0e-10,
+	};
+	long double realvalue = x;
+	double rounder;
+	int idx, exp = 0, e2, nsd = 16;
+	char *bufpt = buf;
+
+	if (realvalue < 0.0) {
+		realvalue = -realvalue;
+		*bufpt++ = '-';
+	}
+	idx = precision & 0xfff;
+	rounder = ar_round[idx % 10];
+	while (idx >= 10) {
+		rounder *= 1.0e-10;
+		idx -= 10;
+	}
+	{
+		double rx = (double)realvalue;
+		int ex = -1023 + (int)((npx_bits(rx) >> 52) & 0x7ff);
+
+		if (precision + (ex / 3) < 15)
+			rounder += realvalue * 3e-16;
+		realvalue += rounder;
+	}
+	if (realvalue > 0.0) {
+		long double scale = 1.0;
+
+		while (realvalue >= 1e100 * scale && exp <= 350) {
+			scale *= 1e100;
+			exp += 100;
+		}
+		while (realvalue >= 1e10 * scale && exp <= 350) {
+			scale *= 1e10;
+			exp += 10;
+		}
+		while (realvalue >= 10.0 * scale && exp <= 350) {
+			scale *= 10.0;
+			exp++;
+		}
+		realvalue /= scale;
+		while (realvalue < 1e-8) {
+			realvalue *= 1e8;
+			exp -= 8;
+		}
+		while (realvalue < 1.0) {
+			realvalue *= 10.0;
+			exp--;
+		}
+	}
+	e2 = exp;
+	if (e2 < 0) {
+		*bufpt++ = '0';
+	} else {
+		for (; e2 >= 0; e2--)
+			*bufpt++ = npx_sqlite_digit(&realvalue, &nsd);
+	}
+	*bufpt++ = '.';
+	for (e2++; e2 < 0; precision--, e2++)
+		*bufpt++ = '0';
+	while (precision-- > 0)
+		*bufpt++ = npx_sqlite_digit(&realvalue, &nsd);
+	*bufpt = '\0';
+}
+
+/*
+ * roundFunc() of SQLite 3.40.1's func.c: n clamped to 0..30; |x| > 2^52
+ * returned as is; n == 0 by a cast; otherwise printf and atof.
+ */
+double npx_sqlite_round(double x, int n)
+{
+	char buf[80];
+
+	if (n > 30)
+		n = 30;
+	if (n < 0)
+		n = 0;
+	if (x != x)
+		return x;
+	if (x < -4503599627370496.0 || x > +4503599627370496.0)
+		return x;
+	if (!n)
+		return (double)(long long)(x + (x < 0 ? -0.5 : +0.5));
+	npx_sqlite_printf_f(buf, x, n);
+	return npx_sqlite_atof(buf);
+}
+
+/* ---- Decimal ---- */
+
+#define NPX_DEC_PREC 28 /* the default context's precision */
+#define NPX_DEC_KEEP 36 /* coefficient digits kept from a string */
+#define NPX_DEC_EMAX 999999 /* the default context's Emax */
+
+enum { NPX_DEC_FINITE, NPX_DEC_INF, NPX_DEC_NAN };
+
+/**
+ * struct npx_dec - a Decimal: (-1)^neg * c * 10^e
+ * @c: the coefficient, below 10^37.
+ * @e: the exponent.
+ * @neg: the sign (zeros have one too).
+ * @kind: enum NPX_DEC_FINITE etc.
+ */
+struct npx_dec {
+	npx_py_u128 c;
+	int e;
+	bool neg;
+	int kind;
+};
+
+static bool npx_ieq(const char *s, const char *lit)
+{
+	for (; *lit; s++, lit++)
+		if ((*s | 0x20) != *lit)
+			return false;
+	return !*s;
+}
+
+/*
+ * Decimal(s) for the strings str() gives of ints and floats ([-]digits
+ * [.digits][e[+-]digits], inf, nan). Python keeps every digit; up to 36
+ * are kept here and any further nonzero ones become a sticky 37th digit,
+ * which rounds the same at 28 digits (str() of an int or a float has at
+ * most 20).
+ */
+static bool npx_dec_parse(struct npx_dec *d, const char *s)
+{
+	bool point = false, any = false, sticky = false;
+	int nd = 0;
+	long x = 0;
+
+	d->c = 0;
+	d->e = 0;
+	d->neg = false;
+	d->kind = NPX_DEC_FINITE;
+	if (*s == '-' || *s == '+')
+		d->neg = *s++ == '-';
+	if (npx_ieq(s, "inf") || npx_ieq(s, "infinity")) {
+		d->kind = NPX_DEC_INF;
+		return true;
+	}
+	if (npx_ieq(s, "nan")) {
+		d->kind = NPX_DEC_NAN;
+		return true;
+	}
+	for (;; s++) {
+		if (*s == '.' && !point) {
+			point = true;
+			continue;
+		}
+		if (*s < '0' || *s > '9')
+			break;
+		any = true;
+		if (point)
+			d->e--;
+		if (!nd && *s == '0')
+			continue;
+		if (nd < NPX_DEC_KEEP) {
+			d->c = d->c * 10 + (unsigned int)(*s - '0');
+			nd++;
+		} else {
+			d->e++;
+			sticky |= *s != '0';
+		}
+	}
+	if (!any)
+		return false;
+	if (*s == 'e' || *s == 'E') {
+		bool eneg = false;
+
+		s++;
+		if (*s == '-' || *s == '+')
+			eneg = *s++ == '-';
+		if (*s < '0' || *s > '9')
+			return false;
+		for (; *s >= '0' && *s <= '9'; s++)
+			if ((x = x * 10 + (*s - '0')) > 10 * NPX_DEC_EMAX)
+				return false;
+		if (eneg)
+			x = -x;
+	}
+	if (*s)
+		return false;
+	if (sticky) {
+		d->c = d->c * 10 + 1;
+		d->e--;
+	}
+	x += d->e;
+	if (x > NPX_DEC_EMAX || x < -NPX_DEC_EMAX)
+		return false;
+	d->e = (int)x;
+	return true;
+}
+
+/* c / 10^k rounded half to even */
+static npx_py_u128 npx_div_even(npx_py_u128 c, int k)
+{
+	npx_py_u128 p, q, r;
+
+	if (k <= 0)
+		return c;
+	/* c < 2^128 < 10^39 / 2: nothing is left */
+	if (k > 38)
+		return 0;
+	p = npx_p10q(k);
+	q = c / p;
+	r = c - q * p;
+	return q + (r > p / 2 || (r == p / 2 && (q & 1)));
+}
+
+/* the context's rounding of an operation's exact result to 28 digits */
+static void npx_dec_round(struct npx_dec *d)
+{
+	int n = npx_ndig128(d->c);
+
+	if (n <= NPX_DEC_PREC)
+		return;
+	d->c = npx_div_even(d->c, n - NPX_DEC_PREC);
+	d->e += n - NPX_DEC_PREC;
+}
+
+/*
+ * @x's coefficient at exponent w, when x reaches below w + 1: its digits
+ * at w + 1 and above, then a sticky digit at w, 1 if anything nonzero was
+ * cut. Any rounding above w sees the same as with the exact value.
+ */
+static npx_py_u128 npx_dec_align(const struct npx_dec *x, int w)
+{
+	npx_py_u128 p, q;
+	int k = w + 1 - x->e;
+
+	if (k <= 0)
+		return x->c * npx_p10q(x->e - w);
+	if (k > 38)
+		return x->c ? 1 : 0;
+	p = npx_p10q(k);
+	q = x->c / p;
+	return q * 10 + (x->c != q * p);
+}
+
+/*
+ * Decimal a + b (finite): the exact sum rounded to 28 digits. When the
+ * operands' digits span more than 38 positions, the smaller one (at most
+ * 37 digits, so never the larger) is cut below the 37th position under
+ * the larger's first digit, into a sticky digit: the sum then still
+ * leads within one position of the larger's, and the 28-digit rounding
+ * happens well above the sticky digit.
+ */
+static void npx_dec_add(struct npx_dec *r, const struct npx_dec *a, const struct npx_dec *b)
+{
+	npx_py_u128 ca, cb;
+	int top, w, lo;
+
+	lo = a->e < b->e ? a->e : b->e;
+	if (!a->c || !b->c) {
+		if (!a->c && !b->c) {
+			r->c = 0;
+			r->e = lo;
+			/* -0 + -0 is -0, any other zero sum +0 (ROUND_HALF_EVEN) */
+			r->neg = a->neg && b->neg;
+			r->kind = NPX_DEC_FINITE;
+			return;
+		}
+		*r = a->c ? *a : *b;
+		npx_dec_round(r);
+		return;
+	}
+	top = a->e + npx_ndig128(a->c) - 1;
+	w = b->e + npx_ndig128(b->c) - 1;
+	top = top > w ? top : w;
+	w = top - 37;
+	if (lo >= w) {
+		ca = a->c * npx_p10q(a->e - lo);
+		cb = b->c * npx_p10q(b->e - lo);
+	} else {
+		ca = npx_dec_align(a, w);
+		cb = npx_dec_align(b, w);
+		lo = w;
+	}
+	r->kind = NPX_DEC_FINITE;
+	r->e = lo;
+	if (a->neg == b->neg) {
+		r->c = ca + cb;
+		r->neg = a->neg;
+	} else if (ca >= cb) {
+		r->c = ca - cb;
+		r->neg = a->neg && ca != cb;
+	} else {
+		r->c = cb - ca;
+		r->neg = b->neg;
+	}
+	npx_dec_round(r);
+}
+
+/* str(d.quantize(Decimal('0.000'))), "nan" where quantize raises */
+static char *npx_dec_put3(char *p, const struct npx_dec *d)
+{
+	npx_py_u128 c = d->c;
+	unsigned int frac;
+
+	if (d->kind != NPX_DEC_FINITE)
+		return npx_put_str(p, "nan");
+	if (d->e < -3) {
+		c = npx_div_even(c, -3 - d->e);
+	} else if (d->e > -3 && c) {
+		if (npx_ndig128(c) + d->e + 3 > NPX_DEC_PREC)
+			return npx_put_str(p, "nan");
+		c *= npx_p10q(d->e + 3);
+	}
+	if (npx_ndig128(c) > NPX_DEC_PREC)
+		return npx_put_str(p, "nan");
+	if (d->neg)
+		*p++ = '-';
+	frac = (unsigned int)(c % 1000);
+	p = npx_put_u128(p, c / 1000);
+	p[0] = '.';
+	p[1] = (char)('0' + frac / 100);
+	memcpy(p + 2, npx_py_digits2 + 2 * (frac % 100), 2);
+	p[4] = '\0';
+	return p + 4;
+}
+
+/*
+ * a NaN operand: quantize and str() pass it on as "NaN" (the first one's,
+ * with its sign); infinities make quantize raise
+ */
+static char *npx_dec_put_special(char *p, const struct npx_dec *a, const struct npx_dec *b)
+{
+	if (a->kind == NPX_DEC_NAN || b->kind == NPX_DEC_NAN)
+		return npx_put_str(p, (a->kind == NPX_DEC_NAN ? a->neg : b->neg) ? "-NaN" : "NaN");
+	return npx_put_str(p, "nan");
+}
+
+char *npx_py_local_time(char *p, const char *v_repr, const char *off_repr)
+{
+	struct npx_dec v, off, sum;
+
+	if (!npx_dec_parse(&v, v_repr) || !npx_dec_parse(&off, off_repr))
+		return npx_put_str(p, "nan");
+	if (v.kind || off.kind)
+		return npx_dec_put_special(p, &v, &off);
+	/* / 1000 is exact, but rounded to 28 digits like any result */
+	v.e -= 3;
+	npx_dec_round(&v);
+	npx_dec_add(&sum, &v, &off);
+	return npx_dec_put3(p, &sum);
+}
+
+char *npx_py_local_time_d(char *p, double v_ns, double off_us)
+{
+	char v[NPX_PY_FMT_MAX], off[NPX_PY_FMT_MAX];
+
+	npx_py_repr(v, v_ns);
+	npx_py_repr(off, off_us);
+	return npx_py_local_time(p, v, off);
+}
+
+char *npx_py_local_time_i(char *p, int64_t v_ns, double off_us)
+{
+	char v[NPX_PY_FMT_MAX], off[NPX_PY_FMT_MAX], *e = v;
+
+	if (v_ns < 0)
+		*e++ = '-';
+	*npx_put_u64(e, v_ns < 0 ? -(uint64_t)v_ns : (uint64_t)v_ns) = '\0';
+	npx_py_repr(off, off_us);
+	return npx_py_local_time(p, v, off);
+}
+
+char *npx_py_decimal_add3(char *p, const char *a, const char *b)
+{
+	struct npx_dec x, y, sum;
+
+	if (!npx_dec_parse(&x, a) || !npx_dec_parse(&y, b))
+		return npx_put_str(p, "nan");
+	if (x.kind || y.kind)
+		return npx_dec_put_special(p, &x, &y);
+	npx_dec_add(&sum, &x, &y);
+	return npx_dec_put3(p, &sum);
+}
+
+char *npx_py_decimal_diff_repr(char *p, const char *a, const char *b)
+{
+	struct npx_dec x, y, diff;
+	char buf[64], *q = buf;
+
+	if (!npx_dec_parse(&x, a) || !npx_dec_parse(&y, b))
+		return npx_put_str(p, "nan");
+	y.neg = !y.neg;
+	if (x.kind == NPX_DEC_NAN || y.kind == NPX_DEC_NAN)
+		return npx_put_str(p, "nan");
+	if (x.kind == NPX_DEC_INF || y.kind == NPX_DEC_INF) {
+		/* inf - inf raises */
+		if (x.kind == y.kind && x.neg != y.neg)
+			return npx_put_str(p, "nan");
+		return npx_put_str(p, (x.kind == NPX_DEC_INF ? x.neg : y.neg) ? "-inf" : "inf");
+	}
+	npx_dec_add(&diff, &x, &y);
+	/* float(Decimal) is float(str(Decimal)): strtod of the 28 digits */
+	if (diff.neg)
+		*q++ = '-';
+	q = npx_put_u128(q, diff.c);
+	snprintf(q, sizeof(buf) - (size_t)(q - buf), "e%d", diff.e);
+	return npx_py_repr(p, strtod(buf, NULL));
+}

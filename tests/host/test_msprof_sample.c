@@ -1,0 +1,179 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The export against msprof's own output: ../shared/reference/msprof-sample/
+ * holds a PROF folder in the real raw layout together with the
+ * mindstudio_profiler_output/ that msprof's parser (Ascend/msprof
+ * 9ba1ac7be) wrote from it. npuprof_export() on a copy of the raw folder
+ * must write the same CSVs and timeline, byte for byte, but for the one
+ * deliberate difference of docs/output.md: op_summary's Block Dim / Mix
+ * Block Dim. (README.txt is our own.)
+ *
+ * The reference is found through VNPU_REFERENCE, else beside the project
+ * (../shared/reference from the top of the tree).
+ */
+#include <dirent.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "kselftest_harness.h"
+#include "npuprof_export.h"
+
+#define SAMPLE "msprof-sample/PROF_000001_20250101000000000_SIMULATOR"
+#define TS "20261201084721"
+
+static int reference_dir(char *out, size_t len)
+{
+	const char *env = getenv("VNPU_REFERENCE");
+	char exe[PATH_MAX - 32];
+	ssize_t n;
+
+	if (env) {
+		snprintf(out, len, "%s", env);
+		return access(out, R_OK);
+	}
+	/* build/tests/host/<this> -> the top of the tree -> ../shared/reference */
+	n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	if (n <= 0)
+		return -1;
+	exe[n] = 0;
+	for (int i = 0; i < 4; i++)
+		*strrchr(exe, '/') = 0;
+	snprintf(out, len, "%s/../shared/reference", exe);
+	return access(out, R_OK);
+}
+
+static char *slurp(const char *path, size_t *len)
+{
+	FILE *f = fopen(path, "rb");
+	char *buf = NULL;
+	long n;
+
+	if (!f)
+		return NULL;
+	if (!fseek(f, 0, SEEK_END) && (n = ftell(f)) >= 0 && !fseek(f, 0, SEEK_SET)) {
+		buf = malloc((size_t)n + 1);
+		if (buf && fread(buf, 1, (size_t)n, f) != (size_t)n) {
+			free(buf);
+			buf = NULL;
+		}
+		if (buf) {
+			buf[n] = 0;
+			*len = (size_t)n;
+		}
+	}
+	fclose(f);
+	return buf;
+}
+
+/* the first line where @a and @b differ, for the log */
+static void first_diff(const char *a, const char *b, char *out, size_t len)
+{
+	int line = 1;
+	const char *la = a, *lb = b;
+
+	while (*a && *a == *b) {
+		if (*a == '\n') {
+			line++;
+			la = a + 1;
+			lb = b + 1;
+		}
+		a++;
+		b++;
+	}
+	snprintf(out, len, "line %d:\n  msprof: %.300s\n  ours:   %.300s", line, la, lb);
+	for (char *p = out; *p; p++)
+		if (*p == '\n' && p[1] != ' ')
+			*p = ' ';
+}
+
+FIXTURE(sample)
+{
+	char ref[PATH_MAX];
+	char work[64];
+	char prof[PATH_MAX];
+	int have;
+};
+
+FIXTURE_SETUP(sample)
+{
+	char cmd[6 * PATH_MAX];
+
+	self->have = !reference_dir(self->ref, sizeof(self->ref));
+	if (!self->have)
+		SKIP(return, "no ../shared/reference (set VNPU_REFERENCE): msprof's sample is not "
+			     "here");
+	snprintf(self->work, sizeof(self->work), "/tmp/npuprof-sample-XXXXXX");
+	ASSERT_NE(NULL, mkdtemp(self->work));
+	snprintf(self->prof, sizeof(self->prof), "%s/PROF_000001_20250101000000000_SIMULATOR",
+		 self->work);
+	snprintf(cmd, sizeof(cmd), "mkdir -p %s && cp -r %s/%s/host %s/%s/device_0 %s/", self->prof,
+		 self->ref, SAMPLE, self->ref, SAMPLE, self->prof);
+	ASSERT_EQ(0, system(cmd));
+}
+
+FIXTURE_TEARDOWN(sample)
+{
+	char cmd[PATH_MAX + 16];
+
+	if (!self->have)
+		return;
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", self->work);
+	if (system(cmd))
+		TH_LOG("cannot remove %s", self->work);
+}
+
+/* Every CSV msprof wrote, cell for cell, the timeline event for event, and no other file. */
+TEST_F(sample, outputs_equal_msprofs)
+{
+	static const char *const files[] = { "op_summary_" TS ".csv", "task_time_" TS ".csv",
+					     "op_statistic_" TS ".csv", "api_statistic_" TS ".csv",
+					     "msprof_" TS ".json" };
+	struct npuprof_export_opts opts = { .sz = sizeof(opts), .timestamp = TS, .quiet = 1 };
+	struct npuprof_error err;
+	char path[2 * PATH_MAX], ours_path[2 * PATH_MAX], where[1024];
+	struct dirent *de;
+	DIR *d;
+
+	ASSERT_EQ(0, npuprof_export(self->prof, &opts, &err)) TH_LOG("%s", err.msg);
+	for (size_t i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
+		size_t n_ref, n_ours;
+		char *ref, *ours, *hdr;
+
+		snprintf(path, sizeof(path), "%s/%s/mindstudio_profiler_output/%s", self->ref,
+			 SAMPLE, files[i]);
+		snprintf(ours_path, sizeof(ours_path), "%s/mindstudio_profiler_output/%s",
+			 self->prof, files[i]);
+		ref = slurp(path, &n_ref);
+		ours = slurp(ours_path, &n_ours);
+		ASSERT_NE(NULL, ref) TH_LOG("%s", path);
+		ASSERT_NE(NULL, ours) TH_LOG("we wrote no %s", ours_path);
+		/* the deliberate difference: msprof-analyze's checks key on Block Dim */
+		hdr = strstr(ref, ",Block Num,Mix Block Num,");
+		if (hdr)
+			memcpy(hdr, ",Block Dim,Mix Block Dim,",
+			       strlen(",Block Dim,Mix Block Dim,"));
+		first_diff(ref, ours, where, sizeof(where));
+		EXPECT_STREQ(ref, ours) TH_LOG("%s differs at %s", files[i], where);
+		free(ref);
+		free(ours);
+	}
+	/* no CSV or timeline that msprof did not write */
+	snprintf(path, sizeof(path), "%s/mindstudio_profiler_output", self->prof);
+	d = opendir(path);
+	ASSERT_NE(NULL, d);
+	while ((de = readdir(d))) {
+		bool known = false;
+
+		if (!strstr(de->d_name, ".csv") && !strstr(de->d_name, ".json"))
+			continue;
+		for (size_t i = 0; i < sizeof(files) / sizeof(files[0]); i++)
+			known |= !strcmp(de->d_name, files[i]);
+		EXPECT_TRUE(known) TH_LOG("%s is not in msprof's output", de->d_name);
+	}
+	closedir(d);
+}
+
+TEST_HARNESS_MAIN

@@ -1,0 +1,164 @@
+/* SPDX-License-Identifier: GPL-2.0 WITH Linux-syscall-note */
+/*
+ * vnpu: the device's own record formats, as an Ascend STARS device (Atlas
+ * A2 = 910B, Atlas A3 = 910_93, chip id 5) writes them and as msprof's
+ * parser reads them (Ascend/msprof analysis/, commit 9ba1ac7be; the parser
+ * files are named at each record). All little-endian, packed, fixed size:
+ * a raw file is whole records back to back.
+ *
+ *   stars_soc.data.N.slice_K     struct vnpu_acsq_log      64 B
+ *   ffts_profile.data.N.slice_K  struct vnpu_ffts_pmu     128 B
+ *   ts_track.data.N.slice_K      struct vnpu_ts_flip       40 B
+ *
+ * Timestamps are system counter ticks (syscnt) at the product's hwts
+ * frequency (50 MHz on chip 5). docs/msprof-parser.md has how the parser
+ * uses every field; docs/output.md what the device writes into each.
+ */
+#ifndef _UAPI_VNPU_ASCEND_H
+#define _UAPI_VNPU_ASCEND_H
+
+#include <linux/const.h>
+#include <linux/types.h>
+
+/* The magic of STARS records (checked by msprof in stars_soc since 2026-06) */
+#define VNPU_STARS_MAGIC 0x6BD3
+
+/* Function types: the low 6 bits of the first half-word */
+#define VNPU_FUNC_ACSQ_START 0x00 /* 0b000000 */
+#define VNPU_FUNC_ACSQ_END 0x01	  /* 0b000001 */
+#define VNPU_FUNC_FFTS_LOG_START 0x22 /* 0b100010, FFTS+ subtask log */
+#define VNPU_FUNC_FFTS_LOG_END 0x23   /* 0b100011 */
+#define VNPU_FUNC_CONTEXT_PMU 0x28 /* 0b101000 */
+#define VNPU_FUNC_BLOCK_PMU 0x29   /* 0b101001 */
+#define VNPU_FUNC_MASK 0x3f
+
+/* SQE types of an ACSQ log (msprof's SqeType) */
+enum vnpu_sqe_type {
+	VNPU_SQE_AI_CORE = 0,
+	VNPU_SQE_AI_CPU = 1,
+	VNPU_SQE_AIV = 2,
+	VNPU_SQE_PLACE_HOLDER = 3,
+	VNPU_SQE_EVENT_RECORD = 4,
+	VNPU_SQE_EVENT_WAIT = 5,
+	VNPU_SQE_NOTIFY_RECORD = 6,
+	VNPU_SQE_NOTIFY_WAIT = 7,
+	VNPU_SQE_WRITE_VALUE = 8,
+	VNPU_SQE_SDMA = 11,
+};
+
+/**
+ * struct vnpu_acsq_log - one ACSQ task log: a task's start or its end
+ * (msparser/stars/stars_log_parser.py, profiling_bean/stars/acsq_task.py;
+ * struct format "4HQHH11L")
+ * @word0: bits 0-5 function type (VNPU_FUNC_ACSQ_START or _END), bits 6-9
+ *         a counter that increases with every record of the channel
+ *         (a gap shows a loss), bits 10-15 enum vnpu_sqe_type.
+ * @magic: VNPU_STARS_MAGIC.
+ * @stream_id: the stream, below 0x1000 (bits 12 and 13 re-encode ids).
+ * @task_id: the task's 16-bit id on its stream.
+ * @syscnt: when, in system counter ticks.
+ * @reserved0: zero.
+ * @acc_acsq: bits 0-5 accelerator id, bits 6-12 ACSQ id.
+ * @reserved: zero.
+ */
+struct vnpu_acsq_log {
+	__u16 word0;
+	__u16 magic;
+	__u16 stream_id;
+	__u16 task_id;
+	__u64 syscnt;
+	__u16 reserved0;
+	__u16 acc_acsq;
+	__u32 reserved[11];
+};
+
+#define VNPU_ACSQ_WORD0(func, cnt, sqe) \
+	((__u16)(((func) & 0x3f) | (((cnt) & 0xf) << 6) | (((sqe) & 0x3f) << 10)))
+#define VNPU_ACSQ_FUNC(w) ((w) & 0x3f)
+#define VNPU_ACSQ_CNT(w) (((w) >> 6) & 0xf)
+#define VNPU_ACSQ_SQE(w) (((w) >> 10) & 0x3f)
+
+/* struct vnpu_ffts_pmu.ffts: FFTS type in bits 13-15 */
+#define VNPU_FFTS_TYPE_AIC 0	  /* a plain AI Core task */
+#define VNPU_FFTS_TYPE_AIV 1	  /* a plain AI Vector Core task */
+#define VNPU_FFTS_TYPE_FFTS_PLUS 4 /* an FFTS+ (mix) context */
+#define VNPU_FFTS_TYPE(w) (((w) >> 13) & 0x7)
+/* struct vnpu_ffts_pmu.subtask: type in bits 0-7, counters overflowed in bit 10 */
+#define VNPU_FFTS_SUBTASK_OVERFLOW _BITUL(10)
+#define VNPU_FFTS_NO_SUBTASK 0xffff /* subtask_id of a plain task */
+#define VNPU_PMU_COUNTERS 8
+
+/**
+ * struct vnpu_ffts_pmu - the PMU counters of one task (context PMU)
+ * (mscalculate/stars/ffts_pmu_calculator.py, profiling_bean/stars/ffts_pmu.py;
+ * struct format "4HQ4HQ12Q")
+ * @word0: bits 0-5 VNPU_FUNC_CONTEXT_PMU, bits 6-9 the channel's counter.
+ * @magic: VNPU_STARS_MAGIC (msprof does not check it here).
+ * @stream_id: the task's stream.
+ * @task_id: the task's 16-bit id.
+ * @reserved0: zero.
+ * @subtask: bits 0-7 subtask type (0 for a plain task), bit 10
+ *           VNPU_FFTS_SUBTASK_OVERFLOW: a counter saturated, the record
+ *           is not used.
+ * @subtask_id: VNPU_FFTS_NO_SUBTASK for a plain task.
+ * @ffts: bits 13-15 VNPU_FFTS_TYPE_*.
+ * @reserved1: zero.
+ * @reserved2: zero.
+ * @total_cycle: the task's cycles, summed over its blocks.
+ * @reserved3: zero.
+ * @pmu: the 8 programmed counters, summed over blocks, in the order of
+ *       sample.json's ai_core_profiling_events (aiv_profiling_events for
+ *       an AIV task).
+ * @start_syscnt: when the task started.
+ * @end_syscnt: when it ended.
+ */
+struct vnpu_ffts_pmu {
+	__u16 word0;
+	__u16 magic;
+	__u16 stream_id;
+	__u16 task_id;
+	__u64 reserved0;
+	__u16 subtask;
+	__u16 subtask_id;
+	__u16 ffts;
+	__u16 reserved1;
+	__u64 reserved2;
+	__u64 total_cycle;
+	__u64 reserved3;
+	__u64 pmu[VNPU_PMU_COUNTERS];
+	__u64 start_syscnt;
+	__u64 end_syscnt;
+};
+
+/* struct vnpu_ts_flip.tag */
+#define VNPU_TS_TAG_TASK_FLIP 14
+
+/**
+ * struct vnpu_ts_flip - a stream's 16-bit task ids wrapped around
+ * (msparser/step_trace/ts_track_parser.py, task_flip_bean.py; struct format
+ * "BBHLQHHHH16B"): every task of @stream_id after it is in the next batch
+ * @mode: zero.
+ * @tag: VNPU_TS_TAG_TASK_FLIP.
+ * @reserved0: zero.
+ * @reserved1: zero.
+ * @syscnt: when the ids wrapped.
+ * @stream_id: the stream.
+ * @flip_num: flips of this stream so far, from 1.
+ * @reserved2: zero.
+ * @task_id: the first task id after the flip (0).
+ * @reserved: zero.
+ */
+struct vnpu_ts_flip {
+	__u8 mode;
+	__u8 tag;
+	__u16 reserved0;
+	__u32 reserved1;
+	__u64 syscnt;
+	__u16 stream_id;
+	__u16 flip_num;
+	__u16 reserved2;
+	__u16 task_id;
+	__u8 reserved[16];
+};
+
+#endif /* _UAPI_VNPU_ASCEND_H */
