@@ -108,6 +108,36 @@ static int load_clock(const char *start, const char *end, struct npa_clock *c, s
 	return 0;
 }
 
+/*
+ * msprof's chip ids (ChipModel); 5 is the STARS chip of Atlas A2/A3, the
+ * one whose formats this export reads.
+ */
+static int check_platform(struct json_object *o, const char *path, struct npx_warn *w,
+			  struct npuprof_error *err)
+{
+	static const int known[] = { 0, 1, 2, 3, 4, 5, 7, 8, 9, 11, 15, 16 };
+	const char *s = jstr(o, "platform_version");
+	double v;
+
+	if (!s || !jnum(o, "platform_version", &v))
+		return npuprof_set_error(err, -EBADMSG, "%s: no platform_version", path);
+	for (size_t i = 0; i < NPX_ARRAY_SIZE(known); i++) {
+		if (v != known[i])
+			continue;
+		if (known[i] != 5)
+			npx_warn(w,
+				 "%s: platform_version %s: only chip 5 (Atlas A2/A3, STARS) formats"
+				 " are read; the raw files are read as such",
+				 path, s);
+		return 0;
+	}
+	return npuprof_set_error(
+		err, -EBADMSG,
+		"%s: platform_version '%.32s' is not a known Ascend chip (known: 0-5,"
+		" 7, 8, 9, 11, 15, 16)",
+		path, s);
+}
+
 int npa_host_cfg_load(const char *dir, struct npa_host_cfg *c, struct npx_warn *w,
 		      struct npuprof_error *err)
 {
@@ -121,10 +151,15 @@ int npa_host_cfg_load(const char *dir, struct npa_host_cfg *c, struct npx_warn *
 	o = load_json(path, w, true, err, &rc);
 	if (!o)
 		return rc;
-	if (jnum(o, "pid", &v))
+	rc = check_platform(o, path, w, err);
+	if (rc) {
+		json_object_put(o);
+		return rc;
+	}
+	if (jnum(o, "pid", &v) && v >= 0 && v < 4194304.0)
 		c->pid = (long)v;
 	else
-		npx_warn(w, "%s: no pid (the timeline's process ids use 0)", path);
+		npx_warn(w, "%s: no pid, or not a pid (the timeline's process ids use 0)", path);
 	if (json_object_object_get_ex(o, "CPU", &cpu) &&
 	    json_object_is_type(cpu, json_type_array) && (c0 = json_object_array_get_idx(cpu, 0)) &&
 	    jnum(c0, "Frequency", &v) && v > 0)
@@ -164,20 +199,28 @@ static bool parse_events(const char *s, uint32_t *ev, uint32_t *n)
 	return true;
 }
 
-/* "key: value" of a start log; the first section only when @ini */
-static bool log_value(const char *path, const char *key, bool ini, char *out, size_t len)
+/*
+ * "key: value" of a start log; the first section only when @ini. A file
+ * whose last line has no newline was cut short: its last value may be a
+ * truncated number, so that is warned about (once per file, by @warned).
+ */
+static bool log_value(const char *path, const char *key, bool ini, char *out, size_t len,
+		      struct npx_warn *w, bool *warned)
 {
 	char line[256];
 	size_t klen = strlen(key);
 	int sections = 0;
-	bool found = false;
+	bool found = false, nl = true;
 	FILE *f = fopen(path, "r");
 
 	if (!f)
 		return false;
-	while (!found && fgets(line, sizeof(line), f)) {
+	while (fgets(line, sizeof(line), f)) {
 		char *p = line, *e;
 
+		nl = line[strlen(line) - 1] == '\n';
+		if (found)
+			continue;
 		if (*p == '[') {
 			if (ini && ++sections > 1)
 				break;
@@ -195,6 +238,11 @@ static bool log_value(const char *path, const char *key, bool ini, char *out, si
 		found = true;
 	}
 	fclose(f);
+	if (!nl && !*warned) {
+		*warned = true;
+		npx_warn(w, "%s: the last line has no newline: the file may have been cut short",
+			 path);
+	}
 	return found;
 }
 
@@ -203,6 +251,7 @@ int npa_dev_cfg_load(const char *dir, uint32_t id, struct npa_dev_cfg *c, struct
 {
 	char path[PATH_MAX + 32], end[PATH_MAX + 32], val[64];
 	struct json_object *o, *di, *d0;
+	bool warned = false;
 	const char *s;
 	double v;
 	int rc;
@@ -213,27 +262,36 @@ int npa_dev_cfg_load(const char *dir, uint32_t id, struct npa_dev_cfg *c, struct
 	o = load_json(path, w, true, err, &rc);
 	if (!o)
 		return rc;
-	if (jnum(o, "pid", &v))
+	rc = check_platform(o, path, w, err);
+	if (rc) {
+		json_object_put(o);
+		return rc;
+	}
+	if (jnum(o, "pid", &v) && v >= 0 && v < 4194304.0)
 		c->pid = (long)v;
+	else
+		npx_warn(w, "%s: no pid, or not a pid (the timeline's process ids use 0)", path);
 	if (!json_object_object_get_ex(o, "DeviceInfo", &di) ||
 	    !json_object_is_type(di, json_type_array) || !(d0 = json_object_array_get_idx(di, 0))) {
 		json_object_put(o);
 		return npuprof_set_error(err, -EBADMSG, "%s: no DeviceInfo", path);
 	}
-	if (!jnum(d0, "hwts_frequency", &v) || v <= 0) {
+	if (!jnum(d0, "hwts_frequency", &v) || !(v > 0 && v < 1e9)) {
 		json_object_put(o);
-		return npuprof_set_error(err, -EBADMSG,
-					 "%s: DeviceInfo[0].hwts_frequency is missing or not > 0",
-					 path);
+		return npuprof_set_error(
+			err, -EBADMSG,
+			"%s: DeviceInfo[0].hwts_frequency is missing or not a frequency in MHz",
+			path);
 	}
 	c->hwts_hz = v * 1e6;
-	if (jnum(d0, "aic_frequency", &v) && v > 0)
+	if (jnum(d0, "aic_frequency", &v) && v > 0 && v < 1e9)
 		c->aic_mhz = v;
 	else
-		npx_warn(w, "%s: DeviceInfo[0].aic_frequency is missing or not > 0", path);
-	if (jnum(d0, "ai_core_num", &v) && v >= 0)
+		npx_warn(w, "%s: DeviceInfo[0].aic_frequency is missing or not a frequency in MHz",
+			 path);
+	if (jnum(d0, "ai_core_num", &v) && v >= 0 && v < 1e6)
 		c->ai_core_num = (uint32_t)v;
-	if (jnum(d0, "aiv_num", &v) && v >= 0)
+	if (jnum(d0, "aiv_num", &v) && v >= 0 && v < 1e6)
 		c->aiv_num = (uint32_t)v;
 	json_object_put(o);
 
@@ -257,15 +315,17 @@ int npa_dev_cfg_load(const char *dir, uint32_t id, struct npa_dev_cfg *c, struct
 	}
 
 	snprintf(path, sizeof(path), "%s/dev_start.log.%u", dir, id);
-	if (!log_value(path, "cntvct", false, val, sizeof(val)))
+	if (!log_value(path, "cntvct", false, val, sizeof(val), w, &warned))
 		return npuprof_set_error(err, -EBADMSG, "%s: missing, or no cntvct", path);
 	c->dev_cnt = strtod(val, NULL) / 1e9;
 	snprintf(path, sizeof(path), "%s/host_start.log.%u", dir, id);
-	if (!log_value(path, "clock_monotonic_raw", true, val, sizeof(val)))
+	warned = false;
+	if (!log_value(path, "clock_monotonic_raw", true, val, sizeof(val), w, &warned))
 		return npuprof_set_error(err, -EBADMSG, "%s: missing, or no clock_monotonic_raw",
 					 path);
 	v = strtod(val, NULL);
-	if (log_value(path, "cntvct_diff", true, val, sizeof(val)) && strtod(val, NULL) != 0)
+	if (log_value(path, "cntvct_diff", true, val, sizeof(val), w, &warned) &&
+	    strtod(val, NULL) != 0)
 		/* msprof: raw + round(cntvct_diff * 1e9 / host_freq), host_freq 1e9 here */
 		v += (double)(int64_t)(strtod(val, NULL) + (strtod(val, NULL) < 0 ? -0.5 : 0.5));
 	c->host_mon = v / 1e9;

@@ -49,7 +49,10 @@ struct tl_ev {
 	uint64_t conn;
 };
 
+#define TL_SCRATCH (128u << 10) /* one event: three names of 4 KiB, escaped 6 times */
+
 struct tl {
+	char *scratch;
 	char *arena;
 	size_t used, cap;
 	struct tl_ev *ev;
@@ -96,13 +99,12 @@ static int tl_add(struct tl *t, const char *text, size_t len, const char *ts, bo
 	return 0;
 }
 
-/* a JSON string as json.dumps(ensure_ascii=True) writes it */
-static char *json_str(char *p, const char *s)
+/* the inside of a JSON string as json.dumps(ensure_ascii=True) writes it */
+static char *json_body(char *p, const char *s)
 {
 	static const char hex[] = "0123456789abcdef";
 	const unsigned char *u = (const unsigned char *)s;
 
-	*p++ = '"';
 	while (*u) {
 		uint32_t c = *u;
 		int n = 0;
@@ -160,6 +162,13 @@ static char *json_str(char *p, const char *s)
 			p += sprintf(p, "\\u%04x", c);
 		}
 	}
+	return p;
+}
+
+static char *json_str(char *p, const char *s)
+{
+	*p++ = '"';
+	p = json_body(p, s);
 	*p++ = '"';
 	return p;
 }
@@ -290,7 +299,7 @@ static int cann(struct tl *t, const struct npa_export *x, const struct npa_dev *
 	double begin = strtod(h->cfg.clock.begin, NULL);
 	uint32_t *tids;
 	size_t nt = 0;
-	char buf[4096], tsb[NPX_PY_FMT_MAX], num[32];
+	char *buf = t->scratch, tsb[NPX_PY_FMT_MAX], num[32];
 	int rc;
 
 	if (!h->n_api)
@@ -305,8 +314,8 @@ static int cann(struct tl *t, const struct npa_export *x, const struct npa_dev *
 	for (size_t i = 0; !rc && i < nt; i++) {
 		if (i && tids[i] == tids[i - 1])
 			continue;
-		snprintf(buf, sizeof(buf), "Thread %u", tids[i]);
-		rc = meta(t, "thread_name", pid, tids[i], "name", buf, 0);
+		snprintf(num, sizeof(num), "Thread %u", tids[i]);
+		rc = meta(t, "thread_name", pid, tids[i], "name", num, 0);
 	}
 	for (size_t i = 0; !rc && i < nt; i++) {
 		if (i && tids[i] == tids[i - 1])
@@ -332,15 +341,11 @@ static int cann(struct tl *t, const struct npa_export *x, const struct npa_dev *
 		}
 		mode = a->level == CANN_LEVEL_ACL ? acl_tag(a->type) : type;
 		api = a->level == CANN_LEVEL_ACL ? type : a->level == CANN_LEVEL_HCCL ? item : type;
-		if (strlen(api) + strlen(item) + strlen(mode) > sizeof(buf) / 8)
-			continue;
-		p = npx_lit(p, "{\"name\": ");
-		{
-			char name[1024];
-
-			snprintf(name, sizeof(name), "%s@%s", level_prefix(a->level), api);
-			p = json_str(p, name);
-		}
+		p = npx_lit(p, "{\"name\": \"");
+		p = npx_put(p, level_prefix(a->level));
+		*p++ = '@';
+		p = json_body(p, api);
+		*p++ = '"';
 		p = npx_lit(p, ", \"pid\": ");
 		p = npx_fmt_u64(p, pid);
 		p = npx_lit(p, ", \"tid\": ");
@@ -391,7 +396,7 @@ static int hardware(struct tl *t, const struct npa_export *x, const struct npa_d
 	double begin = strtod(d->cfg.clock.begin, NULL);
 	uint32_t *streams;
 	size_t ns = 0;
-	char buf[2048], tsb[NPX_PY_FMT_MAX], id[48];
+	char *buf = t->scratch, tsb[NPX_PY_FMT_MAX], id[48];
 	int rc;
 
 	if (!d->n_tasks)
@@ -406,8 +411,8 @@ static int hardware(struct tl *t, const struct npa_export *x, const struct npa_d
 	for (size_t i = 0; !rc && i < ns; i++) {
 		if (i && streams[i] == streams[i - 1])
 			continue;
-		snprintf(buf, sizeof(buf), "Stream %u", streams[i]);
-		rc = meta(t, "thread_name", pid, streams[i], "name", buf, 0);
+		snprintf(id, sizeof(id), "Stream %u", streams[i]);
+		rc = meta(t, "thread_name", pid, streams[i], "name", id, 0);
 		if (!rc)
 			rc = meta(t, "thread_sort_index", pid, streams[i], "sort_index", NULL,
 				  streams[i]);
@@ -424,8 +429,6 @@ static int hardware(struct tl *t, const struct npa_export *x, const struct npa_d
 
 		npx_py_local_time_d(tsb, k->start, d->cfg.clock.offset);
 		if (!in_window(tsb, k->dur / 1000, begin))
-			continue;
-		if (op && strlen(op->name) > sizeof(buf) / 2)
 			continue;
 		p = npx_lit(p, "{\"name\": ");
 		p = json_str(p, op ? op->name : type);
@@ -698,15 +701,18 @@ static int write_ev(struct npx_out *o, struct npx_file *f, const struct tl *t,
 
 int npa_timeline(struct npa_export *x, struct npx_file *f)
 {
-	struct tl t = { .err = x->o.err };
+	struct tl t = { .err = x->o.err, .scratch = malloc(TL_SCRATCH) };
 	size_t *start = calloc(x->ndev + 1, sizeof(*start));
 	struct npx_u64set seen = { 0 };
 	char tmp[96], *p;
 	bool first = true;
 	int rc = 0;
 
-	if (!start)
+	if (!start || !t.scratch) {
+		free(start);
+		free(t.scratch);
 		return npuprof_set_error(x->o.err, -ENOMEM, "out of memory");
+	}
 	/* Overlap Analysis takes 19 + k, k counting the devices in reverse order */
 	for (unsigned int k = 0; !rc && k < x->ndev; k++) {
 		start[k] = t.n;
@@ -752,6 +758,7 @@ int npa_timeline(struct npa_export *x, struct npx_file *f)
 	}
 	npx_u64set_free(&seen);
 	free(start);
+	free(t.scratch);
 	free(t.arena);
 	free(t.ev);
 	return rc;

@@ -4,7 +4,8 @@
  * msprof's Decimal timestamps, reproduced exactly (see pyfmt.h).
  *
  * repr and Python's round are computed with exact integer arithmetic on
- * the double's mantissa (no printf on the common paths); SQLite's round
+ * the double's mantissa (printf and strtod only for reprs in exponent
+ * form, and round beyond 22 digits); SQLite's round
  * is a transcription of its own long double printf and atof, since its
  * results are not correctly rounded and must be matched as they are;
  * the Decimal functions work on 128-bit coefficients with a decimal
@@ -73,7 +74,7 @@ static npx_py_u128 npx_p10q(int k)
 /* decimal digits of v (1 for 0) */
 static unsigned int npx_ndig64(uint64_t v)
 {
-	/* floor(bits * log10(2)) is the count or one more; v | 1 has v's count */
+	/* the count is t = floor(bits * log10(2)) or t + 1; v | 1 has v's count */
 	uint64_t u = v | 1;
 	unsigned int t = (unsigned int)((64 - __builtin_clzll(u)) * 1233) >> 12;
 
@@ -87,7 +88,7 @@ static int npx_ndig128(npx_py_u128 v)
 	int bits, t;
 
 	if (!hi)
-		return v ? (int)npx_ndig64((uint64_t)v) : 1;
+		return (int)npx_ndig64((uint64_t)v);
 	bits = 128 - __builtin_clzll(hi);
 	t = (bits * 1233) >> 12;
 	return t - (v < npx_p10q(t)) + 1;
@@ -158,12 +159,13 @@ static uint64_t npx_bits(double v)
 /*
  * The shortest digits of a positive normal double x = M * 2^E with
  * 1e-4 <= x < 1e16, where repr uses fixed notation: m * 10^-d for the
- * smallest d such that some integer m reads back as x, and of those the m
- * nearest x (ties to even), which is what dtoa's mode 0 returns. Everything is scaled by
- * 2^(2 - E), so that x, the two midpoints to its neighbours and their
- * products by 10^d are integers: with E >= -66 and d <= 21 they stay
- * below 2^125. A decimal exactly on a midpoint reads back as x when M is
- * even (strtod rounds ties to even).
+ * smallest d such that some integer m reads back as x, and of those the
+ * m nearest x (ties to even), which is what dtoa's mode 0 returns.
+ * Everything is scaled by 2^(2 - E), so that x, the two midpoints to its
+ * neighbours and their products by 10^d are integers: with E >= -66 and
+ * d <= 21 (17 digits always read back) they stay below 2^125. A decimal
+ * exactly on a midpoint reads back as x when M is even (strtod rounds
+ * ties to even).
  */
 static char *npx_repr_fixed(char *p, uint64_t frac, unsigned int bexp)
 {
@@ -172,8 +174,12 @@ static char *npx_repr_fixed(char *p, uint64_t frac, unsigned int bexp)
 	bool incl = !(mant & 1);
 	npx_py_u128 x = (npx_py_u128)mant << 2;
 	npx_py_u128 hi = x + 2;
-	/* at a power of two the neighbour below is half as far */
-	npx_py_u128 lo = x - (frac || bexp == 1 ? 2 : 1);
+	/*
+	 * At a power of two the neighbour below is half as far. (In this
+	 * range a power of two is a short exact decimal, found before that
+	 * matters, but the bound is kept exact.)
+	 */
+	npx_py_u128 lo = x - (frac ? 2 : 1);
 	npx_py_u128 half = (npx_py_u128)1 << (k - 1);
 	npx_py_u128 mask = ((npx_py_u128)1 << k) - 1;
 	unsigned int d, n;
@@ -246,8 +252,9 @@ static int npx_fmt_e(char *dig, int n, double x)
 
 /*
  * The shortest digits of a positive finite x outside the fixed range,
- * from glibc's correctly rounded %e. Of the n-digit decimals only the
- * nearest can read back as x when x's rounding interval is symmetric; at
+ * from glibc's correctly rounded %e (ties to even, as dtoa). Of the
+ * n-digit decimals only the nearest can read back as x when x's rounding
+ * interval is symmetric; at
  * a power of two it is narrower below, and the decimal above x can read
  * back where the nearest (below) does not. Normal doubles have an
  * interval narrower than the spacing of 15-digit decimals, so when the
@@ -292,12 +299,59 @@ found:
 	return n;
 }
 
+/*
+ * The shortest digits of a positive double 1e16 <= x < 2^64 (device
+ * nanoseconds, say): x is an integer and so are its midpoints (ulp >= 2;
+ * the first power of two in the range, 2^54, has a quarter-ulp of 1), and
+ * the digits are m * 10^j for the largest j with a multiple of 10^j in
+ * x's interval, m the one nearest x. Such an m never ends in 0 (j would
+ * not be the largest). No x here is halfway between two candidates: that
+ * needs 10^j <= ulp, and (2m + 1) * 5^j * 2^(j - 1) is no multiple of an
+ * ulp that large; nor has a power of two a shorter candidate below it.
+ * Ties to even and the lopsided bound are kept all the same.
+ */
+static int npx_shortest_big(char *dig, int *exp10, uint64_t frac, unsigned int bexp)
+{
+	int sh = (int)bexp - 1075; /* x = M * 2^sh, sh >= 1 */
+	uint64_t x = (frac | (1ULL << 52)) << sh;
+	uint64_t hi = x + (1ULL << (sh - 1));
+	uint64_t lo = x - (frac ? 1ULL << (sh - 1) : 1ULL << (sh - 2));
+	bool incl = !(x >> sh & 1);
+	uint64_t mlo = x, mhi = x, m, q, r;
+	unsigned int j, n;
+
+	for (j = 1; j < 20; j++) {
+		uint64_t p = npx_p10[j];
+		uint64_t l = lo / p + (incl ? lo % p != 0 : 1);
+		uint64_t h = incl ? hi / p : (hi - 1) / p;
+
+		if (l > h)
+			break;
+		mlo = l;
+		mhi = h;
+	}
+	j--;
+	q = x / npx_p10[j];
+	r = x % npx_p10[j];
+	m = q + (r > npx_p10[j] / 2 || (r == npx_p10[j] / 2 && (q & 1)));
+	m = m < mlo ? mlo : m > mhi ? mhi : m;
+	n = npx_ndig64(m);
+	npx_put_digits(dig, m, n);
+	*exp10 = (int)(n + j) - 1;
+	return (int)n;
+}
+
 /* repr of a positive finite x outside [1e-4, 1e16): "1e-05", "1.5e+16" */
 static char *npx_repr_exp(char *p, double x)
 {
+	uint64_t b = npx_bits(x);
 	char dig[20];
-	int e, n = npx_shortest_slow(dig, &e, x);
+	int e, n;
 
+	if (x < 18446744073709551616.0 && x >= 1e16)
+		n = npx_shortest_big(dig, &e, b & NPX_MANT_MASK, (unsigned int)(b >> 52));
+	else
+		n = npx_shortest_slow(dig, &e, x);
 	*p++ = dig[0];
 	if (n > 1) {
 		*p++ = '.';
@@ -340,7 +394,7 @@ char *npx_py_repr(char *p, double v)
 /*
  * CPython rounds x's exact binary value to n decimals, ties to even
  * (dtoa mode 3), and reads the digits back with strtod. Here x * 10^n is
- * taken exactly as M * 10^n / 2^-E (below 2^126 for n <= 22) and rounded
+ * taken exactly as M * 10^n / 2^-E (below 2^127 for n <= 22) and rounded
  * to an integer r; r / 10^n is then one correctly rounded division of two
  * exact doubles, the double nearest the decimal, as strtod would give.
  * When r >= 2^53, x's ulp exceeds 10^-n, the rounded decimal is within
@@ -392,10 +446,11 @@ double npx_py_round(double x, int ndigits)
 
 /*
  * sqlite3AtoF() for what npx_sqlite_printf_f() writes: [-]digits.digits.
- * Up to 18 digits go into a 64-bit significand, trailing zeros are moved
- * to the exponent, and the result is significand / 10^e in long double,
- * then rounded to double (twice rounded, as SQLite does). It stops at the
- * first character that is not a digit, as SQLite does.
+ * Digits go into a 64-bit significand while it stays below
+ * (2^63 - 10) / 10, trailing zeros are moved back to the exponent, and the
+ * result is significand / 10^e in long double, then rounded to double
+ * (twice rounded, as SQLite does). It stops at the first character that
+ * is not a digit, as SQLite does.
  */
 static double npx_sqlite_atof(const char *z)
 {
@@ -604,9 +659,10 @@ static bool npx_ieq(const char *s, const char *lit)
 /*
  * Decimal(s) for the strings str() gives of ints and floats ([-]digits
  * [.digits][e[+-]digits], inf, nan). Python keeps every digit; up to 36
- * are kept here and any further nonzero ones become a sticky 37th digit,
- * which rounds the same at 28 digits (str() of an int or a float has at
- * most 20).
+ * are kept here and any further nonzero ones become a sticky 37th digit.
+ * That rounds the same at 28 digits unless a subtraction cancels the
+ * leading digits of two such operands; str() of an int or a float has at
+ * most 20 digits.
  */
 static bool npx_dec_parse(struct npx_dec *d, const char *s)
 {
@@ -725,11 +781,13 @@ static npx_py_u128 npx_dec_align(const struct npx_dec *x, int w)
 
 /*
  * Decimal a + b (finite): the exact sum rounded to 28 digits. When the
- * operands' digits span more than 38 positions, the smaller one (at most
- * 37 digits, so never the larger) is cut below the 37th position under
- * the larger's first digit, into a sticky digit: the sum then still
- * leads within one position of the larger's, and the 28-digit rounding
- * happens well above the sticky digit.
+ * operands' digits span more than 38 positions, the lower one is cut at
+ * w, 37 positions under the larger one's first digit (top), into a sticky
+ * digit (npx_dec_align()); the larger one, of at most 37 digits, is never
+ * cut. With operands of up to 36 digits the cut one is below 10^(top - 1),
+ * so the sum still leads at top or top - 1 and its 28-digit rounding
+ * happens well above w, as for the exact sum. Each aligned coefficient
+ * has at most 38 digits, and their sum stays below 2 * 10^38 < 2^128.
  */
 static void npx_dec_add(struct npx_dec *r, const struct npx_dec *a, const struct npx_dec *b)
 {

@@ -6,9 +6,10 @@
  * str() of a float, round() in Python and in SQLite's SQL, and Decimal
  * sums quantized to 3 decimals. Each function here is one such Python
  * expression (CPython 3.11, SQLite 3.40.1 as on Debian 12), reproduced
- * exactly for every input, not merely for the common ones; the exact
- * expression is given with each. They write at p and return the end of
- * what they wrote, with a NUL there (not counted).
+ * exactly for every input, not merely for the common ones (within the
+ * limits given); the expression is given with each. Those writing text
+ * write at p and return the end of what they wrote, with a NUL there (not
+ * counted).
  *
  * Nothing here is exported from the shared library.
  */
@@ -34,8 +35,8 @@ char *npx_py_repr(char *p, double v);
  * round(x, ndigits) in Python, ndigits >= 0 (round(x, 0) is a float too):
  * the decimal nearest x at ndigits decimals, ties to even on the exact
  * binary value (round(2.675, 2) == 2.67, round(0.125, 2) == 0.12), read
- * back as the nearest double. msprof's round(value, NUMBER_DECIMAL_PLACES)
- * in its Python-side statistics. ndigits < 0 is taken as 0.
+ * back as the nearest double: msprof's round(value, 3) and the like in
+ * its Python-side computations. ndigits < 0 is taken as 0.
  */
 double npx_py_round(double x, int ndigits);
 
@@ -58,11 +59,14 @@ double npx_sqlite_round(double x, int n);
  *
  * where v_repr is str() of the nanoseconds (an int or a float) and
  * off_repr str() of the microsecond offset (a float), e.g.
- * ("1735689599000000.0", "1000010500000") -> "1735689600010500.000".
+ * ("1000010500000", "1735689599000000.0") -> "1735690599010500.000".
  * Always 3 decimals, "-" when negative (also "-0.000"); "NaN" for a nan
  * operand, as Decimal prints it. Where Python raises (a result of more
  * than 28 digits, an infinite operand, a malformed string) this writes
  * "nan". Strings are taken as str() writes them: no spaces, no '_'.
+ * Exact for operands of up to 36 significant digits (str() of a float or
+ * an int has at most 20); digits past the 36th are kept only as a sticky
+ * digit, which can be wrong when such operands cancel each other.
  */
 char *npx_py_local_time(char *p, const char *v_repr, const char *off_repr);
 /* npx_py_local_time() of repr(v_ns) and repr(off_us) */

@@ -1,0 +1,328 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The export of folders that other tools wrote must survive them: seeded
+ * corruptions of copies of ../shared/reference/msprof-sample/ (truncated
+ * raw files, records with a wrong magic or level, junk appended, config
+ * files missing, cut short or with an unknown product, random bytes), each
+ * exported in a child process under a time limit. The oracle:
+ *
+ *  - no crash and no hang (the child exits, within 20 s);
+ *  - a failed export names a file of the folder in its message;
+ *  - a structural corruption (every kind but random bytes, which can make
+ *    valid-looking data) is never silent: either a warning or an error
+ *    comes, or every output file equals msprof's.
+ *
+ * VNPU_FUZZ_SEED replays a run; VNPU_FUZZ_ROUNDS sets its length.
+ */
+#include <fcntl.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "kselftest_harness.h"
+#include "npuprof_export.h"
+
+/* every path here is a short one under /tmp or the reference folder */
+#pragma GCC diagnostic ignored "-Wformat-truncation"
+
+#define SAMPLE "msprof-sample/PROF_000001_20250101000000000_SIMULATOR"
+#define TS "20261201084721"
+
+static const char *const raw_files[] = {
+	"host/data/unaging.api_event.data.slice_0",
+	"host/data/unaging.compact.node_basic_info.slice_0",
+	"host/data/unaging.compact.task_track.slice_0",
+	"device_0/data/stars_soc.data.0.slice_0",
+	"device_0/data/ffts_profile.data.0.slice_0",
+};
+static const unsigned int raw_size[] = { 40, 64, 64, 64, 128 };
+
+static const char *const config_files[] = {
+	"host/info.json",	    "host/start_info",	     "device_0/info.json.0",
+	"device_0/sample.json",	    "device_0/start_info.0", "device_0/host_start.log.0",
+	"device_0/dev_start.log.0",
+};
+
+static const char *const outputs[] = { "op_summary_" TS ".csv", "task_time_" TS ".csv",
+				       "op_statistic_" TS ".csv", "api_statistic_" TS ".csv",
+				       "msprof_" TS ".json" };
+
+enum kind { K_TRUNCATE, K_MAGIC, K_JUNK, K_CFG_MISSING, K_CFG_CUT, K_PRODUCT, K_BYTES, K_COUNT };
+
+static __u64 rnd64(__u64 *s)
+{
+	__u64 z = (*s += 0x9e3779b97f4a7c15ull);
+
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+	return z ^ (z >> 31);
+}
+
+/* 0 .. n - 1; 0 when n is 0 (a file an earlier corruption emptied) */
+static unsigned int rnd(__u64 *s, unsigned int n)
+{
+	return n ? (unsigned int)(rnd64(s) % n) : 0;
+}
+
+static int reference_dir(char *out, size_t len)
+{
+	const char *env = getenv("VNPU_REFERENCE");
+	char exe[PATH_MAX - 32];
+	ssize_t n;
+
+	if (env) {
+		snprintf(out, len, "%s", env);
+		return access(out, R_OK);
+	}
+	n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	if (n <= 0)
+		return -1;
+	exe[n] = 0;
+	for (int i = 0; i < 4; i++)
+		*strrchr(exe, '/') = 0;
+	snprintf(out, len, "%s/../shared/reference", exe);
+	return access(out, R_OK);
+}
+
+static long file_size(const char *path)
+{
+	struct stat st;
+
+	return stat(path, &st) ? 0 : (long)st.st_size;
+}
+
+static int write_at(const char *path, long off, const void *buf, size_t n)
+{
+	int fd = open(path, O_WRONLY);
+	int ok = fd >= 0 && pwrite(fd, buf, n, off) == (ssize_t)n;
+
+	if (fd >= 0)
+		close(fd);
+	return ok ? 0 : -1;
+}
+
+/* Apply one corruption of @kind to @prof; its description to @what. */
+static int corrupt(const char *prof, enum kind kind, __u64 *s, char *what, size_t len)
+{
+	char path[PATH_MAX];
+	unsigned int f;
+	long size;
+
+	switch (kind) {
+	case K_TRUNCATE:
+		f = rnd(s, 5);
+		snprintf(path, sizeof(path), "%s/%s", prof, raw_files[f]);
+		size = file_size(path);
+		/* not a whole number of records: the parser must see it */
+		size = (long)rnd(s, (unsigned int)size);
+		if (size % raw_size[f] == 0)
+			size += 1 + rnd(s, raw_size[f] - 1);
+		snprintf(what, len, "%s cut to %ld bytes", raw_files[f], size);
+		return truncate(path, size);
+	case K_MAGIC: {
+		/* the first half-word of every kind but ffts_profile is checked */
+		static const unsigned int at[] = { 0, 0, 0, 2, 0 };
+		static const __u16 bad[] = { 0x5a5b, 0x5a5b, 0x5a5b, 0x6bd4, 0x0029 };
+		__u16 v;
+
+		f = rnd(s, 5);
+		snprintf(path, sizeof(path), "%s/%s", prof, raw_files[f]);
+		size = file_size(path) / raw_size[f];
+		size = (long)rnd(s, (unsigned int)size) * raw_size[f];
+		v = bad[f];
+		snprintf(what, len, "%s: record at %ld gets %#x at +%u", raw_files[f], size, v,
+			 at[f]);
+		return write_at(path, size + at[f], &v, sizeof(v));
+	}
+	case K_JUNK: {
+		char junk[7] = "garbage";
+
+		f = rnd(s, 5);
+		snprintf(path, sizeof(path), "%s/%s", prof, raw_files[f]);
+		snprintf(what, len, "%s: 7 bytes appended", raw_files[f]);
+		return write_at(path, file_size(path), junk, sizeof(junk));
+	}
+	case K_CFG_MISSING:
+		f = rnd(s, ARRAY_SIZE(config_files));
+		snprintf(path, sizeof(path), "%s/%s", prof, config_files[f]);
+		snprintf(what, len, "%s removed", config_files[f]);
+		return unlink(path);
+	case K_CFG_CUT:
+		f = rnd(s, ARRAY_SIZE(config_files));
+		snprintf(path, sizeof(path), "%s/%s", prof, config_files[f]);
+		size = file_size(path);
+		size = (long)rnd(s, (unsigned int)size);
+		snprintf(what, len, "%s cut to %ld bytes", config_files[f], size);
+		return truncate(path, size);
+	case K_PRODUCT: {
+		char cmd[PATH_MAX + 128];
+
+		f = rnd(s, 2);
+		snprintf(what, len, "%s: platform_version 99",
+			 f ? "device_0/info.json.0" : "host/info.json");
+		snprintf(cmd, sizeof(cmd),
+			 "sed -i 's/\"platform_version\": \"5\"/\"platform_version\": \"99\"/'"
+			 " %s/%s 2>/dev/null",
+			 prof, f ? "device_0/info.json.0" : "host/info.json");
+		return system(cmd);
+	}
+	case K_BYTES: {
+		unsigned char b = (unsigned char)rnd64(s);
+		long off;
+
+		f = rnd(s, 5);
+		snprintf(path, sizeof(path), "%s/%s", prof, raw_files[f]);
+		off = (long)rnd(s, (unsigned int)file_size(path));
+		snprintf(what, len, "%s: byte %ld = %#x", raw_files[f], off, b);
+		return write_at(path, off, &b, 1);
+	}
+	case K_COUNT:
+		break;
+	}
+	return -1;
+}
+
+static bool same_file(const char *a, const char *b)
+{
+	char cmd[2 * PATH_MAX + 32];
+
+	snprintf(cmd, sizeof(cmd), "cmp -s '%s' '%s'", a, b);
+	return system(cmd) == 0;
+}
+
+/*
+ * Export @prof in a child: 0 it succeeded (*@warnings set), 1 it failed
+ * with an error naming a file, 2 crashed, hung or failed without naming one.
+ */
+static int export_child(const char *prof, unsigned int *warnings, char *msg, size_t len)
+{
+	int p[2], st;
+	pid_t pid;
+	struct {
+		int rc;
+		unsigned int warnings;
+		char msg[512];
+	} res = { 0 };
+
+	if (pipe(p))
+		return 2;
+	pid = fork();
+	if (pid == 0) {
+		struct npuprof_export_summary sum = { 0 };
+		struct npuprof_export_opts o = {
+			.sz = sizeof(o), .timestamp = TS, .quiet = 1, .summary = &sum
+		};
+		struct npuprof_error err = { 0 };
+
+		close(p[0]);
+		alarm(20);
+		res.rc = npuprof_export(prof, &o, &err);
+		res.warnings = res.rc ? 0 : sum.warnings;
+		snprintf(res.msg, sizeof(res.msg), "%s", err.msg);
+		if (write(p[1], &res, sizeof(res)) != sizeof(res))
+			_exit(3);
+		_exit(0);
+	}
+	close(p[1]);
+	if (pid < 0 || read(p[0], &res, sizeof(res)) != sizeof(res)) {
+		close(p[0]);
+		if (pid > 0)
+			waitpid(pid, &st, 0);
+		snprintf(msg, len, "the export crashed or hung");
+		return 2;
+	}
+	close(p[0]);
+	waitpid(pid, &st, 0);
+	snprintf(msg, len, "%s", res.msg);
+	*warnings = res.warnings;
+	if (!res.rc)
+		return 0;
+	/* an error names a file or folder of the PROF folder */
+	return strstr(res.msg, "PROF_000001") || strstr(res.msg, "device_0") ||
+			       strstr(res.msg, "host/")
+		       ? 1
+		       : 2;
+}
+
+TEST(corrupted_samples)
+{
+	char ref[PATH_MAX], work[] = "/tmp/npuprof-fuzz-XXXXXX", prof[PATH_MAX];
+	char cmd[4 * PATH_MAX], what[3][512], msg[512];
+	const char *env = getenv("VNPU_FUZZ_SEED");
+	__u64 seed = env ? strtoull(env, NULL, 0) : 0x5eed0f14ull, s = seed;
+	unsigned long rounds =
+		getenv("VNPU_FUZZ_ROUNDS") ? strtoul(getenv("VNPU_FUZZ_ROUNDS"), NULL, 0) : 300;
+	unsigned long failed = 0, warned = 0, clean = 0, silent = 0;
+
+	if (reference_dir(ref, sizeof(ref)))
+		SKIP(return, "no ../shared/reference (set VNPU_REFERENCE): msprof's sample is not "
+			     "here");
+	ASSERT_NE(NULL, mkdtemp(work));
+	snprintf(prof, sizeof(prof), "%s/PROF_000001_20250101000000000_SIMULATOR", work);
+	TH_LOG("seed %#llx, %lu rounds", (unsigned long long)seed, rounds);
+	for (unsigned long i = 0; i < rounds; i++) {
+		unsigned int n = 1 + rnd(&s, 3), warnings = 0;
+		bool structural = false;
+		int r;
+
+		snprintf(cmd, sizeof(cmd),
+			 "rm -rf %s && mkdir -p %s && cp -r %s/%s/host %s/%s/device_0 %s/", prof,
+			 prof, ref, SAMPLE, ref, SAMPLE, prof);
+		ASSERT_EQ(0, system(cmd));
+		for (unsigned int k = 0; k < n; k++) {
+			enum kind kind = (enum kind)rnd(&s, K_COUNT);
+
+			what[k][0] = 0;
+			if (corrupt(prof, kind, &s, what[k], sizeof(what[k])))
+				continue;
+			structural |= kind != K_BYTES;
+		}
+		r = export_child(prof, &warnings, msg, sizeof(msg));
+		ASSERT_NE(2, r)
+		TH_LOG("round %lu (%s; %s; %s): %s", i, what[0], n > 1 ? what[1] : "",
+				       n > 2 ? what[2] : "", msg);
+		if (r == 1) {
+			failed++;
+			continue;
+		}
+		if (warnings) {
+			warned++;
+			continue;
+		}
+		/* no word said: every file must be msprof's */
+		bool same = true;
+
+		for (size_t k = 0; k < ARRAY_SIZE(outputs); k++) {
+			char a[2 * PATH_MAX], b[2 * PATH_MAX];
+
+			snprintf(a, sizeof(a), "%s/%s/mindstudio_profiler_output/%s", ref, SAMPLE,
+				 outputs[k]);
+			snprintf(b, sizeof(b), "%s/mindstudio_profiler_output/%s", prof,
+				 outputs[k]);
+			/* op_summary differs from msprof's in its header only */
+			if (k == 0)
+				continue;
+			same &= same_file(a, b);
+		}
+		if (same) {
+			clean++;
+		} else if (structural) {
+			silent++;
+			EXPECT_FALSE(structural)
+			TH_LOG("round %lu: silent change (%s; %s; %s)", i, what[0],
+			       n > 1 ? what[1] : "", n > 2 ? what[2] : "");
+		}
+	}
+	TH_LOG("%lu rounds: %lu errors naming a file, %lu with warnings, %lu unchanged, %lu silent",
+	       rounds, failed, warned, clean, silent);
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", work);
+	if (system(cmd))
+		TH_LOG("cannot remove %s", work);
+}
+
+TEST_HARNESS_MAIN
