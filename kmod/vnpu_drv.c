@@ -85,6 +85,7 @@ static int vnpu_device_add(struct vnpu_device *vdev, u32 id, int product_id)
 	spin_lock_init(&vdev->lock);
 	mutex_init(&vdev->prof_lock);
 	INIT_LIST_HEAD(&vdev->active);
+	ida_init(&vdev->hw_streams);
 	vdev->next_task_id = 1;
 	vdev->epoch_ns = ktime_get_ns();
 	atomic_set(&vdev->kick, 0);
@@ -120,6 +121,7 @@ static void vnpu_device_remove(struct vnpu_device *vdev)
 	device_destroy(vnpu_class, vdev->cdev.dev);
 	cdev_del(&vdev->cdev);
 	vnpu_exec_stop(vdev);
+	ida_destroy(&vdev->hw_streams);
 }
 
 static int __init vnpu_init(void)

@@ -16,6 +16,7 @@
 #include <linux/atomic.h>
 #include <linux/cdev.h>
 #include <linux/device.h>
+#include <linux/idr.h>
 #include <linux/kref.h>
 #include <linux/list.h>
 #include <linux/mutex.h>
@@ -25,10 +26,14 @@
 #include <linux/workqueue.h>
 
 #include "vnpu.h"
+#include "vnpu_ascend.h"
 #include "vnpu_model.h"
 #include "vnpu_prof.h"
 
 #define VNPU_NAME "vnpu"
+
+/* Device-wide stream ids: msprof re-encodes ids with bit 12 or 13 set. */
+#define VNPU_HW_STREAMS 2048
 
 /* Cores of one type a device models at most (the product table's maximum). */
 #define VNPU_MAX_CORES 64
@@ -36,16 +41,56 @@
 struct vnpu_comm;
 
 /**
- * struct vnpu_ring - the record ring of one profiling session
+ * struct vnpu_chan - one channel of a VNPU_PROF_F_CHANNELS session
+ * @data: its data area, @size bytes mapped twice (in the ring's vmap).
+ * @size: data bytes, a power of two.
+ * @rec_size: bytes of each record.
+ * @first: index of its first data page in vnpu_ring.pages.
+ * @nr: its data pages.
+ * @map_first: page index of its data in the mapping (and the vmap).
+ * @desc: its descriptor in the control page.
+ * @cons: its consumer position in the consumer page (never trusted).
+ * @prod: producer position (published at vnpu_ring_publish()).
+ * @published: the producer position last published.
+ * @cons_seen: the last plausible consumer position.
+ * @produced: records produced (written + lost).
+ * @lost: records dropped.
+ * @cnt: the 4-bit counter the next record carries.
+ */
+struct vnpu_chan {
+	void *data;
+	u64 size;
+	u32 rec_size;
+	u32 first;
+	u32 nr;
+	u32 map_first;
+	struct vnpu_ring_chan *desc;
+	u64 *cons;
+	u64 prod;
+	u64 published;
+	u64 cons_seen;
+	u64 produced;
+	u64 lost;
+	u8 cnt;
+};
+
+/**
+ * struct vnpu_ring - the record ring of one profiling session: one data
+ * area of vnpu records, or (VNPU_PROF_F_CHANNELS) one per channel
  * @pages: the control page, the consumer page, then the data pages.
- * @nr_data: data pages, a power of two.
+ * @nr_data: data pages (of all channels), a power of two without channels.
+ * @n_chan: channels, 0 for the one area of vnpu records.
+ * @chan: the channels.
  * @vaddr: the kernel's view: control, consumer, data, data again.
  * @ctrl: the control page.
  * @cons: the consumer page (user-writable: never trusted).
- * @data: the data area, @size bytes mapped twice.
- * @size: data bytes.
- * @prod: producer position (published to @ctrl at vnpu_ring_publish()).
- * @cons_seen: the last plausible consumer position.
+ * @data: the data area, @size bytes mapped twice (no channels).
+ * @size: data bytes (no channels).
+ * @prod: producer position (published to @ctrl at vnpu_ring_publish());
+ *        with channels, their bytes written added up.
+ * @published: the producer position last published (no channels).
+ * @cons_seen: the last plausible consumer position; with channels, theirs
+ *             added up.
  * @seq: the next record's sequence number.
  * @produced: data records produced (written + lost).
  * @lost: data records dropped.
@@ -58,12 +103,15 @@ struct vnpu_comm;
 struct vnpu_ring {
 	struct page **pages;
 	u32 nr_data;
+	u32 n_chan;
+	struct vnpu_chan chan[VNPU_CH_COUNT];
 	void *vaddr;
 	struct vnpu_ring_ctrl *ctrl;
 	struct vnpu_ring_cons *cons;
 	void *data;
 	u64 size;
 	u64 prod;
+	u64 published;
 	u64 cons_seen;
 	u64 seq;
 	u64 produced;
@@ -136,7 +184,12 @@ struct vnpu_ktask {
  * @ref: held by vnpu_file.streams and by syncs waiting on the stream.
  * @vfile: the owner.
  * @id: index in vnpu_file.streams.
- * @hw_id: device-wide id, the "Stream ID" of profiling records.
+ * @hw_id: device-wide id below VNPU_HW_STREAMS, the "Stream ID" of
+ *         profiling records; reused once the stream is gone.
+ * @last_sched_id: the id of the last task scheduled on it.
+ * @flip_session: the session @flip_epoch counts in.
+ * @flip_epoch: the task id epoch (id >> 16) the channel session has
+ *              written flips up to for this stream.
  * @dying: being destroyed: takes no more tasks (under vnpu_file.lock).
  * @pending: tasks not yet completed, in submission order.
  * @active: in vnpu_device.active while @pending is not empty.
@@ -149,6 +202,9 @@ struct vnpu_stream {
 	struct vnpu_file *vfile;
 	u32 id;
 	u32 hw_id;
+	u64 last_sched_id;
+	u32 flip_session;
+	u64 flip_epoch;
 	bool dying;
 	struct list_head pending;
 	struct list_head active;
@@ -168,7 +224,7 @@ struct vnpu_stream {
  * @active: streams with pending tasks.
  * @npending: tasks queued on the device.
  * @next_task_id: the id the next submitted task gets.
- * @next_hw_stream: the device-wide id the next stream gets.
+ * @hw_streams: the device-wide stream ids in use (an IDA, its own lock).
  * @clock: device time (ticks) the executor has reached.
  * @aic_free_at: per AI Core (cube or unified), device time it is free.
  * @aiv_free_at: per AI Vector Core.
@@ -202,7 +258,7 @@ struct vnpu_device {
 	struct list_head active;
 	u32 npending;
 	u64 next_task_id;
-	u32 next_hw_stream;
+	struct ida hw_streams;
 	u64 clock;
 	u64 aic_free_at[VNPU_MAX_CORES];
 	u64 aiv_free_at[VNPU_MAX_CORES];
@@ -316,6 +372,9 @@ void vnpu_task_free(struct vnpu_ktask *task);
 
 /* vnpu_ring.c */
 struct vnpu_ring *vnpu_ring_alloc(u32 nr_data);
+struct vnpu_ring *vnpu_ring_alloc_chans(const u32 *pages, const u32 *rec_size, u32 n);
+void *vnpu_chan_reserve(struct vnpu_ring *r, u32 ch, u8 *cnt);
+bool vnpu_ring_poll_in(struct vnpu_ring *r, bool stopped);
 void vnpu_ring_free(struct vnpu_ring *r);
 void *vnpu_ring_reserve(struct vnpu_ring *r, u16 type, u32 bytes);
 void vnpu_ring_publish(struct vnpu_ring *r, wait_queue_head_t *wq);
@@ -331,6 +390,8 @@ long vnpu_ioctl_prof_stats(struct vnpu_file *vfile, void __user *arg);
 void vnpu_prof_release(struct vnpu_file *vfile);
 void vnpu_prof_task(struct vnpu_device *vdev, const struct vnpu_ktask *task,
 		    const struct vnpu_model_out *out);
+void vnpu_hwrec_task(struct vnpu_prof *prof, const struct vnpu_ktask *task,
+		     const struct vnpu_counters *c);
 void vnpu_prof_runtime(struct vnpu_device *vdev, u32 api, s32 result, u32 count,
 		       u64 start_ns);
 int vnpu_prof_mmap(struct vnpu_file *vfile, struct vm_area_struct *vma);

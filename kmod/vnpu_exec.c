@@ -168,6 +168,14 @@ static void vnpu_exec_schedule(struct vnpu_device *vdev, struct vnpu_ktask *task
 
 	vnpu_model_task(p, &in, out);
 	start = max(vdev->clock, s->ready_at);
+	/*
+	 * A task that begins a new task id epoch (id >> 16, vnpu_hwrec.c) on
+	 * its stream starts a tick after the one before ended: the flip before
+	 * it then falls after that task's end, where msprof looks for it.
+	 */
+	if (s->last_sched_id && (task->id >> 16) != (s->last_sched_id >> 16))
+		start = max(start, s->ready_at + 1);
+	s->last_sched_id = task->id;
 	if (vnpu_param_pacing)
 		start = max(start, vnpu_wall_ticks(vdev));
 	start = max(start, vnpu_cores_pick(vdev->aic_free_at, p->aic_num,

@@ -54,8 +54,11 @@ static void vnpu_prof_fill_ctrl(struct vnpu_device *vdev, struct vnpu_prof *prof
 	c->compat_version = 1;
 	c->hdr_size = sizeof(*c);
 	c->page_size = PAGE_SIZE;
-	c->data_offset = 2 * PAGE_SIZE;
-	c->data_size = r->size;
+	/* with channels, each has its own data area (struct vnpu_ring_chan) */
+	c->data_offset = r->n_chan ? 0 : 2 * PAGE_SIZE;
+	c->data_size = r->n_chan ? 0 : r->size;
+	c->n_channels = r->n_chan;
+	c->chan_offset = r->n_chan ? VNPU_RING_CHAN_OFFSET : 0;
 	c->cons_offset = PAGE_SIZE;
 	c->prod_pos_offset = offsetof(struct vnpu_ring_ctrl, producer_pos);
 	c->session_id = prof->id;
@@ -124,7 +127,22 @@ static struct vnpu_prof *vnpu_prof_new(struct vnpu_device *vdev,
 	if (!prof)
 		return NULL;
 	vnpu_obj_get(VNPU_OBJ_SESSION);
-	prof->ring = vnpu_ring_alloc(ps->ring_pages);
+	if (ps->flags & VNPU_PROF_F_CHANNELS) {
+		const u32 pages[VNPU_CH_COUNT] = {
+			[VNPU_CH_ACSQ] = ps->ring_pages,
+			[VNPU_CH_PMU] = ps->ring_pages,
+			[VNPU_CH_TS_TRACK] = max(1u, ps->ring_pages / 256),
+		};
+		const u32 sizes[VNPU_CH_COUNT] = {
+			[VNPU_CH_ACSQ] = sizeof(struct vnpu_acsq_log),
+			[VNPU_CH_PMU] = sizeof(struct vnpu_ffts_pmu),
+			[VNPU_CH_TS_TRACK] = sizeof(struct vnpu_ts_flip),
+		};
+
+		prof->ring = vnpu_ring_alloc_chans(pages, sizes, VNPU_CH_COUNT);
+	} else {
+		prof->ring = vnpu_ring_alloc(ps->ring_pages);
+	}
 	if (!prof->ring) {
 		vnpu_prof_free(prof);
 		return NULL;
@@ -215,7 +233,7 @@ long vnpu_ioctl_prof_start(struct vnpu_file *vfile, void __user *arg)
 	ps.n_events = prof->n_events;
 	memcpy(ps.aic_events, prof->aic_events, sizeof(ps.aic_events));
 	memcpy(ps.aiv_events, prof->aiv_events, sizeof(ps.aiv_events));
-	ps.mmap_size = (2 + 2ULL * ps.ring_pages) * PAGE_SIZE;
+	ps.mmap_size = (2 + 2ULL * prof->ring->nr_data) * PAGE_SIZE;
 	return vnpu_copy_struct_out(arg, &ps, sizeof(ps), usize);
 }
 
@@ -302,7 +320,7 @@ __poll_t vnpu_prof_poll(struct vnpu_file *vfile, struct file *file,
 {
 	struct vnpu_ring *r;
 	__poll_t mask = 0;
-	u64 readable;
+	bool stopped;
 
 	poll_wait(file, &vfile->prof_wq, wait);
 	/*
@@ -316,15 +334,12 @@ __poll_t vnpu_prof_poll(struct vnpu_file *vfile, struct file *file,
 		goto out_unlock;
 	}
 	r = vfile->prof->ring;
-	readable = vnpu_ring_readable(r);
-	if (readable >= r->wakeup_bytes)
-		mask |= EPOLLIN | EPOLLRDNORM;
 	/* pairs with the release in vnpu_ring_stop(): all records visible */
-	if (smp_load_acquire(&r->ctrl->stopped)) {
+	stopped = smp_load_acquire(&r->ctrl->stopped);
+	if (vnpu_ring_poll_in(r, stopped))
+		mask |= EPOLLIN | EPOLLRDNORM;
+	if (stopped)
 		mask |= EPOLLHUP;
-		if (readable)
-			mask |= EPOLLIN | EPOLLRDNORM;
-	}
 out_unlock:
 	mutex_unlock(&vfile->lock);
 	return mask;
@@ -460,6 +475,10 @@ void vnpu_prof_task(struct vnpu_device *vdev, const struct vnpu_ktask *task,
 	if (!prof)
 		return;
 	r = prof->ring;
+	if (r->n_chan) {
+		vnpu_hwrec_task(prof, task, &out->ctr);
+		goto publish;
+	}
 	vnpu_rec_task(r, VNPU_REC_TASK_START, task, task->start);
 	if (prof->level >= VNPU_PROF_L1) {
 		vnpu_rec_op_info(r, task);
@@ -471,6 +490,7 @@ void vnpu_prof_task(struct vnpu_device *vdev, const struct vnpu_ktask *task,
 	if (prof->level >= VNPU_PROF_L2 && type == VNPU_TASK_AI_CPU)
 		vnpu_rec_aicpu(r, task, out);
 	vnpu_rec_task(r, VNPU_REC_TASK_END, task, task->end);
+publish:
 	vnpu_ring_publish(r, &prof->owner->prof_wq);
 	if (unlikely(r->lost_event))
 		vnpu_nl_records_lost(vdev, prof);	/* only queues work */
@@ -492,7 +512,8 @@ void vnpu_prof_runtime(struct vnpu_device *vdev, u32 api, s32 result, u32 count,
 
 	spin_lock(&vdev->lock);
 	prof = vdev->prof;
-	if (prof && prof->level >= VNPU_PROF_L2) {
+	/* with channels, the host runtime records its own calls (api_event) */
+	if (prof && prof->level >= VNPU_PROF_L2 && !prof->ring->n_chan) {
 		rec = vnpu_ring_reserve(prof->ring, VNPU_REC_RUNTIME, sizeof(*rec));
 		if (rec) {
 			rec->api = api;

@@ -26,7 +26,10 @@
 	(sizeof(struct vnpu_rec_op_info) +					\
 	 VNPU_MAX_TENSORS * (sizeof(struct vnpu_rec_tensor) + VNPU_MAX_DIMS * sizeof(__u64)))
 
-/* Pages of the mapping: control, consumer, then the data pages twice. */
+/*
+ * Pages of the mapping: control, consumer, then the data pages twice; with
+ * channels, each channel's data pages twice, one channel after the other.
+ */
 static u32 vnpu_ring_map_pages(const struct vnpu_ring *r)
 {
 	return 2 + 2 * r->nr_data;
@@ -34,30 +37,30 @@ static u32 vnpu_ring_map_pages(const struct vnpu_ring *r)
 
 static struct page *vnpu_ring_page(const struct vnpu_ring *r, u32 i)
 {
-	return i < 2 ? r->pages[i] : r->pages[2 + (i - 2) % r->nr_data];
+	const struct vnpu_chan *c;
+	u32 ch;
+
+	if (i < 2)
+		return r->pages[i];
+	if (!r->n_chan)
+		return r->pages[2 + (i - 2) % r->nr_data];
+	for (ch = 0; ch + 1 < r->n_chan && i >= r->chan[ch + 1].map_first; ch++)
+		;
+	c = &r->chan[ch];
+	return r->pages[c->first + (i - c->map_first) % c->nr];
 }
 
-/**
- * vnpu_ring_alloc() - allocate a ring with @nr_data data pages
- * @nr_data: a power of two, 1 .. VNPU_RING_MAX_PAGES.
- *
- * Return: the ring, zeroed, or NULL.
- */
-struct vnpu_ring *vnpu_ring_alloc(u32 nr_data)
+/* Allocate the pages and the vmap of @r, whose page counts are set. */
+static int vnpu_ring_alloc_pages(struct vnpu_ring *r)
 {
-	struct page **map = NULL;
-	struct vnpu_ring *r;
+	struct page **map;
 	u32 i, n;
 
-	r = vnpu_fail_alloc() ? NULL : kzalloc(sizeof(*r), GFP_KERNEL);
-	if (!r)
-		return NULL;
-	r->nr_data = nr_data;
 	r->pages = vnpu_fail_alloc() ? NULL :
-		   kvcalloc(2 + nr_data, sizeof(*r->pages), GFP_KERNEL);
+		   kvcalloc(2 + r->nr_data, sizeof(*r->pages), GFP_KERNEL);
 	if (!r->pages)
-		goto err_free_ring;
-	for (i = 0; i < 2 + nr_data; i++) {
+		return -ENOMEM;
+	for (i = 0; i < 2 + r->nr_data; i++) {
 		r->pages[i] = vnpu_fail_alloc() ? NULL :
 			      alloc_page(GFP_KERNEL | __GFP_ZERO);
 		if (!r->pages[i])
@@ -75,20 +78,91 @@ struct vnpu_ring *vnpu_ring_alloc(u32 nr_data)
 	if (!r->vaddr)
 		goto err_free_pages;
 	vnpu_obj_get(VNPU_OBJ_RING);
-
 	r->ctrl = r->vaddr;
 	r->cons = r->vaddr + PAGE_SIZE;
+	return 0;
+
+err_free_pages:
+	for (i = 0; i < 2 + r->nr_data && r->pages[i]; i++)
+		__free_page(r->pages[i]);
+	kvfree(r->pages);
+	return -ENOMEM;
+}
+
+/**
+ * vnpu_ring_alloc() - allocate a ring of vnpu records with @nr_data data pages
+ * @nr_data: a power of two, 1 .. VNPU_RING_MAX_PAGES.
+ *
+ * Return: the ring, zeroed, or NULL.
+ */
+struct vnpu_ring *vnpu_ring_alloc(u32 nr_data)
+{
+	struct vnpu_ring *r;
+
+	r = vnpu_fail_alloc() ? NULL : kzalloc(sizeof(*r), GFP_KERNEL);
+	if (!r)
+		return NULL;
+	r->nr_data = nr_data;
+	if (vnpu_ring_alloc_pages(r)) {
+		kfree(r);
+		return NULL;
+	}
 	r->data = r->vaddr + 2 * PAGE_SIZE;
 	r->size = (u64)nr_data * PAGE_SIZE;
 	return r;
+}
 
-err_free_pages:
-	for (i = 0; i < 2 + nr_data && r->pages[i]; i++)
-		__free_page(r->pages[i]);
-	kvfree(r->pages);
-err_free_ring:
-	kfree(r);
-	return NULL;
+/**
+ * vnpu_ring_alloc_chans() - allocate a ring of @n channels
+ * @pages: each channel's data pages, a power of two.
+ * @rec_size: each channel's record size.
+ * @n: channels, 1 .. VNPU_CH_COUNT.
+ *
+ * The control page gets the channel descriptors' static fields.
+ *
+ * Return: the ring, zeroed, or NULL.
+ */
+struct vnpu_ring *vnpu_ring_alloc_chans(const u32 *pages, const u32 *rec_size, u32 n)
+{
+	struct vnpu_ring *r;
+	u32 ch, first = 2, map = 2;
+
+	BUILD_BUG_ON(VNPU_RING_CHAN_OFFSET + VNPU_CH_COUNT * sizeof(struct vnpu_ring_chan) >
+		     PAGE_SIZE);
+	BUILD_BUG_ON(sizeof(struct vnpu_ring_chan) != 64);
+	BUILD_BUG_ON(VNPU_RING_CHAN_CONS_OFFSET(VNPU_CH_COUNT) > PAGE_SIZE);
+	r = vnpu_fail_alloc() ? NULL : kzalloc(sizeof(*r), GFP_KERNEL);
+	if (!r)
+		return NULL;
+	r->n_chan = n;
+	for (ch = 0; ch < n; ch++) {
+		struct vnpu_chan *c = &r->chan[ch];
+
+		c->nr = pages[ch];
+		c->first = first;
+		c->map_first = map;
+		c->rec_size = rec_size[ch];
+		c->size = (u64)pages[ch] * PAGE_SIZE;
+		first += c->nr;
+		map += 2 * c->nr;
+		r->nr_data += c->nr;
+	}
+	if (vnpu_ring_alloc_pages(r)) {
+		kfree(r);
+		return NULL;
+	}
+	for (ch = 0; ch < n; ch++) {
+		struct vnpu_chan *c = &r->chan[ch];
+
+		c->data = r->vaddr + (size_t)c->map_first * PAGE_SIZE;
+		c->desc = (void *)r->ctrl + VNPU_RING_CHAN_OFFSET + ch * sizeof(*c->desc);
+		c->cons = (void *)r->cons + VNPU_RING_CHAN_CONS_OFFSET(ch);
+		c->desc->type = ch;
+		c->desc->rec_size = c->rec_size;
+		c->desc->data_offset = (u64)c->map_first * PAGE_SIZE;
+		c->desc->data_size = c->size;
+	}
+	return r;
 }
 
 /* Free the kernel's view; pages still mapped by a process stay until munmap. */
@@ -115,8 +189,9 @@ static u64 vnpu_ring_consumer(struct vnpu_ring *r)
 	 */
 	u64 cons = smp_load_acquire(&r->cons->consumer_pos);
 
-	if (vnpu_ring_cons_valid(r->cons_seen, cons, r->prod))
-		r->cons_seen = cons;
+	/* a reader can only have read what was published */
+	if (vnpu_ring_cons_valid(r->cons_seen, cons, r->published))
+		WRITE_ONCE(r->cons_seen, cons);
 	return r->cons_seen;
 }
 
@@ -174,18 +249,117 @@ void *vnpu_ring_reserve(struct vnpu_ring *r, u16 type, u32 bytes)
 	return vnpu_ring_put(r, type, size);
 }
 
+/* A channel's consumer position, read once; an implausible one counts as no move. */
+static u64 vnpu_chan_consumer(struct vnpu_ring *r, struct vnpu_chan *c)
+{
+	/* pairs with the consumer's store-release, as in vnpu_ring_consumer() */
+	u64 cons = smp_load_acquire(c->cons);
+
+	/* a reader can only have read what was published */
+	if (vnpu_ring_cons_valid(c->cons_seen, cons, c->published)) {
+		WRITE_ONCE(r->cons_seen, r->cons_seen + (cons - c->cons_seen));
+		WRITE_ONCE(c->cons_seen, cons);
+	}
+	return c->cons_seen;
+}
+
+/**
+ * vnpu_chan_reserve() - room for one record in channel @ch
+ * @r: the ring; the caller holds vnpu_device.lock.
+ * @ch: enum vnpu_channel.
+ * @cnt: out: the channel's 4-bit counter for the record (it counts dropped
+ *       records too, so that a reader sees a gap where records were lost).
+ *
+ * The caller fills every byte of the record; it becomes visible at
+ * vnpu_ring_publish().
+ *
+ * Return: the record, or NULL if it was dropped (and counted).
+ */
+void *vnpu_chan_reserve(struct vnpu_ring *r, u32 ch, u8 *cnt)
+{
+	struct vnpu_chan *c = &r->chan[ch];
+	u64 cons = vnpu_chan_consumer(r, c);
+	void *rec;
+
+	*cnt = c->cnt++ & 0xf;
+	c->produced++;
+	r->produced++;
+	if (!vnpu_ring_fits(c->size, cons, c->prod, c->rec_size, 0)) {
+		c->lost++;
+		r->lost++;
+		/* one netlink event and tracepoint per loss burst of the session */
+		if (!r->lost_pending++) {
+			r->lost_event = true;
+			trace_vnpu_records_lost(r->ctrl->dev_id, r->ctrl->session_id, r->lost);
+		}
+		return NULL;
+	}
+	r->lost_pending = 0;
+	rec = c->data + vnpu_ring_offset(c->prod, c->size);
+	c->prod += c->rec_size;
+	r->prod += c->rec_size;
+	r->written++;
+	return rec;
+}
+
+/* The most a channel of @size bytes is sure to hold unread: all but one record. */
+static u64 vnpu_chan_max_unread(const struct vnpu_chan *c)
+{
+	return c->size - c->rec_size + 1;
+}
+
+/* Is any channel's unread at its watermark? */
+static bool vnpu_chans_ready(struct vnpu_ring *r, bool fresh)
+{
+	u32 ch;
+
+	for (ch = 0; ch < r->n_chan; ch++) {
+		struct vnpu_chan *c = &r->chan[ch];
+		/*
+		 * For poll (@fresh): the same pairings as the consumer's own
+		 * loads and stores. For the producer: its own positions.
+		 */
+		u64 cons = fresh ? smp_load_acquire(c->cons) : READ_ONCE(c->cons_seen);
+		/* pairs with the store-release in vnpu_ring_publish() */
+		u64 prod = fresh ? smp_load_acquire(&c->desc->producer_pos) : c->prod;
+
+		if (!vnpu_ring_cons_valid(READ_ONCE(c->cons_seen), cons, prod))
+			cons = READ_ONCE(c->cons_seen);
+		if (vnpu_ring_used(cons, prod) >=
+		    min_t(u64, r->wakeup_bytes, vnpu_chan_max_unread(c)))
+			return true;
+	}
+	return false;
+}
+
 /* Make the records written so far visible, and wake a waiting reader. */
 void vnpu_ring_publish(struct vnpu_ring *r, wait_queue_head_t *wq)
 {
 	struct vnpu_ring_ctrl *ctrl = r->ctrl;
+	bool ready;
+	u32 ch;
 
 	WRITE_ONCE(ctrl->produced, r->produced);
 	WRITE_ONCE(ctrl->lost, r->lost);
 	WRITE_ONCE(ctrl->written, r->written);
-	/* pairs with the consumer's load-acquire of producer_pos */
-	smp_store_release(&ctrl->producer_pos, r->prod);
-	if (vnpu_ring_used(r->cons_seen, r->prod) >= r->wakeup_bytes &&
-	    wq_has_sleeper(wq))
+	for (ch = 0; ch < r->n_chan; ch++) {
+		struct vnpu_chan *c = &r->chan[ch];
+
+		WRITE_ONCE(c->desc->produced, c->produced);
+		WRITE_ONCE(c->desc->lost, c->lost);
+		/* pairs with the consumer's load-acquire of producer_pos */
+		smp_store_release(&c->desc->producer_pos, c->prod);
+		c->published = c->prod;
+	}
+	if (r->n_chan) {
+		ready = vnpu_chans_ready(r, false);
+	} else {
+		/* pairs with the consumer's load-acquire of producer_pos */
+		smp_store_release(&ctrl->producer_pos, r->prod);
+		r->published = r->prod;
+		ready = vnpu_ring_used(r->cons_seen, r->prod) >= r->wakeup_bytes;
+	}
+	if (ready && wq_has_sleeper(wq))
 		wake_up_interruptible(wq);
 }
 
@@ -194,7 +368,8 @@ void vnpu_ring_stop(struct vnpu_ring *r, wait_queue_head_t *wq)
 {
 	struct vnpu_rec_lost *rec;
 
-	if (r->lost_pending) {
+	/* a channel's losses are in its counters, not in a record */
+	if (r->lost_pending && !r->n_chan) {
 		/* vnpu_ring_reserve() always left room for this */
 		rec = vnpu_ring_put(r, VNPU_REC_LOST, VNPU_RING_LOST_SIZE);
 		rec->lost = r->lost_pending;
@@ -204,6 +379,28 @@ void vnpu_ring_stop(struct vnpu_ring *r, wait_queue_head_t *wq)
 	/* a reader that sees stopped also sees every record before it */
 	smp_store_release(&r->ctrl->stopped, 1);
 	wake_up_interruptible_all(wq);
+}
+
+/* Should poll() say EPOLLIN: records at the watermark, or any left after stop? */
+bool vnpu_ring_poll_in(struct vnpu_ring *r, bool stopped)
+{
+	u32 ch;
+
+	if (!r->n_chan) {
+		u64 readable = vnpu_ring_readable(r);
+
+		return readable >= r->wakeup_bytes || (stopped && readable);
+	}
+	if (vnpu_chans_ready(r, true))
+		return true;
+	for (ch = 0; stopped && ch < r->n_chan; ch++) {
+		struct vnpu_chan *c = &r->chan[ch];
+
+		/* pairs with the consumer's release and vnpu_ring_publish()'s */
+		if (smp_load_acquire(c->cons) != smp_load_acquire(&c->desc->producer_pos))
+			return true;
+	}
+	return false;
 }
 
 /* Bytes a reader can read now (for poll). */

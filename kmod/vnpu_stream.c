@@ -15,7 +15,11 @@
 
 static void vnpu_stream_free(struct kref *ref)
 {
-	kfree(container_of(ref, struct vnpu_stream, ref));
+	struct vnpu_stream *stream = container_of(ref, struct vnpu_stream, ref);
+
+	/* no record names it any more: its device-wide id can be reused */
+	ida_free(&stream->vfile->vdev->hw_streams, stream->hw_id);
+	kfree(stream);
 	vnpu_obj_put(VNPU_OBJ_STREAM);
 }
 
@@ -35,12 +39,20 @@ long vnpu_ioctl_stream_create(struct vnpu_file *vfile, void __user *arg)
 	ret = vnpu_copy_struct_in(&sc, sizeof(sc), VNPU_STREAM_CREATE_SIZE_VER0, arg);
 	if (ret)
 		return ret;
-	if (sc.flags || sc.stream_id || sc.reserved)
+	if (sc.flags || sc.stream_id || sc.hw_stream_id)
 		return -EINVAL;
 
 	stream = vnpu_fail_alloc() ? NULL : kzalloc(sizeof(*stream), GFP_KERNEL);
 	if (!stream)
 		return -ENOMEM;
+	ret = vnpu_fail_alloc() ? -ENOMEM :
+	      ida_alloc_max(&vdev->hw_streams, VNPU_HW_STREAMS - 1, GFP_KERNEL);
+	if (ret < 0) {
+		kfree(stream);
+		/* every device-wide id in use: as many streams as the device has */
+		return ret == -ENOSPC ? -EMFILE : ret;
+	}
+	stream->hw_id = ret;
 	vnpu_obj_get(VNPU_OBJ_STREAM);
 	kref_init(&stream->ref);
 	stream->vfile = vfile;
@@ -58,7 +70,6 @@ long vnpu_ioctl_stream_create(struct vnpu_file *vfile, void __user *arg)
 	}
 	stream->id = id;
 	spin_lock(&vdev->lock);
-	stream->hw_id = vdev->next_hw_stream++;
 	vfile->streams[id] = stream;
 	spin_unlock(&vdev->lock);
 	mutex_unlock(&vfile->lock);
@@ -73,6 +84,7 @@ long vnpu_ioctl_stream_create(struct vnpu_file *vfile, void __user *arg)
 	memset(&sc, 0, sizeof(sc));
 	sc.size = sizeof(sc);
 	sc.stream_id = id;
+	sc.hw_stream_id = stream->hw_id;
 	return vnpu_copy_struct_out(arg, &sc, sizeof(sc), usize);
 }
 

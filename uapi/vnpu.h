@@ -32,7 +32,7 @@
 
 /* The user API version reported by VNPU_IOC_GET_INFO: major << 16 | minor. */
 #define VNPU_UAPI_VERSION_MAJOR 0
-#define VNPU_UAPI_VERSION_MINOR 2
+#define VNPU_UAPI_VERSION_MINOR 3
 #define VNPU_UAPI_VERSION ((VNPU_UAPI_VERSION_MAJOR << 16) | VNPU_UAPI_VERSION_MINOR)
 
 #define VNPU_MAX_DEVICES 16
@@ -145,13 +145,15 @@ struct vnpu_info {
  * @size: in: sizeof(struct vnpu_stream_create).
  * @flags: in: must be zero.
  * @stream_id: out: the new stream, unique within the open file.
- * @reserved: must be zero.
+ * @hw_stream_id: in: must be zero; out: the stream's device-wide id, below
+ *                2048, as the device's records name it (stream ids of
+ *                destroyed streams are reused).
  */
 struct vnpu_stream_create {
 	__u32 size;
 	__u32 flags;
 	__u32 stream_id;
-	__u32 reserved;
+	__u32 hw_stream_id;
 };
 
 #define VNPU_STREAM_CREATE_SIZE_VER0 16

@@ -66,7 +66,32 @@ enum vnpu_prof_level {
 
 /* struct vnpu_prof_start.flags */
 #define VNPU_PROF_F_METRIC_GROUP _BITUL(0) /* @metric_group is given */
-#define VNPU_PROF_F_ALL		VNPU_PROF_F_METRIC_GROUP
+#define VNPU_PROF_F_CHANNELS	_BITUL(1) /* the device's own records, one ring per channel */
+#define VNPU_PROF_F_ALL		(VNPU_PROF_F_METRIC_GROUP | VNPU_PROF_F_CHANNELS)
+
+/**
+ * enum vnpu_channel - the channels of a VNPU_PROF_F_CHANNELS session: each
+ * is a ring of fixed-size records in the device's own format
+ * (uapi/vnpu_ascend.h), written to the raw file msprof reads
+ * @VNPU_CH_ACSQ: struct vnpu_acsq_log, every task's start and end (L0 on):
+ *                stars_soc.data.N.slice_K.
+ * @VNPU_CH_PMU: struct vnpu_ffts_pmu, the counters of each AI Core and AI
+ *               Vector Core task (L1 on): ffts_profile.data.N.slice_K.
+ * @VNPU_CH_TS_TRACK: struct vnpu_ts_flip, a stream's 16-bit task ids
+ *                    wrapped (every level): ts_track.data.N.slice_K.
+ * @VNPU_CH_COUNT: channels.
+ */
+enum vnpu_channel {
+	VNPU_CH_ACSQ = 0,
+	VNPU_CH_PMU = 1,
+	VNPU_CH_TS_TRACK = 2,
+	VNPU_CH_COUNT
+};
+
+/* The channel descriptors start here in the control page, 64 bytes each. */
+#define VNPU_RING_CHAN_OFFSET 1024
+/* A channel's consumer position in the consumer page, each on its own line. */
+#define VNPU_RING_CHAN_CONS_OFFSET(ch) (64 * ((ch) + 1))
 
 /**
  * struct vnpu_prof_start - VNPU_IOC_PROF_START
@@ -78,9 +103,12 @@ enum vnpu_prof_level {
  *                Without the flag: none at L0, PipeUtilization at L1/L2.
  *                out: the group in force (VNPU_METRIC_NONE at L0).
  * @ring_pages: in: data pages, a power of two up to VNPU_RING_MAX_PAGES;
- *              0 for VNPU_RING_DEFAULT_PAGES.
+ *              0 for VNPU_RING_DEFAULT_PAGES. With VNPU_PROF_F_CHANNELS:
+ *              the pages of the ACSQ and of the PMU channel each; the
+ *              TS_TRACK channel gets ring_pages / 256 (at least one).
  * @wakeup_bytes: in: poll() wakes when this many bytes are unread, 8 ..
- *                data size; 0 for half the ring.
+ *                data size; 0 for half the ring. With channels: unread in
+ *                any one channel, capped at what that channel can hold.
  * @session_id: out: increases with every session on the module.
  * @n_events: out: PMU events programmed per core (0 at L0).
  * @aic_events: out: the event ids of the AI Core side (AIC), in counter order.
@@ -160,7 +188,7 @@ struct vnpu_prof_stats {
 /* ---- the mapping ---- */
 
 #define VNPU_RING_MAGIC 0x564e5055524e4731ULL	/* "VNPURNG1" */
-#define VNPU_RING_VERSION 1
+#define VNPU_RING_VERSION 2
 
 /**
  * struct vnpu_ring_ctrl - the control page (offset 0, read-only)
@@ -193,6 +221,10 @@ struct vnpu_prof_stats {
  * @start_mono_ns: CLOCK_MONOTONIC when the session started.
  * @stopped: non-zero once the session has stopped (no record follows).
  * @reserved0: zero.
+ * @n_channels: VNPU_CH_COUNT with VNPU_PROF_F_CHANNELS, else 0 (the
+ *              session then has the one ring of vnpu records below).
+ * @chan_offset: VNPU_RING_CHAN_OFFSET: where the n_channels struct
+ *               vnpu_ring_chan are in this page (0 without channels).
  * @produced: data records produced (written + lost), running total.
  * @lost: data records dropped, running total.
  * @written: records written (LOST included), running total.
@@ -233,9 +265,42 @@ struct vnpu_ring_ctrl {
 	__u64 produced;
 	__u64 lost;
 	__u64 written;
-	__u64 reserved[20];
+	__u32 n_channels;
+	__u32 chan_offset;
+	__u64 reserved[19];
 	__u64 producer_pos;
 	__u64 reserved2[7];
+};
+
+/**
+ * struct vnpu_ring_chan - one channel of a VNPU_PROF_F_CHANNELS session,
+ * in the control page at chan_offset + 64 * channel (read-only); the ring
+ * protocol of each is the one above, with its own producer_pos here and
+ * its own consumer_pos at VNPU_RING_CHAN_CONS_OFFSET(channel) in the
+ * consumer page. Records never straddle: a position is always a multiple
+ * of @rec_size from the start, and the data is mapped twice, so
+ * [consumer_pos, producer_pos) is whole records, contiguous. A record that
+ * does not fit is dropped and counted in @lost (no LOST record in a
+ * channel: produced == consumed + lost, consumed = bytes / rec_size); the
+ * ACSQ log's counter (bits 6-9) shows where.
+ * @type: enum vnpu_channel.
+ * @rec_size: bytes of every record.
+ * @data_offset: offset of its data in the mapping (mapped twice).
+ * @data_size: bytes of data, a power of two.
+ * @produced: records produced (written + lost), running total.
+ * @lost: records dropped because the channel was full.
+ * @producer_pos: bytes written, free-running; read with load-acquire.
+ * @reserved: zero.
+ */
+struct vnpu_ring_chan {
+	__u32 type;
+	__u32 rec_size;
+	__u64 data_offset;
+	__u64 data_size;
+	__u64 produced;
+	__u64 lost;
+	__u64 producer_pos;
+	__u64 reserved[2];
 };
 
 /**

@@ -92,7 +92,7 @@ TEST(vnpu_stream_create)
 		MEMBER(vnpu_stream_create, size, 0, 4),
 		MEMBER(vnpu_stream_create, flags, 4, 4),
 		MEMBER(vnpu_stream_create, stream_id, 8, 4),
-		MEMBER(vnpu_stream_create, reserved, 12, 4),
+		MEMBER(vnpu_stream_create, hw_stream_id, 12, 4),
 	};
 
 	CHECK_LAYOUT(vnpu_stream_create, 16, m);
@@ -273,8 +273,8 @@ TEST(ioctl_numbers)
 TEST(version_and_limits)
 {
 	EXPECT_EQ(0, VNPU_UAPI_VERSION_MAJOR);
-	EXPECT_EQ(2, VNPU_UAPI_VERSION_MINOR);
-	EXPECT_EQ(0x00000002, VNPU_UAPI_VERSION);
+	EXPECT_EQ(3, VNPU_UAPI_VERSION_MINOR);
+	EXPECT_EQ(0x00000003, VNPU_UAPI_VERSION);
 	EXPECT_EQ(16, VNPU_MAX_DEVICES);
 	EXPECT_EQ(64, VNPU_MAX_STREAMS);
 	EXPECT_EQ(4096, VNPU_MAX_SUBMIT);

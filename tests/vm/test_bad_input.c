@@ -515,9 +515,9 @@ TEST_F(bad, stream_create_fields)
 		  .err = EINVAL },
 		{ "stream_id (out) bit 31", .set = { SET(vnpu_stream_create, stream_id, 1u << 31) },
 		  .err = EINVAL },
-		{ "reserved non-zero", .set = { SET(vnpu_stream_create, reserved, 1) },
+		{ "hw_stream_id non-zero", .set = { SET(vnpu_stream_create, hw_stream_id, 1) },
 		  .err = EINVAL },
-		{ "reserved bit 31", .set = { SET(vnpu_stream_create, reserved, 1u << 31) },
+		{ "hw_stream_id bit 31", .set = { SET(vnpu_stream_create, hw_stream_id, 1u << 31) },
 		  .err = EINVAL },
 	};
 

@@ -423,7 +423,7 @@ static const struct field info_fields[] = {
 static const struct field create_fields[] = {
 	FLD(vnpu_stream_create, flags, K_FLAGS),
 	FLD(vnpu_stream_create, stream_id, K_ZERO),
-	FLD(vnpu_stream_create, reserved, K_ZERO),
+	FLD(vnpu_stream_create, hw_stream_id, K_ZERO),
 };
 
 static const struct field destroy_fields[] = {
@@ -764,7 +764,7 @@ static void done_create(struct fz *z, struct call *c)
 	struct vnpu_stream_create sc;
 
 	memcpy(&sc, c->arg, sizeof(sc));
-	if (sc.stream_id >= VNPU_MAX_STREAMS || sc.flags || sc.reserved) {
+	if (sc.stream_id >= VNPU_MAX_STREAMS || sc.flags || sc.hw_stream_id >= 2048) {
 		problem(z, OP_CREATE, 0, "STREAM_CREATE outputs: id %u: %s", sc.stream_id,
 			z->sh->cur);
 		return;

@@ -1,0 +1,130 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * vnpu: the device's own records, written into the channels of a
+ * VNPU_PROF_F_CHANNELS session in the formats of uapi/vnpu_ascend.h, as a
+ * STARS device (chip 5) writes them and msprof's parser reads them:
+ *
+ *   ACSQ      a start and an end log per task (every level)
+ *   PMU       the context PMU record of an AI Core / AI Vector Core task (L1 on)
+ *   TS_TRACK  a flip before a stream's first task of each new task id epoch
+ *
+ * A task's 16-bit id is the low half-word of its device-wide id, and its
+ * epoch (id >> 16) is its batch: before the first task of a stream in an
+ * epoch the stream gets the flips that bring its batch there, so that the
+ * batch msprof counts from the flips is the epoch, whenever the session
+ * started. libnpuprof writes the same flips on the host side.
+ */
+#include <linux/string.h>
+
+#include "vnpu_drv.h"
+
+static u32 vnpu_sqe_type(u32 task_type)
+{
+	switch (task_type) {
+	case VNPU_TASK_AI_VECTOR_CORE:
+	case VNPU_TASK_MIX_AIV:
+		return VNPU_SQE_AIV;
+	case VNPU_TASK_AI_CPU:
+		return VNPU_SQE_AI_CPU;
+	case VNPU_TASK_COMMUNICATION:
+		return VNPU_SQE_SDMA;
+	default:
+		return VNPU_SQE_AI_CORE;
+	}
+}
+
+static void vnpu_hwrec_acsq(struct vnpu_ring *r, const struct vnpu_ktask *t, u32 func, u64 syscnt)
+{
+	struct vnpu_acsq_log *rec;
+	u8 cnt;
+
+	rec = vnpu_chan_reserve(r, VNPU_CH_ACSQ, &cnt);
+	if (!rec)
+		return;
+	/* every byte, reserved ones included: the page is the reader's */
+	*rec = (struct vnpu_acsq_log){
+		.word0 = VNPU_ACSQ_WORD0(func, cnt, vnpu_sqe_type(t->desc.task_type)),
+		.magic = VNPU_STARS_MAGIC,
+		.stream_id = t->stream->hw_id,
+		.task_id = t->id & 0xffff,
+		.syscnt = syscnt,
+	};
+}
+
+/* Flips that bring @t's stream to @t's epoch in session @prof. */
+static void vnpu_hwrec_flips(struct vnpu_ring *r, const struct vnpu_prof *prof,
+			     const struct vnpu_ktask *t)
+{
+	struct vnpu_stream *s = t->stream;
+	u64 epoch = t->id >> 16;
+	struct vnpu_ts_flip *rec;
+	u8 cnt;
+
+	if (s->flip_session != prof->id) {
+		s->flip_session = prof->id;
+		s->flip_epoch = 0;
+	}
+	for (; s->flip_epoch < epoch; s->flip_epoch++) {
+		rec = vnpu_chan_reserve(r, VNPU_CH_TS_TRACK, &cnt);
+		if (!rec)
+			continue;
+		*rec = (struct vnpu_ts_flip){
+			.tag = VNPU_TS_TAG_TASK_FLIP,
+			.syscnt = t->start,
+			.stream_id = s->hw_id,
+			.flip_num = (s->flip_epoch + 1) & 0xffff,
+			.task_id = 0,
+		};
+	}
+}
+
+static void vnpu_hwrec_pmu(struct vnpu_ring *r, const struct vnpu_prof *prof,
+			   const struct vnpu_ktask *t, const struct vnpu_counters *c)
+{
+	bool aiv = t->desc.task_type == VNPU_TASK_AI_VECTOR_CORE;
+	const u32 *ev = aiv ? prof->aiv_events : prof->aic_events;
+	struct vnpu_ffts_pmu *rec;
+	u8 cnt;
+	u32 i;
+
+	rec = vnpu_chan_reserve(r, VNPU_CH_PMU, &cnt);
+	if (!rec)
+		return;
+	*rec = (struct vnpu_ffts_pmu){
+		.word0 = VNPU_FUNC_CONTEXT_PMU | (cnt << 6),
+		.magic = VNPU_STARS_MAGIC,
+		.stream_id = t->stream->hw_id,
+		.task_id = t->id & 0xffff,
+		.subtask_id = VNPU_FFTS_NO_SUBTASK,
+		.ffts = (aiv ? VNPU_FFTS_TYPE_AIV : VNPU_FFTS_TYPE_AIC) << 13,
+		.total_cycle = aiv ? c->aiv_total_cycles : c->aic_total_cycles,
+		.start_syscnt = t->start,
+		.end_syscnt = t->end,
+	};
+	for (i = 0; i < prof->n_events && i < VNPU_PMU_COUNTERS; i++)
+		if (ev[i])
+			rec->pmu[i] = vnpu_pmu_read(c, aiv, ev[i]);
+}
+
+/**
+ * vnpu_hwrec_task() - write the device's records of a completed task
+ * @prof: the session, of channels.
+ * @task: the task, with its start and end.
+ * @c: its counters.
+ *
+ * The caller holds vnpu_device.lock and publishes the ring.
+ */
+void vnpu_hwrec_task(struct vnpu_prof *prof, const struct vnpu_ktask *task,
+		     const struct vnpu_counters *c)
+{
+	struct vnpu_ring *r = prof->ring;
+	u32 type = task->desc.task_type;
+
+	vnpu_hwrec_flips(r, prof, task);
+	vnpu_hwrec_acsq(r, task, VNPU_FUNC_ACSQ_START, task->start);
+	vnpu_hwrec_acsq(r, task, VNPU_FUNC_ACSQ_END, task->end);
+	/* the context PMU of plain tasks; MIX tasks need FFTS+ logs (not modelled) */
+	if (prof->level >= VNPU_PROF_L1 &&
+	    (type == VNPU_TASK_AI_CORE || type == VNPU_TASK_AI_VECTOR_CORE))
+		vnpu_hwrec_pmu(r, prof, task, c);
+}

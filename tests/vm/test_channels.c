@@ -1,0 +1,255 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Channel sessions (VNPU_PROF_F_CHANNELS): the device's own records, one
+ * ring per channel, in the formats msprof reads (uapi/vnpu_ascend.h):
+ * every task's ACSQ start and end logs with the STARS magic, its stream's
+ * device-wide id and the low 16 bits of its id, a counter that runs over
+ * the channel; a context PMU record per AI Core / Vector task at L1 and
+ * L2 with the programmed counters; a flip per stream and task id epoch;
+ * and exact loss accounting per channel (produced == read + lost).
+ */
+#include <sys/mman.h>
+
+#include "kselftest_harness.h"
+#include "vm/vnpu_test.h"
+#include "vnpu_ascend.h"
+
+#define PAGE 4096
+
+struct chans {
+	int fd;
+	struct vnpu_prof_start ps;
+	void *base;
+	volatile __u64 *cons;
+	const struct vnpu_ring_ctrl *ctrl;
+};
+
+static int chans_start(struct chans *c, int dev, __u32 level, __u32 pages)
+{
+	c->fd = vnpu_open_dev(dev, O_RDWR);
+	if (c->fd < 0)
+		return -errno;
+	memset(&c->ps, 0, sizeof(c->ps));
+	c->ps.size = sizeof(c->ps);
+	c->ps.flags = VNPU_PROF_F_CHANNELS;
+	c->ps.level = level;
+	c->ps.ring_pages = pages;
+	if (ioctl(c->fd, VNPU_IOC_PROF_START, &c->ps))
+		return -errno;
+	c->base = mmap(NULL, c->ps.mmap_size, PROT_READ, MAP_SHARED, c->fd, 0);
+	c->cons = mmap(NULL, PAGE, PROT_READ | PROT_WRITE, MAP_SHARED, c->fd, PAGE);
+	if (c->base == MAP_FAILED || c->cons == MAP_FAILED)
+		return -errno;
+	c->ctrl = c->base;
+	return 0;
+}
+
+static const struct vnpu_ring_chan *chan(const struct chans *c, int ch)
+{
+	return (const void *)((const char *)c->base + c->ctrl->chan_offset + 64 * ch);
+}
+
+static volatile __u64 *chan_cons(const struct chans *c, int ch)
+{
+	return (volatile __u64 *)((volatile char *)c->cons + VNPU_RING_CHAN_CONS_OFFSET(ch));
+}
+
+/* Read channel @ch's records into @out (up to @max), consuming them. */
+static size_t chan_read(const struct chans *c, int ch, void *out, size_t max)
+{
+	const struct vnpu_ring_chan *d = chan(c, ch);
+	__u64 prod = __atomic_load_n(&d->producer_pos, __ATOMIC_ACQUIRE), cons = *chan_cons(c, ch);
+	const char *data = (const char *)c->base + d->data_offset;
+	size_t n = 0;
+
+	for (; cons < prod; cons += d->rec_size, n++)
+		if (n < max)
+			memcpy((char *)out + n * d->rec_size, data + (cons & (d->data_size - 1)),
+			       d->rec_size);
+	__atomic_store_n(chan_cons(c, ch), cons, __ATOMIC_RELEASE);
+	return n;
+}
+
+static void chans_end(struct chans *c)
+{
+	if (c->base && c->base != MAP_FAILED)
+		munmap(c->base, c->ps.mmap_size);
+	if (c->cons && c->cons != MAP_FAILED)
+		munmap((void *)c->cons, PAGE);
+	close(c->fd);
+}
+
+/* @n tasks of @type on a new stream; their ids in @ids; the stream's hw id */
+static int run(int fd, unsigned int n, unsigned int type, __u64 *ids, __u32 *hw)
+{
+	struct vnpu_stream_create sc = { .size = sizeof(sc) };
+	static struct vnpu_task t[4096];
+	unsigned int done;
+
+	if (ioctl(fd, VNPU_IOC_STREAM_CREATE, &sc))
+		return -errno;
+	*hw = sc.hw_stream_id;
+	for (unsigned int i = 0; i < 4096; i++)
+		vnpu_task_init(&t[i], "Add_ch", "Add", type, sc.stream_id, 1 << 16, 1 << 14);
+	for (done = 0; done < n; done += 4096) {
+		unsigned int k = n - done < 4096 ? n - done : 4096;
+		int ret = vnpu_submit_tasks(fd, t, k, ids ? ids + done : NULL);
+
+		if (ret)
+			return ret;
+	}
+	return vnpu_sync_stream(fd, sc.stream_id, 0, 600000, NULL);
+}
+
+TEST(records_are_the_devices_own)
+{
+	static struct vnpu_acsq_log acsq[64];
+	static struct vnpu_ffts_pmu pmu[32];
+	struct chans c = { 0 };
+	__u64 ids[32];
+	__u32 hw;
+	size_t n;
+
+	ASSERT_EQ(0, chans_start(&c, 0, VNPU_PROF_L1, 4));
+	EXPECT_EQ(VNPU_CH_COUNT, c.ctrl->n_channels);
+	EXPECT_EQ(VNPU_RING_CHAN_OFFSET, c.ctrl->chan_offset);
+	EXPECT_EQ(64, chan(&c, VNPU_CH_ACSQ)->rec_size);
+	EXPECT_EQ(128, chan(&c, VNPU_CH_PMU)->rec_size);
+	EXPECT_EQ(40, chan(&c, VNPU_CH_TS_TRACK)->rec_size);
+	EXPECT_EQ(4 * PAGE, chan(&c, VNPU_CH_ACSQ)->data_size);
+	ASSERT_EQ(0, run(c.fd, 32, VNPU_TASK_AI_CORE, ids, &hw));
+	EXPECT_GT(2048, hw);
+
+	n = chan_read(&c, VNPU_CH_ACSQ, acsq, 64);
+	ASSERT_EQ(64, n);
+	for (size_t i = 0; i < n; i++) {
+		const struct vnpu_acsq_log *l = &acsq[i];
+
+		EXPECT_EQ(VNPU_STARS_MAGIC, l->magic);
+		EXPECT_EQ(i % 2 ? VNPU_FUNC_ACSQ_END : VNPU_FUNC_ACSQ_START,
+			  VNPU_ACSQ_FUNC(l->word0));
+		EXPECT_EQ(i & 0xf, VNPU_ACSQ_CNT(l->word0));
+		EXPECT_EQ(VNPU_SQE_AI_CORE, VNPU_ACSQ_SQE(l->word0));
+		EXPECT_EQ(hw, l->stream_id);
+		EXPECT_EQ(ids[i / 2] & 0xffff, l->task_id);
+		if (i % 2)
+			EXPECT_LT(acsq[i - 1].syscnt, l->syscnt);
+		EXPECT_EQ(0, l->reserved0 | l->acc_acsq);
+	}
+	n = chan_read(&c, VNPU_CH_PMU, pmu, 32);
+	ASSERT_EQ(32, n);
+	for (size_t i = 0; i < n; i++) {
+		const struct vnpu_ffts_pmu *p = &pmu[i];
+		__u64 any = 0;
+
+		EXPECT_EQ(VNPU_FUNC_CONTEXT_PMU, p->word0 & VNPU_FUNC_MASK);
+		EXPECT_EQ(hw, p->stream_id);
+		EXPECT_EQ(ids[i] & 0xffff, p->task_id);
+		EXPECT_EQ(VNPU_FFTS_TYPE_AIC, VNPU_FFTS_TYPE(p->ffts));
+		EXPECT_EQ(VNPU_FFTS_NO_SUBTASK, p->subtask_id);
+		EXPECT_LT(0, p->total_cycle);
+		EXPECT_EQ(acsq[2 * i].syscnt, p->start_syscnt);
+		EXPECT_EQ(acsq[2 * i + 1].syscnt, p->end_syscnt);
+		for (unsigned int k = 0; k < c.ps.n_events && k < VNPU_PMU_COUNTERS; k++)
+			any |= p->pmu[k];
+		EXPECT_NE(0, any);
+	}
+	/* no flips below task id 65536 */
+	EXPECT_EQ(0, chan_read(&c, VNPU_CH_TS_TRACK, NULL, 0));
+	EXPECT_EQ(0, vnpu_prof_stop(c.fd));
+	chans_end(&c);
+}
+
+/* L0: the ACSQ logs only; an AI CPU task never has a PMU record */
+TEST(levels_gate_the_pmu)
+{
+	struct chans c = { 0 };
+	__u32 hw;
+
+	ASSERT_EQ(0, chans_start(&c, 0, VNPU_PROF_L0, 4));
+	ASSERT_EQ(0, run(c.fd, 10, VNPU_TASK_AI_CORE, NULL, &hw));
+	EXPECT_EQ(20, chan_read(&c, VNPU_CH_ACSQ, NULL, 0));
+	EXPECT_EQ(0, chan_read(&c, VNPU_CH_PMU, NULL, 0));
+	EXPECT_EQ(0, vnpu_prof_stop(c.fd));
+	chans_end(&c);
+
+	ASSERT_EQ(0, chans_start(&c, 0, VNPU_PROF_L2, 4));
+	ASSERT_EQ(0, run(c.fd, 10, VNPU_TASK_AI_CPU, NULL, &hw));
+	EXPECT_EQ(20, chan_read(&c, VNPU_CH_ACSQ, NULL, 0));
+	EXPECT_EQ(0, chan_read(&c, VNPU_CH_PMU, NULL, 0));
+	EXPECT_EQ(0, vnpu_prof_stop(c.fd));
+	chans_end(&c);
+}
+
+/* A ring nobody reads: every record is produced, read or lost, exactly. */
+TEST(loss_is_exact_per_channel)
+{
+	struct chans c = { 0 };
+	struct vnpu_prof_stats st;
+	__u64 read_acsq, read_pmu;
+	__u32 hw;
+
+	ASSERT_EQ(0, chans_start(&c, 0, VNPU_PROF_L1, 1));
+	ASSERT_EQ(0, run(c.fd, 1000, VNPU_TASK_AI_CORE, NULL, &hw));
+	EXPECT_EQ(0, vnpu_prof_stop(c.fd));
+	read_acsq = chan_read(&c, VNPU_CH_ACSQ, NULL, 0);
+	read_pmu = chan_read(&c, VNPU_CH_PMU, NULL, 0);
+	EXPECT_EQ(2000, chan(&c, VNPU_CH_ACSQ)->produced);
+	EXPECT_EQ(1000, chan(&c, VNPU_CH_PMU)->produced);
+	EXPECT_LT(0, chan(&c, VNPU_CH_ACSQ)->lost);
+	EXPECT_EQ(2000, read_acsq + chan(&c, VNPU_CH_ACSQ)->lost);
+	EXPECT_EQ(1000, read_pmu + chan(&c, VNPU_CH_PMU)->lost);
+	/* a page holds 64 records of 64 bytes: all were read, none more */
+	EXPECT_EQ(PAGE / 64, read_acsq);
+	ASSERT_EQ(0, vnpu_prof_stats(c.fd, &st));
+	EXPECT_EQ(3000, st.produced);
+	EXPECT_EQ(chan(&c, VNPU_CH_ACSQ)->lost + chan(&c, VNPU_CH_PMU)->lost, st.lost);
+	chans_end(&c);
+}
+
+FIXTURE(long_run)
+{
+	int unused;
+};
+
+FIXTURE_SETUP(long_run)
+{
+}
+
+FIXTURE_TEARDOWN(long_run)
+{
+}
+
+/* Past 65536 tasks a stream's 16-bit ids wrap: a flip marks each epoch. */
+TEST_F_TIMEOUT(long_run, task_ids_wrap_with_flips, 600)
+{
+	struct chans c = { 0 };
+	struct vnpu_ts_flip flips[8];
+	__u32 hw;
+	unsigned int n = 70000;
+	__u64 *ids = calloc(n, sizeof(*ids));
+	size_t nf, acsq = 0;
+
+	ASSERT_NE(NULL, ids);
+	ASSERT_EQ(0, chans_start(&c, 0, VNPU_PROF_L0, 4096));
+	ASSERT_EQ(0, run(c.fd, n, VNPU_TASK_AI_CORE, ids, &hw));
+	EXPECT_EQ(0, vnpu_prof_stop(c.fd));
+	acsq = chan_read(&c, VNPU_CH_ACSQ, NULL, 0);
+	EXPECT_EQ(2 * n, acsq);
+	EXPECT_EQ(0, chan(&c, VNPU_CH_ACSQ)->lost);
+	nf = chan_read(&c, VNPU_CH_TS_TRACK, flips, 8);
+	/* the epochs the run went through, from the first task's */
+	EXPECT_EQ(ids[n - 1] >> 16, nf)
+	TH_LOG("ids %llu .. %llu", (unsigned long long)ids[0],
+						   (unsigned long long)ids[n - 1]);
+	for (size_t i = 0; i < nf && i < 8; i++) {
+		EXPECT_EQ(VNPU_TS_TAG_TASK_FLIP, flips[i].tag);
+		EXPECT_EQ(hw, flips[i].stream_id);
+		EXPECT_EQ(i + 1, flips[i].flip_num);
+		EXPECT_EQ(0, flips[i].task_id);
+	}
+	chans_end(&c);
+	free(ids);
+}
+
+TEST_HARNESS_MAIN
