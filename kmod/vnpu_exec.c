@@ -285,6 +285,19 @@ static int vnpu_exec_thread(void *data)
 				if (vdev->running_cancelled)
 					vnpu_exec_cut_short(vdev, task);
 				vdev->running = NULL;
+				vnpu_exec_complete(vdev, task);
+				done++;
+				/*
+				 * A paced task took wall time: wake its syncs, and a
+				 * release waiting for it, now, not after a batch of
+				 * other files' paced tasks.
+				 */
+				if (wq_has_sleeper(&vdev->done_wq)) {
+					spin_unlock(&vdev->lock);
+					wake_up(&vdev->done_wq);
+					spin_lock(&vdev->lock);
+				}
+				continue;
 			}
 			vnpu_exec_complete(vdev, task);
 			done++;

@@ -11,7 +11,8 @@
  *    since the load.
  *  - Closing a file whose task is being paced returns at once and frees
  *    the device: the next file's task does not wait for the rest of the
- *    cancelled one.
+ *    cancelled one, and the close does not wait for another file's paced
+ *    tasks queued behind it (that one needs 2 vCPUs to fail: make stress).
  *  - SIGKILL of a process asleep in SYNC behind paced tasks: it dies at
  *    once, the device takes new work at once, nothing is left allocated
  *    (10 times in make check, 100 under make stress).
@@ -224,6 +225,41 @@ TEST_F_TIMEOUT(paced, close_cancels_the_paced_task, 120)
 	EXPECT_LT(small, PROMPT_S)
 	TH_LOG("a small task after the cancelled one took %.3f s", small);
 	close(fd);
+	EXPECT_EQ(0, vnpu_objects_settled());
+}
+
+/*
+ * Close while the file's task is being paced and another file's paced
+ * tasks queue behind it (issue 16, item 4): the close waits for its own
+ * task only. It used to wait, in D state, until the executor had paced a
+ * whole batch of the other file's tasks too, since the waiters were woken
+ * only per batch of 64.
+ */
+TEST_F_TIMEOUT(paced, close_waits_for_no_other_files_tasks, 180)
+{
+	struct vnpu_task mine[1], theirs[20];
+	double t0, closed, len;
+	int fd_a, fd_b, sa, sb;
+
+	fd_b = vnpu_open_dev(0, O_RDWR);
+	fd_a = vnpu_open_dev(0, O_RDWR);
+	ASSERT_GE(fd_b, 0);
+	ASSERT_GE(fd_a, 0);
+	sb = vnpu_stream_new(fd_b);
+	sa = vnpu_stream_new(fd_a);
+	ASSERT_GE(sb, 0);
+	ASSERT_GE(sa, 0);
+	long_tasks_init(mine, 1, sb, self->flops, self->task_ns, &self->info, 10);
+	len = long_tasks_init(theirs, 20, sa, self->flops, self->task_ns, &self->info, 0.3);
+	ASSERT_EQ(0, vnpu_submit_tasks(fd_b, mine, 1, NULL));
+	usleep(50000); /* B's task is being paced now */
+	ASSERT_EQ(0, vnpu_submit_tasks(fd_a, theirs, 20, NULL));
+	t0 = vnpu_now_s();
+	close(fd_b);
+	closed = vnpu_now_s() - t0;
+	TH_LOG("close took %.3f s with 20 x %.3f s of another file's tasks queued", closed, len);
+	EXPECT_LT(closed, PROMPT_S);
+	close(fd_a);
 	EXPECT_EQ(0, vnpu_objects_settled());
 }
 
