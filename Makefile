@@ -18,6 +18,9 @@
 #                   KERNEL=debug as for vm-test (docs/reliability.md)
 #   make bench      the benchmarks (host + one VM boot), a table of ratios
 #   make bench-smoke  each benchmark for a second or two: do they complete?
+#   make check-msprof MSPROF_ANALYSIS=<dir>  msprof's own parser against our
+#                   export, on the sample and the real-layout PROF folders
+#                   (opt-in; skips with a note without MSPROF_ANALYSIS)
 
 TOP := $(CURDIR)
 PREFIX ?= /usr/local
@@ -41,7 +44,7 @@ endif
 export CC CFLAGS BUILD KSFT TOP Q
 
 .PHONY: all deps build module module-debug lib tools tests examples check lint demo vm vm-shell \
-	vm-test stress clean install bench bench-smoke bench-build
+	vm-test stress clean install bench bench-smoke bench-build check-msprof
 
 all: deps
 	$(Q)$(MAKE) --no-print-directory build
@@ -127,6 +130,9 @@ bench: all
 bench-smoke: all
 	$(Q)$(MAKE) --no-print-directory bench-build
 	$(Q)$(TOP)/bench/run.sh --smoke
+
+check-msprof: lib tools
+	$(Q)$(TOP)/tools/check-msprof.sh
 
 install: lib
 	$(Q)$(MAKE) --no-print-directory -C libnpuprof install PREFIX=$(PREFIX) DESTDIR=$(DESTDIR)

@@ -95,6 +95,7 @@ static int load_clock(const char *start, const char *end, struct npa_clock *c, s
 	snprintf(c->begin, sizeof(c->begin), "%s", begin);
 	/* msprof: float(collectionTimeBegin) - float(clockMonotonicRaw) / 1000.0 */
 	c->offset = b - m / 1000.0;
+	c->mono_raw = m;
 	c->have_begin = true;
 	json_object_put(o);
 
@@ -329,8 +330,16 @@ int npa_dev_cfg_load(const char *dir, uint32_t id, struct npa_dev_cfg *c, struct
 		/* msprof: raw + round(cntvct_diff * 1e9 / host_freq), host_freq 1e9 here */
 		v += (double)(int64_t)(strtod(val, NULL) + (strtod(val, NULL) < 0 ? -0.5 : 0.5));
 	c->host_mon = v / 1e9;
+	c->host_cnt = c->host_mon;
+	if (log_value(path, "cntvct", true, val, sizeof(val), w, &warned))
+		c->host_cnt = strtod(val, NULL) / 1e9;
 
 	snprintf(path, sizeof(path), "%s/start_info.%u", dir, id);
 	snprintf(end, sizeof(end), "%s/end_info.%u", dir, id);
-	return load_clock(path, end, &c->clock, w, err);
+	rc = load_clock(path, end, &c->clock, w, err);
+	/* int((int(clockMonotonicRaw) - host_mon * 1e9) * (host_freq / 1e9) + host_cnt * 1e9) */
+	c->host_start_count = (double)(int64_t)((long double)(int64_t)c->clock.mono_raw -
+						(long double)(c->host_mon * 1e9) +
+						(long double)(c->host_cnt * 1e9));
+	return rc;
 }

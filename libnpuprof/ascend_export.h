@@ -39,12 +39,14 @@
  * @end: end_info collectionTimeEnd as written ("" when missing).
  * @offset: collectionTimeBegin - clockMonotonicRaw / 1000.0 (epoch us of
  *          monotonic 0), a double as msprof computes it.
+ * @mono_raw: start_info clockMonotonicRaw, ns.
  * @have_begin: start_info was read.
  */
 struct npa_clock {
 	char begin[32];
 	char end[32];
 	double offset;
+	double mono_raw;
 	bool have_begin;
 };
 
@@ -65,6 +67,10 @@ struct npa_clock {
  * @dev_cnt: dev_start.log.N cntvct / 1e9.
  * @host_mon: host_start.log.N clock_monotonic_raw (+ the cntvct_diff
  *            correction) / 1e9.
+ * @host_cnt: host_start.log.N cntvct / 1e9.
+ * @host_start_count: the host counter at the collection start: a
+ *                    task_track before it counts no blocks in the PMU
+ *                    time formulas (msprof's get_block_num_from_ge).
  * @clock: start_info.N / end_info.N.
  */
 struct npa_dev_cfg {
@@ -82,6 +88,8 @@ struct npa_dev_cfg {
 	uint32_t n_aiv_events;
 	double dev_cnt;
 	double host_mon;
+	double host_cnt;
+	double host_start_count;
 	struct npa_clock clock;
 };
 

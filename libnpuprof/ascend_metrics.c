@@ -84,6 +84,19 @@ static const struct mdef exct_aic[] = {
 	ICACHE,
 	END,
 };
+/*
+ * The AIV side of PipeUtilizationExct: msprof drops aiv_mac_time, mte1
+ * time and fixpipe as unsupported, but keeps the mac_ratio_extra and
+ * mte1_ratio_extra ratios it renames.
+ */
+static const struct mdef exct_aiv[] = {
+	{ "mac_ratio", K_RATIO2, 0x416, 0x417, 0 },
+	PIPE("scalar", 0x9),
+	RATIO("mte1", 0x302),
+	PIPE("mte2", 0xc),
+	ICACHE,
+	END,
+};
 static const struct mdef arith_aic[] = { RATIO("mac_fp16", 0x49),
 					 RATIO("mac_int8", 0x4a),
 					 { "cube_fops", K_CUBE_FOPS, 0x49, 0x4a, 0 },
@@ -136,7 +149,7 @@ static const struct {
 	const struct mdef *aic, *aiv;
 } groups[] = {
 	{ "PipeUtilization", pipe_aic, pipe_aiv },
-	{ "PipeUtilizationExct", exct_aic, pipe_aiv },
+	{ "PipeUtilizationExct", exct_aic, exct_aiv },
 	{ "ArithmeticUtilization", arith_aic, arith_aiv },
 	{ "Memory", mem_aic, mem_aiv },
 	{ "MemoryL0", l0_aic, l0_aiv },

@@ -148,6 +148,7 @@ int npa_op_summary(struct npa_export *x, const struct npa_dev *d)
 	for (size_t i = 0; i < d->n_tasks; i++) {
 		const struct npa_task *t = &d->tasks[i];
 		const struct npa_op *op = task_op(x, t);
+		uint32_t blocks;
 		bool lonely;
 		double gap;
 		char *p;
@@ -225,8 +226,12 @@ int npa_op_summary(struct npa_export *x, const struct npa_dev *d)
 			p = npx_lit(p, "N/A");
 		else
 			p = npx_fmt_u64(p, t->ctx);
-		p = npa_metrics_row(&m, &d->cfg, t->pmu >= 0 ? &d->pmu[t->pmu] : NULL,
-				    op->block_num, op->mix_block_num, t->dur, p);
+		/* a launch before the collection start gives no blocks to the formulas */
+		blocks = (double)x->host.htask[t->host].ts >= d->cfg.host_start_count
+				 ? op->block_num
+				 : 0;
+		p = npa_metrics_row(&m, &d->cfg, t->pmu >= 0 ? &d->pmu[t->pmu] : NULL, blocks,
+				    op->mix_block_num, t->dur, p);
 		npx_csv_end(&x->op_summary, p);
 	}
 	return 0;

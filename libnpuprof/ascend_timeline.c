@@ -553,8 +553,15 @@ static int ai_core_freq(struct tl *t, const struct npa_dev *d)
 				rc = freq_event(t, pid, ts, d->cfg.aic_mhz);
 		}
 	}
-	if (!rc && d->cfg.clock.end[0])
+	if (!rc && d->cfg.clock.end[0]) {
 		rc = freq_event(t, pid, d->cfg.clock.end, d->cfg.aic_mhz);
+	} else if (!rc && first >= begin) {
+		/* no end_info: msprof ends the counter a microsecond after its start */
+		char ts[NPX_PY_FMT_MAX];
+
+		npx_py_decimal_add3(ts, first_ts, "1");
+		rc = freq_event(t, pid, ts, d->cfg.aic_mhz);
+	}
 	snprintf(label, sizeof(label), "NPU %u", d->cfg.id);
 	if (!rc)
 		rc = process_tail(t, pid, label, SORT_FREQ);

@@ -1,0 +1,39 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# make check-msprof MSPROF_ANALYSIS=<analysis/ of Ascend/msprof at 9ba1ac7be>
+#
+# Runs msprof's own parser on copies of PROF folders in the real Ascend
+# layout and compares what it writes with our export, file by file and cell
+# by cell (tools/msprof-compare.py). The folders: a copy of the reference
+# sample (../shared/reference/msprof-sample), every real-layout PROF_* folder
+# under out/ (make demo) and build/vm/results/ (the in-VM suites), and those
+# given in MSPROF_PROFS. Opt-in: msprof is an oracle, never a dependency, and
+# a fresh machine has no copy of it (docs/testing.md says how to get one).
+set -uo pipefail
+top=$(cd "$(dirname "$0")/.." && pwd)
+
+if [ -z "${MSPROF_ANALYSIS:-}" ]; then
+	echo "check-msprof: skipped: MSPROF_ANALYSIS is not set (the analysis/ folder of"
+	echo "check-msprof: Ascend/msprof at 9ba1ac7be; docs/testing.md says how to get one)"
+	echo "0 passed, 0 failed, 1 skipped"
+	exit 0
+fi
+if [ ! -f "$MSPROF_ANALYSIS/msprof/msprof.py" ]; then
+	echo "check-msprof: MSPROF_ANALYSIS=$MSPROF_ANALYSIS has no msprof/msprof.py" >&2
+	exit 2
+fi
+
+profs=()
+sample=$(ls -d "$top"/../shared/reference/msprof-sample/PROF_* 2>/dev/null | head -n1)
+[ -n "$sample" ] && profs+=("$sample")
+for p in "$top"/out/PROF_* "$top"/build/vm/results/*/PROF_* ${MSPROF_PROFS:-}; do
+	[ -f "$p/host/info.json" ] && profs+=("$p")
+done
+if [ ${#profs[@]} -eq 0 ]; then
+	echo "check-msprof: no PROF folder in the real layout to compare"
+	echo "0 passed, 0 failed, 1 skipped"
+	exit 0
+fi
+exec /usr/bin/python3 "$top/tools/msprof-compare.py" "$MSPROF_ANALYSIS" \
+	"$top/build/tools/npuprof/npuprof" "${profs[@]}"

@@ -1,0 +1,174 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""Compare our export of a PROF folder with what msprof's own parser writes.
+
+Usage: msprof-compare.py MSPROF_ANALYSIS NPUPROF PROF_DIR...
+
+For each PROF folder (in the real Ascend layout): two copies of its raw data
+(host/, device_N/) in a scratch folder; msprof's parser (MSPROF_ANALYSIS is
+the analysis/ folder of Ascend/msprof, run with this Python, standard
+library only) exports one with `export summary` and `export timeline`, and
+`npuprof export` (NPUPROF) the other. Then, file by file:
+
+  - the same output files (names without their timestamps);
+  - every CSV cell equal, but for op_summary's Block Dim / Mix Block Dim,
+    which msprof calls Block Num / Mix Block Num (docs/output.md);
+  - the timeline's events equal as a multiset, and the non-metadata events
+    in the same order (msprof orders metadata by CPython's set order);
+  - no [ERROR] line in msprof's mindstudio_profiler_log/.
+
+Every difference is printed; the last line is "N passed, N failed", one
+test per folder and file. msprof's code is never copied here: it is run
+from where the user keeps it (docs/testing.md).
+"""
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+
+
+def out_files(out):
+    files = {}
+    if os.path.isdir(out):
+        for f in sorted(os.listdir(out)):
+            files[re.sub(r"(_slice_\d+)?_\d{14}", "", f)] = os.path.join(out, f)
+    return files
+
+
+def read(path):
+    with open(path, encoding="utf-8") as f:
+        return f.read()
+
+
+def compare_csv(name, ref, ours, say):
+    a = read(ref).split("\n")
+    b = read(ours).split("\n")
+    if name == "op_summary.csv" and a:
+        a[0] = a[0].replace(",Block Num,Mix Block Num,", ",Block Dim,Mix Block Dim,")
+    bad = 0
+    if len(a) != len(b):
+        say(f"{name}: {len(a) - 1} lines in msprof's, {len(b) - 1} in ours")
+        bad += 1
+    header = a[0].split(",") if a else []
+    for i, (x, y) in enumerate(zip(a, b)):
+        if x == y:
+            continue
+        xs, ys = x.split(","), y.split(",")
+        if len(xs) != len(ys):
+            say(f"{name}: line {i + 1}: {len(xs)} cells in msprof's, {len(ys)} in ours")
+            bad += 1
+            continue
+        for k, (u, v) in enumerate(zip(xs, ys)):
+            if u != v:
+                col = header[k] if k < len(header) else str(k)
+                say(f"{name}: line {i + 1}, {col}: msprof {u!r}, ours {v!r}")
+                bad += 1
+        if bad > 50:
+            say(f"{name}: more differences not shown")
+            break
+    return bad
+
+
+def compare_json(name, ref, ours, say):
+    a = json.loads(read(ref))
+    b = json.loads(read(ours))
+    key = lambda e: json.dumps(e, sort_keys=True)
+    ka = sorted(map(key, a))
+    kb = sorted(map(key, b))
+    bad = 0
+    if ka != kb:
+        sa, sb = set(ka), set(kb)
+        for e in sorted(sa - sb)[:20]:
+            say(f"{name}: only in msprof's: {e}")
+        for e in sorted(sb - sa)[:20]:
+            say(f"{name}: only in ours: {e}")
+        if sa == sb:
+            say(f"{name}: the same events, in other numbers")
+        bad += 1
+    na = [key(e) for e in a if e.get("ph") != "M"]
+    nb = [key(e) for e in b if e.get("ph") != "M"]
+    if not bad and na != nb:
+        i = next(i for i, (x, y) in enumerate(zip(na, nb)) if x != y)
+        say(f"{name}: events in another order from #{i}: msprof {na[i]}, ours {nb[i]}")
+        bad += 1
+    return bad
+
+
+def raw_copy(prof, dest):
+    os.makedirs(dest)
+    for d in os.listdir(prof):
+        if d == "host" or re.fullmatch(r"device_\d+", d):
+            shutil.copytree(os.path.join(prof, d), os.path.join(dest, d),
+                            ignore=shutil.ignore_patterns("sqlite", "*.complete"))
+
+
+def main():
+    if len(sys.argv) < 4:
+        print(__doc__.split("\n\n")[1], file=sys.stderr)
+        return 2
+    analysis, npuprof, profs = sys.argv[1], sys.argv[2], sys.argv[3:]
+    msprof = os.path.join(analysis, "msprof", "msprof.py")
+    if not os.path.isfile(msprof):
+        print(f"check-msprof: {msprof}: not msprof's analysis/ folder", file=sys.stderr)
+        return 2
+    passed = failed = 0
+    scratch = tempfile.mkdtemp(prefix="check-msprof-")
+    try:
+        for i, prof in enumerate(profs):
+            base = os.path.basename(os.path.normpath(prof))
+            print(f"# {prof}")
+            # the folder's own name: msprof checks it; an index keeps copies apart
+            ref = os.path.join(scratch, "msprof", str(i), base)
+            ours = os.path.join(scratch, "ours", str(i), base)
+            raw_copy(prof, ref)
+            raw_copy(prof, ours)
+            for cmd in ("summary", "timeline"):
+                subprocess.run([sys.executable, msprof, "export", cmd, "-dir", ref],
+                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+            r = subprocess.run([npuprof, "export", "--quiet", ours], capture_output=True, text=True)
+            if r.returncode:
+                print(f"#   npuprof export failed: {r.stderr.strip()}")
+            errors = []
+            logs = os.path.join(ref, "mindstudio_profiler_log")
+            for f in sorted(os.listdir(logs)) if os.path.isdir(logs) else []:
+                errors += [line.strip() for line in open(os.path.join(logs, f), errors="replace")
+                           if "[ERROR]" in line]
+            for e in errors:
+                print(f"#   msprof: {e}")
+            if errors:
+                failed += 1
+            else:
+                passed += 1
+            fa = out_files(os.path.join(ref, "mindstudio_profiler_output"))
+            fb = out_files(os.path.join(ours, "mindstudio_profiler_output"))
+            for name in sorted(set(fa) | set(fb)):
+                if name == "README.txt":
+                    continue  # ours is our own (docs/output.md)
+                diffs = []
+                say = lambda m: diffs.append(m)
+                if name not in fa:
+                    say(f"{name}: msprof writes no such file")
+                elif name not in fb:
+                    say(f"{name}: we write no such file")
+                elif name.endswith(".csv"):
+                    compare_csv(name, fa[name], fb[name], say)
+                elif name.endswith(".json"):
+                    compare_json(name, fa[name], fb[name], say)
+                for d in diffs:
+                    print(f"#   {d}")
+                print(f"{'not ok' if diffs else 'ok'} {base} {name}")
+                if diffs:
+                    failed += 1
+                else:
+                    passed += 1
+    finally:
+        shutil.rmtree(scratch, ignore_errors=True)
+    print(f"{passed} passed, {failed} failed")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
