@@ -139,6 +139,27 @@ static int check_platform(struct json_object *o, const char *path, struct npx_wa
 		path, s);
 }
 
+/* info.json or info.json.N: a known platform, its pid into *@pid; the object, or NULL */
+static struct json_object *load_info(const char *path, long *pid, struct npx_warn *w,
+				     struct npuprof_error *err, int *rc)
+{
+	struct json_object *o = load_json(path, w, true, err, rc);
+	double v;
+
+	if (!o)
+		return NULL;
+	*rc = check_platform(o, path, w, err);
+	if (*rc) {
+		json_object_put(o);
+		return NULL;
+	}
+	if (jnum(o, "pid", &v) && v >= 0 && v < 4194304.0)
+		*pid = (long)v;
+	else
+		npx_warn(w, "%s: no pid, or not a pid (the timeline's process ids use 0)", path);
+	return o;
+}
+
 int npa_host_cfg_load(const char *dir, struct npa_host_cfg *c, struct npx_warn *w,
 		      struct npuprof_error *err)
 {
@@ -149,18 +170,9 @@ int npa_host_cfg_load(const char *dir, struct npa_host_cfg *c, struct npx_warn *
 
 	memset(c, 0, sizeof(*c));
 	snprintf(path, sizeof(path), "%s/info.json", dir);
-	o = load_json(path, w, true, err, &rc);
+	o = load_info(path, &c->pid, w, err, &rc);
 	if (!o)
 		return rc;
-	rc = check_platform(o, path, w, err);
-	if (rc) {
-		json_object_put(o);
-		return rc;
-	}
-	if (jnum(o, "pid", &v) && v >= 0 && v < 4194304.0)
-		c->pid = (long)v;
-	else
-		npx_warn(w, "%s: no pid, or not a pid (the timeline's process ids use 0)", path);
 	if (json_object_object_get_ex(o, "CPU", &cpu) &&
 	    json_object_is_type(cpu, json_type_array) && (c0 = json_object_array_get_idx(cpu, 0)) &&
 	    jnum(c0, "Frequency", &v) && v > 0)
@@ -260,18 +272,9 @@ int npa_dev_cfg_load(const char *dir, uint32_t id, struct npa_dev_cfg *c, struct
 	memset(c, 0, sizeof(*c));
 	c->id = id;
 	snprintf(path, sizeof(path), "%s/info.json.%u", dir, id);
-	o = load_json(path, w, true, err, &rc);
+	o = load_info(path, &c->pid, w, err, &rc);
 	if (!o)
 		return rc;
-	rc = check_platform(o, path, w, err);
-	if (rc) {
-		json_object_put(o);
-		return rc;
-	}
-	if (jnum(o, "pid", &v) && v >= 0 && v < 4194304.0)
-		c->pid = (long)v;
-	else
-		npx_warn(w, "%s: no pid, or not a pid (the timeline's process ids use 0)", path);
 	if (!json_object_object_get_ex(o, "DeviceInfo", &di) ||
 	    !json_object_is_type(di, json_type_array) || !(d0 = json_object_array_get_idx(di, 0))) {
 		json_object_put(o);

@@ -138,22 +138,6 @@ struct dev_read {
 	uint64_t bad_magic, bad_func, overflow, bad_ffts;
 };
 
-static int grow(void **p, size_t *cap, size_t n, size_t size)
-{
-	void *q;
-	size_t c;
-
-	if (n < *cap)
-		return 0;
-	c = *cap ? 2 * *cap : 4096;
-	q = realloc(*p, c * size);
-	if (!q)
-		return -ENOMEM;
-	*p = q;
-	*cap = c;
-	return 0;
-}
-
 /* msprof's StarsCommon stream/task re-encoding of bits 12 and 13 */
 static void stars_ids(uint32_t raw_stream, uint32_t raw_task, uint32_t *stream, uint32_t *task)
 {
@@ -195,7 +179,7 @@ static int on_acsq(void *arg, const void *rec, const char *file, uint64_t off)
 				 file, (unsigned long long)off, func);
 		return 0;
 	}
-	if (grow((void **)&r->ev, &r->cap_ev, r->n_ev, sizeof(*r->ev)))
+	if (npa_grow((void **)&r->ev, &r->cap_ev, r->n_ev, sizeof(*r->ev), 4096))
 		return npuprof_set_error(r->err, -ENOMEM, "out of memory");
 	e = &r->ev[r->n_ev];
 	stars_ids(l.stream_id, l.task_id, &e->stream, &e->task);
@@ -216,7 +200,7 @@ static int on_flip(void *arg, const void *rec, const char *file, uint64_t off)
 	memcpy(&f, rec, sizeof(f));
 	if (f.tag != VNPU_TS_TAG_TASK_FLIP)
 		return 0;
-	if (grow((void **)&r->flips, &r->cap_flips, r->n_flips, sizeof(*r->flips)))
+	if (npa_grow((void **)&r->flips, &r->cap_flips, r->n_flips, sizeof(*r->flips), 4096))
 		return npuprof_set_error(r->err, -ENOMEM, "out of memory");
 	r->flips[r->n_flips++] =
 		(struct flip){ f.stream_id, f.task_id, npa_syscnt_ns(&r->d->cfg, f.syscnt) };
@@ -255,8 +239,8 @@ static int on_pmu(void *arg, const void *rec, const char *file, uint64_t off)
 				 file, (unsigned long long)off, type);
 		return 0;
 	}
-	if (grow((void **)&d->pmu, &r->cap_pmu, d->n_pmu, sizeof(*d->pmu)) ||
-	    grow((void **)&r->pr, &r->cap_pr, d->n_pmu, sizeof(*r->pr)))
+	if (npa_grow((void **)&d->pmu, &r->cap_pmu, d->n_pmu, sizeof(*d->pmu), 4096) ||
+	    npa_grow((void **)&r->pr, &r->cap_pr, d->n_pmu, sizeof(*r->pr), 4096))
 		return npuprof_set_error(r->err, -ENOMEM, "out of memory");
 	d->pmu[d->n_pmu].total = p.total_cycle;
 	memcpy(d->pmu[d->n_pmu].pmu, p.pmu, sizeof(p.pmu));

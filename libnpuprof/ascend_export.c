@@ -16,7 +16,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "ascend_export.h"
@@ -106,31 +105,6 @@ static int scan_devices(struct npa_export *x, struct dev_id *ids, unsigned int *
 	}
 	closedir(dp);
 	qsort(ids, *n, sizeof(*ids), cmp_dev_name);
-	return 0;
-}
-
-static int timestamp(struct npa_export *x, const struct npuprof_export_opts *opts)
-{
-	if (opts && opts->timestamp) {
-		size_t n = strlen(opts->timestamp);
-
-		for (size_t i = 0; i < n; i++)
-			if (opts->timestamp[i] < '0' || opts->timestamp[i] > '9')
-				n = 0;
-		if (n != 14)
-			return npuprof_set_error(x->o.err, -EINVAL,
-						 "timestamp \"%.32s\": 14 digits YYYYMMDDhhmmss"
-						 " expected",
-						 opts->timestamp);
-		memcpy(x->o.ts, opts->timestamp, 15);
-	} else {
-		time_t now = time(NULL);
-		struct tm tm;
-
-		if (!localtime_r(&now, &tm) ||
-		    strftime(x->o.ts, sizeof(x->o.ts), "%Y%m%d%H%M%S", &tm) != 14)
-			return npuprof_set_error(x->o.err, -EINVAL, "cannot format the local time");
-	}
 	return 0;
 }
 
@@ -257,7 +231,7 @@ int npa_export(const char *prof, const struct npuprof_export_opts *opts, struct 
 	npx_file_init(&x->timeline);
 	npx_file_init(&x->readme);
 
-	rc = timestamp(x, opts);
+	rc = npx_out_timestamp(&x->o, opts ? opts->timestamp : NULL);
 	if (!rc)
 		rc = run(x);
 	if (rc) {

@@ -154,6 +154,12 @@ typedef int (*npa_rec_fn)(void *arg, const void *rec, const char *file, uint64_t
 int npa_slices_read(const struct npa_slices *s, size_t size, bool per_file, npa_rec_fn fn,
 		    void *arg, struct npx_warn *w, struct npuprof_error *err);
 
+/*
+ * Make room for element @n of the array *@p of *@cap elements of @size
+ * bytes (doubling, from @first); 0 or -ENOMEM, the array kept.
+ */
+int npa_grow(void **p, size_t *cap, size_t n, size_t size, size_t first);
+
 /* A hash -> name dictionary (hash_dic), or (level << 32 | type) -> name */
 struct npa_dict {
 	uint64_t *key;

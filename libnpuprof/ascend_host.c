@@ -174,15 +174,8 @@ static const char *intern(struct npa_host *h, const char *s)
 {
 	char *v;
 
-	if (h->n_strs == h->cap_strs) {
-		size_t cap = h->cap_strs ? 2 * h->cap_strs : 64;
-		void *p = realloc(h->strs, cap * sizeof(*h->strs));
-
-		if (!p)
-			return NULL;
-		h->strs = p;
-		h->cap_strs = cap;
-	}
+	if (npa_grow((void **)&h->strs, &h->cap_strs, h->n_strs, sizeof(*h->strs), 64))
+		return NULL;
 	v = strdup(s);
 	if (v)
 		h->strs[h->n_strs++] = v;
@@ -278,15 +271,8 @@ static int on_api(void *arg, const void *rec, const char *file, uint64_t off)
 		h->dropped_begin0++;
 		return 0;
 	}
-	if (h->n_api == r->cap_api) {
-		size_t cap = r->cap_api ? 2 * r->cap_api : 4096;
-		void *p = realloc(h->api, cap * sizeof(*h->api));
-
-		if (!p)
-			return npuprof_set_error(r->err, -ENOMEM, "out of memory");
-		h->api = p;
-		r->cap_api = cap;
-	}
+	if (npa_grow((void **)&h->api, &r->cap_api, h->n_api, sizeof(*h->api), 4096))
+		return npuprof_set_error(r->err, -ENOMEM, "out of memory");
 	a = &h->api[h->n_api++];
 	a->level = e.level;
 	a->type = e.type;
@@ -307,15 +293,8 @@ static int on_node_rec(void *arg, const void *rec, const char *file, uint64_t of
 	memcpy(&hd, rec, sizeof(hd));
 	if (!hdr_ok(r, hd.magic, hd.level, file, off))
 		return 0;
-	if (r->n_nr == r->cap_nr) {
-		size_t cap = r->cap_nr ? 2 * r->cap_nr : 4096;
-		void *p = realloc(r->nr, cap * sizeof(*r->nr));
-
-		if (!p)
-			return npuprof_set_error(r->err, -ENOMEM, "out of memory");
-		r->nr = p;
-		r->cap_nr = cap;
-	}
+	if (npa_grow((void **)&r->nr, &r->cap_nr, r->n_nr, sizeof(*r->nr), 4096))
+		return npuprof_set_error(r->err, -ENOMEM, "out of memory");
 	n = &r->nr[r->n_nr++];
 	memset(n, 0, sizeof(*n));
 	n->kind = r->kind;
@@ -722,15 +701,8 @@ static int join(struct host_read *r)
 		}
 		if (win_op[win] >= 0)
 			continue;
-		if (h->n_ops == cap_ops) {
-			size_t cap = cap_ops ? 2 * cap_ops : 1024;
-			void *p = realloc(h->ops, cap * sizeof(*h->ops));
-
-			if (!p)
-				goto out;
-			h->ops = p;
-			cap_ops = cap;
-		}
+		if (npa_grow((void **)&h->ops, &cap_ops, h->n_ops, sizeof(*h->ops), 1024))
+			goto out;
 		op = &h->ops[h->n_ops];
 		memset(op, 0, sizeof(*op));
 		op->name = hash_str(h, h->api[win].item);
@@ -823,15 +795,8 @@ static int join(struct host_read *r)
 			/* a kernel with no launch: named after itself (msprof's lonely task) */
 			struct npa_op *op;
 
-			if (h->n_ops == cap_ops) {
-				size_t cap = cap_ops ? 2 * cap_ops : 1024;
-				void *p = realloc(h->ops, cap * sizeof(*h->ops));
-
-				if (!p)
-					goto out;
-				h->ops = p;
-				cap_ops = cap;
-			}
+			if (npa_grow((void **)&h->ops, &cap_ops, h->n_ops, sizeof(*h->ops), 1024))
+				goto out;
 			op = &h->ops[h->n_ops];
 			memset(op, 0, sizeof(*op));
 			op->name = op->type = ht->kernel;

@@ -19,6 +19,22 @@
 
 #define NPA_READ_BUF (1u << 20)
 
+int npa_grow(void **p, size_t *cap, size_t n, size_t size, size_t first)
+{
+	size_t c;
+	void *q;
+
+	if (n < *cap)
+		return 0;
+	c = *cap ? 2 * *cap : first;
+	q = realloc(*p, c * size);
+	if (!q)
+		return -ENOMEM;
+	*p = q;
+	*cap = c;
+	return 0;
+}
+
 /* the K of "...slice_K", or -1 */
 static long slice_number(const char *name)
 {
@@ -80,16 +96,9 @@ int npa_slices_find(struct npa_slices *s, const char *dir, const char *label,
 			continue;
 		if (fstatat(dirfd(dp), de->d_name, &st, 0) || !S_ISREG(st.st_mode) || !st.st_size)
 			continue;
-		if (s->n == cap) {
-			size_t ncap = cap ? 2 * cap : 16;
-			char **p = realloc(s->name, ncap * sizeof(*p));
-
-			if (!p) {
-				rc = npuprof_set_error(err, -ENOMEM, "out of memory");
-				break;
-			}
-			s->name = p;
-			cap = ncap;
+		if (npa_grow((void **)&s->name, &cap, s->n, sizeof(*s->name), 16)) {
+			rc = npuprof_set_error(err, -ENOMEM, "out of memory");
+			break;
 		}
 		name = strdup(de->d_name);
 		if (!name) {

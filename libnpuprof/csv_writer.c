@@ -17,6 +17,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "export_internal.h"
@@ -33,6 +34,31 @@ void npx_warn(struct npx_warn *w, const char *fmt, ...)
 	vfprintf(stderr, fmt, ap);
 	va_end(ap);
 	fputc('\n', stderr);
+}
+
+int npx_out_timestamp(struct npx_out *o, const char *timestamp)
+{
+	if (timestamp) {
+		size_t n = strlen(timestamp);
+
+		for (size_t i = 0; i < n; i++)
+			if (timestamp[i] < '0' || timestamp[i] > '9')
+				n = 0;
+		if (n != 14)
+			return npuprof_set_error(o->err, -EINVAL,
+						 "timestamp \"%.32s\": 14 digits YYYYMMDDhhmmss"
+						 " expected",
+						 timestamp);
+		memcpy(o->ts, timestamp, 15);
+	} else {
+		time_t now = time(NULL);
+		struct tm tm;
+
+		if (!localtime_r(&now, &tm) ||
+		    strftime(o->ts, sizeof(o->ts), "%Y%m%d%H%M%S", &tm) != 14)
+			return npuprof_set_error(o->err, -EINVAL, "cannot format the local time");
+	}
+	return 0;
 }
 
 const char npx_digits2[201] = "00010203040506070809"

@@ -1420,26 +1420,6 @@ out:
 	return rc;
 }
 
-static int npx_timestamp(struct npx_export *x, const struct npuprof_export_opts *opts)
-{
-	if (opts && opts->timestamp) {
-		if (strlen(opts->timestamp) != 14 || !npx_digits(opts->timestamp, 14))
-			return npuprof_set_error(x->o.err, -EINVAL,
-						 "timestamp \"%.32s\": 14 digits YYYYMMDDhhmmss"
-						 " expected",
-						 opts->timestamp);
-		memcpy(x->o.ts, opts->timestamp, 15);
-	} else {
-		time_t now = time(NULL);
-		struct tm tm;
-
-		if (!localtime_r(&now, &tm) ||
-		    strftime(x->o.ts, sizeof(x->o.ts), "%Y%m%d%H%M%S", &tm) != 14)
-			return npuprof_set_error(x->o.err, -EINVAL, "cannot format the local time");
-	}
-	return 0;
-}
-
 static int npx_readme(struct npx_export *x)
 {
 	struct npx_csv *csvs[] = { &x->op_summary, &x->op_stat,	  &x->task_time,
@@ -1644,7 +1624,7 @@ __attribute__((visibility("default"))) int npuprof_export(const char *prof_dir,
 	npx_file_init(&x->tl.f);
 	npx_file_init(&x->readme);
 
-	rc = npx_timestamp(x, opts);
+	rc = npx_out_timestamp(&x->o, opts ? opts->timestamp : NULL);
 	if (!rc) {
 		if (!npx_prof_name_ok(prof_dir))
 			npx_warn(&x->w,

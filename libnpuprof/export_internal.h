@@ -179,6 +179,12 @@ struct npx_out {
 	const char *dir;
 };
 
+/*
+ * Set @o->ts: @timestamp (exactly 14 digits YYYYMMDDhhmmss), or the local
+ * time now when NULL; -EINVAL with a message otherwise.
+ */
+int npx_out_timestamp(struct npx_out *o, const char *timestamp);
+
 /* the output folder as messages name it */
 static inline const char *npx_out_dir(const struct npx_out *o)
 {

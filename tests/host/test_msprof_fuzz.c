@@ -26,11 +26,11 @@
 
 #include "kselftest_harness.h"
 #include "npuprof_export.h"
+#include "host/msprof_reference.h"
 
 /* every path here is a short one under /tmp or the reference folder */
 #pragma GCC diagnostic ignored "-Wformat-truncation"
 
-#define SAMPLE "msprof-sample/PROF_000001_20250101000000000_SIMULATOR"
 #define TS "20261201084721"
 
 static const char *const raw_files[] = {
@@ -67,26 +67,6 @@ static __u64 rnd64(__u64 *s)
 static unsigned int rnd(__u64 *s, unsigned int n)
 {
 	return n ? (unsigned int)(rnd64(s) % n) : 0;
-}
-
-static int reference_dir(char *out, size_t len)
-{
-	const char *env = getenv("VNPU_REFERENCE");
-	char exe[PATH_MAX - 32];
-	ssize_t n;
-
-	if (env) {
-		snprintf(out, len, "%s", env);
-		return access(out, R_OK);
-	}
-	n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
-	if (n <= 0)
-		return -1;
-	exe[n] = 0;
-	for (int i = 0; i < 4; i++)
-		*strrchr(exe, '/') = 0;
-	snprintf(out, len, "%s/../shared/reference", exe);
-	return access(out, R_OK);
 }
 
 static long file_size(const char *path)
@@ -259,7 +239,7 @@ TEST(corrupted_samples)
 		getenv("VNPU_FUZZ_ROUNDS") ? strtoul(getenv("VNPU_FUZZ_ROUNDS"), NULL, 0) : 300;
 	unsigned long failed = 0, warned = 0, clean = 0, silent = 0;
 
-	if (reference_dir(ref, sizeof(ref)))
+	if (msprof_reference_dir(ref, sizeof(ref)))
 		SKIP(return, "no ../shared/reference (set VNPU_REFERENCE): msprof's sample is not "
 			     "here");
 	ASSERT_NE(NULL, mkdtemp(work));
@@ -272,7 +252,7 @@ TEST(corrupted_samples)
 
 		snprintf(cmd, sizeof(cmd),
 			 "rm -rf %s && mkdir -p %s && cp -r %s/%s/host %s/%s/device_0 %s/", prof,
-			 prof, ref, SAMPLE, ref, SAMPLE, prof);
+			 prof, ref, MSPROF_SAMPLE, ref, MSPROF_SAMPLE, prof);
 		ASSERT_EQ(0, system(cmd));
 		for (unsigned int k = 0; k < n; k++) {
 			enum kind kind = (enum kind)rnd(&s, K_COUNT);
@@ -300,8 +280,8 @@ TEST(corrupted_samples)
 		for (size_t k = 0; k < ARRAY_SIZE(outputs); k++) {
 			char a[2 * PATH_MAX], b[2 * PATH_MAX];
 
-			snprintf(a, sizeof(a), "%s/%s/mindstudio_profiler_output/%s", ref, SAMPLE,
-				 outputs[k]);
+			snprintf(a, sizeof(a), "%s/%s/mindstudio_profiler_output/%s", ref,
+				 MSPROF_SAMPLE, outputs[k]);
 			snprintf(b, sizeof(b), "%s/mindstudio_profiler_output/%s", prof,
 				 outputs[k]);
 			/* op_summary differs from msprof's in its header only */

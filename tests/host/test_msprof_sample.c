@@ -20,30 +20,9 @@
 
 #include "kselftest_harness.h"
 #include "npuprof_export.h"
+#include "host/msprof_reference.h"
 
-#define SAMPLE "msprof-sample/PROF_000001_20250101000000000_SIMULATOR"
 #define TS "20261201084721"
-
-static int reference_dir(char *out, size_t len)
-{
-	const char *env = getenv("VNPU_REFERENCE");
-	char exe[PATH_MAX - 32];
-	ssize_t n;
-
-	if (env) {
-		snprintf(out, len, "%s", env);
-		return access(out, R_OK);
-	}
-	/* build/tests/host/<this> -> the top of the tree -> ../shared/reference */
-	n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
-	if (n <= 0)
-		return -1;
-	exe[n] = 0;
-	for (int i = 0; i < 4; i++)
-		*strrchr(exe, '/') = 0;
-	snprintf(out, len, "%s/../shared/reference", exe);
-	return access(out, R_OK);
-}
 
 static char *slurp(const char *path, size_t *len)
 {
@@ -101,7 +80,7 @@ FIXTURE_SETUP(sample)
 {
 	char cmd[6 * PATH_MAX];
 
-	self->have = !reference_dir(self->ref, sizeof(self->ref));
+	self->have = !msprof_reference_dir(self->ref, sizeof(self->ref));
 	if (!self->have)
 		SKIP(return, "no ../shared/reference (set VNPU_REFERENCE): msprof's sample is not "
 			     "here");
@@ -110,7 +89,7 @@ FIXTURE_SETUP(sample)
 	snprintf(self->prof, sizeof(self->prof), "%s/PROF_000001_20250101000000000_SIMULATOR",
 		 self->work);
 	snprintf(cmd, sizeof(cmd), "mkdir -p %s && cp -r %s/%s/host %s/%s/device_0 %s/", self->prof,
-		 self->ref, SAMPLE, self->ref, SAMPLE, self->prof);
+		 self->ref, MSPROF_SAMPLE, self->ref, MSPROF_SAMPLE, self->prof);
 	ASSERT_EQ(0, system(cmd));
 }
 
@@ -143,7 +122,7 @@ TEST_F(sample, outputs_equal_msprofs)
 		char *ref, *ours, *hdr;
 
 		snprintf(path, sizeof(path), "%s/%s/mindstudio_profiler_output/%s", self->ref,
-			 SAMPLE, files[i]);
+			 MSPROF_SAMPLE, files[i]);
 		snprintf(ours_path, sizeof(ours_path), "%s/mindstudio_profiler_output/%s",
 			 self->prof, files[i]);
 		ref = slurp(path, &n_ref);
