@@ -186,6 +186,8 @@ struct vnpu_ktask {
  * @id: index in vnpu_file.streams.
  * @hw_id: device-wide id below VNPU_HW_STREAMS, the "Stream ID" of
  *         profiling records; reused once the stream is gone.
+ * @reserved: tasks of submits that reserved room on it and have not
+ *            queued yet (under vnpu_device.lock).
  * @last_sched_id: the id of the last task scheduled on it.
  * @flip_session: the session @flip_epoch counts in.
  * @flip_epoch: the task id epoch (id >> 16) the channel session has
@@ -202,6 +204,7 @@ struct vnpu_stream {
 	struct vnpu_file *vfile;
 	u32 id;
 	u32 hw_id;
+	u32 reserved;
 	u64 last_sched_id;
 	u32 flip_session;
 	u64 flip_epoch;

@@ -129,7 +129,9 @@ long vnpu_ioctl_stream_destroy(struct vnpu_file *vfile, void __user *arg)
 	stream->dying = true;
 	mutex_unlock(&vfile->lock);
 
-	ret = wait_event_interruptible(vdev->done_wq, !READ_ONCE(stream->npending));
+	/* a submit that reserved room on it queues first (vnpu_submit.c) */
+	ret = wait_event_interruptible(vdev->done_wq, !READ_ONCE(stream->npending) &&
+				       !READ_ONCE(stream->reserved));
 
 	mutex_lock(&vfile->lock);
 	if (ret) {

@@ -178,13 +178,17 @@ static bool vnpu_batch_streams_exist(struct vnpu_file *vfile,
 
 /*
  * Wait (interruptibly, without vfile->lock) until the device has room for
- * the batch, then reserve the room and the ids: on return 0 the caller
- * holds vfile->lock, and the batch is counted as pending but not queued.
+ * the batch, then reserve the room and the ids: on return 0 the batch is
+ * counted as pending but not queued, each task knows its stream, and each
+ * stream counts it in @reserved, so that a destroy waits for it. No lock
+ * is held then: the caller copies to user memory, which may fault and take
+ * mmap_lock, and mmap takes vfile->lock under mmap_lock.
  */
 static int vnpu_reserve_batch(struct vnpu_file *vfile, struct vnpu_ktask **tasks,
 			      u32 count, u64 *first_id)
 {
 	struct vnpu_device *vdev = vfile->vdev;
+	u32 i;
 	int ret;
 
 	for (;;) {
@@ -209,30 +213,41 @@ static int vnpu_reserve_batch(struct vnpu_file *vfile, struct vnpu_ktask **tasks
 	vdev->next_task_id += count;
 	WRITE_ONCE(vdev->npending, vdev->npending + count);
 	WRITE_ONCE(vfile->npending, vfile->npending + count);
+	for (i = 0; i < count; i++) {
+		tasks[i]->stream = vfile->streams[tasks[i]->desc.stream_id];
+		WRITE_ONCE(tasks[i]->stream->reserved, tasks[i]->stream->reserved + 1);
+	}
 	spin_unlock(&vdev->lock);
+	mutex_unlock(&vfile->lock);
 	return 0;
 }
 
 /*
  * The copy-out failed: give the reserved room back, and the ids too unless
- * another file took ids since. Drops vfile->lock.
+ * another file took ids since.
  */
-static void vnpu_unreserve_batch(struct vnpu_file *vfile, u32 count, u64 first_id)
+static void vnpu_unreserve_batch(struct vnpu_file *vfile, struct vnpu_ktask **tasks, u32 count,
+				 u64 first_id)
 {
 	struct vnpu_device *vdev = vfile->vdev;
+	u32 i;
 
 	spin_lock(&vdev->lock);
+	for (i = 0; i < count; i++)
+		WRITE_ONCE(tasks[i]->stream->reserved, tasks[i]->stream->reserved - 1);
 	if (vdev->next_task_id == first_id + count)
 		vdev->next_task_id = first_id;
 	WRITE_ONCE(vdev->npending, vdev->npending - count);
 	WRITE_ONCE(vfile->npending, vfile->npending - count);
 	spin_unlock(&vdev->lock);
-	mutex_unlock(&vfile->lock);
-	/* a submitter or a sync may be waiting on the counts */
+	/* a submitter, a sync or a destroy may be waiting on the counts */
 	wake_up_all(&vdev->done_wq);
 }
 
-/* Queue a reserved batch, ids from @first_id. Drops vfile->lock. */
+/*
+ * Queue a reserved batch, ids from @first_id. Its streams are still there:
+ * a destroy waits for their reservations.
+ */
 static void vnpu_queue_batch(struct vnpu_file *vfile, struct vnpu_ktask **tasks,
 			     u32 count, u64 first_id)
 {
@@ -242,8 +257,8 @@ static void vnpu_queue_batch(struct vnpu_file *vfile, struct vnpu_ktask **tasks,
 
 	spin_lock(&vdev->lock);
 	for (i = 0; i < count; i++) {
-		stream = vfile->streams[tasks[i]->desc.stream_id];
-		tasks[i]->stream = stream;
+		stream = tasks[i]->stream;
+		WRITE_ONCE(stream->reserved, stream->reserved - 1);
 		tasks[i]->id = first_id + i;
 		list_add_tail(&tasks[i]->node, &stream->pending);
 		if (!stream->npending++)
@@ -254,7 +269,6 @@ static void vnpu_queue_batch(struct vnpu_file *vfile, struct vnpu_ktask **tasks,
 				       tasks[i]->desc.block_num, stream->npending);
 	}
 	spin_unlock(&vdev->lock);
-	mutex_unlock(&vfile->lock);
 	vnpu_exec_kick(vdev);
 }
 
@@ -324,9 +338,9 @@ long vnpu_ioctl_submit(struct vnpu_file *vfile, void __user *arg, u32 *count)
 		goto out_free;
 
 	/*
-	 * The outputs are written while the batch is reserved but not queued
-	 * (vfile->lock is a mutex: the copies may fault and sleep), so that
-	 * -EFAULT always means nothing was queued. The ids reserved are then
+	 * The outputs are written while the batch is reserved but not queued,
+	 * with no lock held (the copies may fault), so that -EFAULT always
+	 * means nothing was queued. The ids reserved are then
 	 * given back, or skipped if another file took ids meanwhile: ids stay
 	 * unique and increasing.
 	 */
@@ -347,7 +361,7 @@ long vnpu_ioctl_submit(struct vnpu_file *vfile, void __user *arg, u32 *count)
 	return 0;
 
 out_unreserve:
-	vnpu_unreserve_batch(vfile, n, first_id);
+	vnpu_unreserve_batch(vfile, tasks, n, first_id);
 	goto out_free;
 out_free_all:
 	n++;
