@@ -116,6 +116,9 @@ TEST_F(sample, outputs_equal_msprofs)
 	struct dirent *de;
 	DIR *d;
 
+	/* the harness runs the body after a SKIP in the setup */
+	if (!self->have)
+		return;
 	ASSERT_EQ(0, npuprof_export(self->prof, &opts, &err)) TH_LOG("%s", err.msg);
 	for (size_t i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
 		size_t n_ref, n_ours;
