@@ -33,7 +33,7 @@
 #define VNPU_NAME "vnpu"
 
 /* Device-wide stream ids: msprof re-encodes ids with bit 12 or 13 set. */
-#define VNPU_HW_STREAMS 2048
+#define VNPU_HW_STREAMS VNPU_MAX_HW_STREAMS
 
 /* Cores of one type a device models at most (the product table's maximum). */
 #define VNPU_MAX_CORES 64

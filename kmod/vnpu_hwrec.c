@@ -7,6 +7,7 @@
  *   ACSQ      a start and an end log per task (every level)
  *   PMU       the context PMU record of an AI Core / AI Vector Core task (L1 on)
  *   TS_TRACK  a flip before a stream's first task of each new task id epoch
+ *   AICPU     the AI CPU's record of an AI CPU task (L2)
  *
  * A task's 16-bit id is the low half-word of its device-wide id, and its
  * epoch (id >> 16) is its batch: before the first task of a stream in an
@@ -14,6 +15,8 @@
  * batch msprof counts from the flips is the epoch, whenever the session
  * started. libnpuprof writes the same flips on the host side.
  */
+#include <linux/math64.h>
+#include <linux/minmax.h>
 #include <linux/string.h>
 
 #include "vnpu_drv.h"
@@ -106,6 +109,56 @@ static void vnpu_hwrec_pmu(struct vnpu_ring *r, const struct vnpu_prof *prof,
 			rec->pmu[i] = vnpu_pmu_read(c, aiv, ev[i]);
 }
 
+/* ticks to device microseconds, without overflow */
+static u64 vnpu_ticks_us(u64 ticks, u32 khz)
+{
+	return div_u64(ticks, khz) * 1000 + div_u64((ticks % khz) * 1000, khz);
+}
+
+/*
+ * An AI CPU task: it computes for the first 90% of its run and copies its
+ * outputs out in the last 10% (the split msprof reports as Compute_time and
+ * Memcpy_time); it runs as soon as it reaches the AI CPU.
+ */
+static void vnpu_hwrec_aicpu(struct vnpu_ring *r, const struct vnpu_prof *prof,
+			     const struct vnpu_ktask *t)
+{
+	u32 khz = prof->ring->ctrl->sys_cnt_freq_khz;
+	u64 start_us, end_us;
+	struct vnpu_aicpu_node *rec;
+	u8 cnt;
+
+	if (!khz)
+		return;
+	rec = vnpu_chan_reserve(r, VNPU_CH_AICPU, &cnt);
+	if (!rec)
+		return;
+	start_us = vnpu_ticks_us(t->start, khz);
+	end_us = vnpu_ticks_us(t->end, khz);
+	*rec = (struct vnpu_aicpu_node){
+		.magic = VNPU_AICPU_MAGIC,
+		.level = VNPU_AICPU_LEVEL,
+		.type = VNPU_AICPU_TYPE_NODE,
+		.data_len = VNPU_AICPU_NODE_LEN,
+		.timestamp = t->end,
+		.stream_id = t->stream->hw_id,
+		.task_id = t->id & 0xffff,
+		.run_start_us = start_us,
+		.run_start_tick = t->start,
+		.compute_start_us = start_us,
+		.memcpy_start_us = start_us + div_u64((end_us - start_us) * 9, 10),
+		.memcpy_end_us = end_us,
+		.run_end_us = end_us,
+		.run_end_tick = t->end,
+		.device_id = prof->ring->ctrl->dev_id,
+		.submit_tick = t->start,
+		.schedule_tick = t->start,
+		.tick_before_run = t->start,
+		.tick_after_run = t->end,
+		.total_us = (u32)min_t(u64, end_us - start_us, U32_MAX),
+	};
+}
+
 /**
  * vnpu_hwrec_task() - write the device's records of a completed task
  * @prof: the session, of channels.
@@ -127,4 +180,6 @@ void vnpu_hwrec_task(struct vnpu_prof *prof, const struct vnpu_ktask *task,
 	if (prof->level >= VNPU_PROF_L1 &&
 	    (type == VNPU_TASK_AI_CORE || type == VNPU_TASK_AI_VECTOR_CORE))
 		vnpu_hwrec_pmu(r, prof, task, c);
+	if (prof->level >= VNPU_PROF_L2 && type == VNPU_TASK_AI_CPU)
+		vnpu_hwrec_aicpu(r, prof, task);
 }

@@ -132,11 +132,13 @@ static struct vnpu_prof *vnpu_prof_new(struct vnpu_device *vdev,
 			[VNPU_CH_ACSQ] = ps->ring_pages,
 			[VNPU_CH_PMU] = ps->ring_pages,
 			[VNPU_CH_TS_TRACK] = max(1u, ps->ring_pages / 256),
+			[VNPU_CH_AICPU] = max(1u, ps->ring_pages / 8),
 		};
 		const u32 sizes[VNPU_CH_COUNT] = {
 			[VNPU_CH_ACSQ] = sizeof(struct vnpu_acsq_log),
 			[VNPU_CH_PMU] = sizeof(struct vnpu_ffts_pmu),
 			[VNPU_CH_TS_TRACK] = sizeof(struct vnpu_ts_flip),
+			[VNPU_CH_AICPU] = sizeof(struct vnpu_aicpu_node),
 		};
 
 		prof->ring = vnpu_ring_alloc_chans(pages, sizes, VNPU_CH_COUNT);

@@ -37,6 +37,7 @@
 
 #define VNPU_MAX_DEVICES 16
 #define VNPU_MAX_STREAMS 64	  /* per open file */
+#define VNPU_MAX_HW_STREAMS 2048 /* device-wide stream ids (hw_stream_id) */
 #define VNPU_MAX_SUBMIT 4096	  /* tasks per VNPU_IOC_SUBMIT call */
 #define VNPU_OP_NAME_LEN 64	  /* including the NUL */
 #define VNPU_OP_TYPE_LEN 32	  /* including the NUL */
@@ -146,8 +147,8 @@ struct vnpu_info {
  * @flags: in: must be zero.
  * @stream_id: out: the new stream, unique within the open file.
  * @hw_stream_id: in: must be zero; out: the stream's device-wide id, below
- *                2048, as the device's records name it (stream ids of
- *                destroyed streams are reused).
+ *                VNPU_MAX_HW_STREAMS, as the device's records name it
+ *                (stream ids of destroyed streams are reused).
  */
 struct vnpu_stream_create {
 	__u32 size;

@@ -9,6 +9,7 @@
  *   stars_soc.data.N.slice_K     struct vnpu_acsq_log      64 B
  *   ffts_profile.data.N.slice_K  struct vnpu_ffts_pmu     128 B
  *   ts_track.data.N.slice_K      struct vnpu_ts_flip       40 B
+ *   aicpu.data.N.slice_K         struct vnpu_aicpu_node   256 B
  *
  * Timestamps are system counter ticks (syscnt) at the product's hwts
  * frequency (50 MHz on chip 5). docs/msprof-parser.md has how the parser
@@ -159,6 +160,79 @@ struct vnpu_ts_flip {
 	__u16 reserved2;
 	__u16 task_id;
 	__u8 reserved[16];
+};
+
+/* struct vnpu_aicpu_node: the CANN header of the AI CPU's own records */
+#define VNPU_AICPU_MAGIC 0x5A5A
+#define VNPU_AICPU_LEVEL 6000	/* msprof's LevelDataType.AICPU */
+#define VNPU_AICPU_TYPE_NODE 0	/* an AI CPU task (MSPROF_REPORT_AICPU_NODE_TYPE) */
+#define VNPU_AICPU_NODE_LEN 128	/* data_len: the body, up to @version's reserve */
+
+/**
+ * struct vnpu_aicpu_node - the AI CPU's account of one of its tasks, the
+ * header of CANN's additional records and MsprofAicpuNodeAdditionalData
+ * (msparser/add_info/aicpu_add_info_parser.py, aicpu_add_info_bean.py;
+ * struct format "HHIIIQHHIQQQQQQQIIQQQQIIIHBB14Q")
+ * @magic: VNPU_AICPU_MAGIC; msprof checks it, and @level, in every record.
+ * @level: VNPU_AICPU_LEVEL.
+ * @type: VNPU_AICPU_TYPE_NODE.
+ * @thread_id: the AI CPU thread (0).
+ * @data_len: VNPU_AICPU_NODE_LEN.
+ * @timestamp: when written, in syscnt ticks.
+ * @stream_id: the task's stream.
+ * @task_id: its 16-bit id.
+ * @reserved0: zero.
+ * @run_start_us: the run's start, device microseconds (unused by msprof).
+ * @run_start_tick: the run's start, syscnt (0 makes msprof drop the record).
+ * @compute_start_us: the compute phase's start, device microseconds.
+ * @memcpy_start_us: the output copy's start (compute ends), microseconds.
+ * @memcpy_end_us: the copy's end, microseconds.
+ * @run_end_us: the run's end, microseconds (unused by msprof).
+ * @run_end_tick: the run's end, syscnt; inside the task's ACSQ window.
+ * @ai_cpu_thread: the kernel thread (0).
+ * @device_id: the device.
+ * @submit_tick: when the task reached the AI CPU, syscnt.
+ * @schedule_tick: when it was scheduled.
+ * @tick_before_run: before the kernel ran.
+ * @tick_after_run: after it ran (Total_time = this - @submit_tick).
+ * @kernel_type: zero.
+ * @dispatch_us: from submission to the run, microseconds.
+ * @total_us: the whole, microseconds (msprof uses the ticks instead).
+ * @ffts_thread_id: zero.
+ * @version: zero.
+ * @reserved1: zero.
+ * @reserved: zero, to 256 bytes.
+ */
+struct vnpu_aicpu_node {
+	__u16 magic;
+	__u16 level;
+	__u32 type;
+	__u32 thread_id;
+	__u32 data_len;
+	__u64 timestamp;
+	__u16 stream_id;
+	__u16 task_id;
+	__u32 reserved0;
+	__u64 run_start_us;
+	__u64 run_start_tick;
+	__u64 compute_start_us;
+	__u64 memcpy_start_us;
+	__u64 memcpy_end_us;
+	__u64 run_end_us;
+	__u64 run_end_tick;
+	__u32 ai_cpu_thread;
+	__u32 device_id;
+	__u64 submit_tick;
+	__u64 schedule_tick;
+	__u64 tick_before_run;
+	__u64 tick_after_run;
+	__u32 kernel_type;
+	__u32 dispatch_us;
+	__u32 total_us;
+	__u16 ffts_thread_id;
+	__u8 version;
+	__u8 reserved1[9];
+	__u8 reserved[104];
 };
 
 #endif /* _UAPI_VNPU_ASCEND_H */

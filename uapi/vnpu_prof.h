@@ -79,12 +79,15 @@ enum vnpu_prof_level {
  *               Vector Core task (L1 on): ffts_profile.data.N.slice_K.
  * @VNPU_CH_TS_TRACK: struct vnpu_ts_flip, a stream's 16-bit task ids
  *                    wrapped (every level): ts_track.data.N.slice_K.
+ * @VNPU_CH_AICPU: struct vnpu_aicpu_node, the AI CPU's account of each of
+ *                 its tasks (L2): aicpu.data.N.slice_K.
  * @VNPU_CH_COUNT: channels.
  */
 enum vnpu_channel {
 	VNPU_CH_ACSQ = 0,
 	VNPU_CH_PMU = 1,
 	VNPU_CH_TS_TRACK = 2,
+	VNPU_CH_AICPU = 3,
 	VNPU_CH_COUNT
 };
 
@@ -105,7 +108,8 @@ enum vnpu_channel {
  * @ring_pages: in: data pages, a power of two up to VNPU_RING_MAX_PAGES;
  *              0 for VNPU_RING_DEFAULT_PAGES. With VNPU_PROF_F_CHANNELS:
  *              the pages of the ACSQ and of the PMU channel each; the
- *              TS_TRACK channel gets ring_pages / 256 (at least one).
+ *              TS_TRACK channel gets ring_pages / 256, the AICPU channel
+ *              ring_pages / 8 (at least one page each).
  * @wakeup_bytes: in: poll() wakes when this many bytes are unread, 8 ..
  *                data size; 0 for half the ring. With channels: unread in
  *                any one channel, capped at what that channel can hold.

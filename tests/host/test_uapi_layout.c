@@ -183,6 +183,46 @@ TEST(vnpu_ts_flip)
 	EXPECT_EQ(14, VNPU_TS_TAG_TASK_FLIP);
 }
 
+/* the offsets of MsprofAicpuNodeAdditionalData after the 24-byte header */
+TEST(vnpu_aicpu_node)
+{
+	static const struct member m[] = {
+		MEMBER(vnpu_aicpu_node, magic, 0, 2),
+		MEMBER(vnpu_aicpu_node, level, 2, 2),
+		MEMBER(vnpu_aicpu_node, type, 4, 4),
+		MEMBER(vnpu_aicpu_node, thread_id, 8, 4),
+		MEMBER(vnpu_aicpu_node, data_len, 12, 4),
+		MEMBER(vnpu_aicpu_node, timestamp, 16, 8),
+		MEMBER(vnpu_aicpu_node, stream_id, 24, 2),
+		MEMBER(vnpu_aicpu_node, task_id, 26, 2),
+		MEMBER(vnpu_aicpu_node, reserved0, 28, 4),
+		MEMBER(vnpu_aicpu_node, run_start_us, 32, 8),
+		MEMBER(vnpu_aicpu_node, run_start_tick, 40, 8),
+		MEMBER(vnpu_aicpu_node, compute_start_us, 48, 8),
+		MEMBER(vnpu_aicpu_node, memcpy_start_us, 56, 8),
+		MEMBER(vnpu_aicpu_node, memcpy_end_us, 64, 8),
+		MEMBER(vnpu_aicpu_node, run_end_us, 72, 8),
+		MEMBER(vnpu_aicpu_node, run_end_tick, 80, 8),
+		MEMBER(vnpu_aicpu_node, ai_cpu_thread, 88, 4),
+		MEMBER(vnpu_aicpu_node, device_id, 92, 4),
+		MEMBER(vnpu_aicpu_node, submit_tick, 96, 8),
+		MEMBER(vnpu_aicpu_node, schedule_tick, 104, 8),
+		MEMBER(vnpu_aicpu_node, tick_before_run, 112, 8),
+		MEMBER(vnpu_aicpu_node, tick_after_run, 120, 8),
+		MEMBER(vnpu_aicpu_node, kernel_type, 128, 4),
+		MEMBER(vnpu_aicpu_node, dispatch_us, 132, 4),
+		MEMBER(vnpu_aicpu_node, total_us, 136, 4),
+		MEMBER(vnpu_aicpu_node, ffts_thread_id, 140, 2),
+		MEMBER(vnpu_aicpu_node, version, 142, 1),
+		MEMBER(vnpu_aicpu_node, reserved1, 143, 9),
+		MEMBER(vnpu_aicpu_node, reserved, 152, 104),
+	};
+
+	CHECK_LAYOUT(vnpu_aicpu_node, 256, m);
+	EXPECT_EQ(0x5A5A, VNPU_AICPU_MAGIC);
+	EXPECT_EQ(6000, VNPU_AICPU_LEVEL);
+}
+
 TEST(vnpu_task)
 {
 	static const struct member m[] = {
