@@ -37,13 +37,13 @@ static int layer(struct worker *w, int l, uint32_t devices, unsigned int batch)
 	uint64_t act[3] = { batch, SEQ, HIDDEN }, ffn[3] = { batch, SEQ, FFN };
 	uint64_t scores[4] = { batch, HEADS, SEQ, SEQ };
 	uint64_t rows = (uint64_t)batch * SEQ;
-	struct vnpu_task t[12];
+	struct vnpu_task t[13];
 	struct npuprof_error err;
-	char name[12][48];
+	char name[13][48];
 	int n = 0, ret = 0;
 
 	npuprof_set_current(w->dev);
-	for (int i = 0; i < 12; i++)
+	for (int i = 0; i < 13; i++)
 		snprintf(name[i], sizeof(name[i]), "layer%d/op%d", l, i);
 	snprintf(name[0], 48, "layer%d/attn/LayerNorm", l);
 	ret |= npuprof_op_layernorm(&t[n++], name[0], w->stream, 3, act, VNPU_DT_FLOAT16);
@@ -55,6 +55,12 @@ static int layer(struct worker *w, int l, uint32_t devices, unsigned int batch)
 				 VNPU_DT_FLOAT16);
 	snprintf(name[3], 48, "layer%d/attn/SoftmaxV2", l);
 	ret |= npuprof_op_softmax(&t[n++], name[3], w->stream, 4, scores, VNPU_DT_FLOAT16);
+	/* the dropout mask is drawn on the AI CPU, as CANN runs DropOutGenMask */
+	snprintf(name[12], 48, "layer%d/attn/DropOutGenMask", l);
+	ret |= npuprof_op_relu(&t[n], name[12], w->stream, 4, scores, VNPU_DT_UINT8);
+	snprintf(t[n].op_type, sizeof(t[n].op_type), "DropOutGenMask");
+	t[n].task_type = VNPU_TASK_AI_CPU;
+	t[n++].block_num = 1;
 	snprintf(name[4], 48, "layer%d/attn/context/MatMul", l);
 	ret |= npuprof_op_matmul(&t[n++], name[4], w->stream, rows * HEADS, SEQ, HIDDEN / HEADS,
 				 VNPU_DT_FLOAT16);

@@ -179,6 +179,18 @@ int npa_host_cfg_load(const char *dir, struct npa_host_cfg *c, struct npx_warn *
 		c->cpu_hz = v * 1e6;
 	json_object_put(o);
 
+	/* profLevel (prof_level on HiSilicon) l0 / level0: op names only (add_kernel_task_l0) */
+	snprintf(path, sizeof(path), "%s/sample.json", dir);
+	o = json_object_from_file(path);
+	if (o && json_object_is_type(o, json_type_object)) {
+		const char *lv = jstr(o, "profLevel");
+
+		if (!lv || !*lv)
+			lv = jstr(o, "prof_level");
+		c->level0 = lv && (!strcmp(lv, "l0") || !strcmp(lv, "level0"));
+	}
+	json_object_put(o);
+
 	snprintf(path, sizeof(path), "%s/start_info", dir);
 	{
 		char end[PATH_MAX + 32];
@@ -259,6 +271,29 @@ static bool log_value(const char *path, const char *key, bool ini, char *out, si
 	return found;
 }
 
+/* ai_core_metrics as enum vnpu_metric_group (A2/A3 name PipeUtilization's AIC list Exct) */
+static uint32_t group_of(const char *name)
+{
+	static const struct {
+		const char *name;
+		uint32_t group;
+	} groups[] = {
+		{ "ArithmeticUtilization", VNPU_METRIC_ARITHMETIC_UTILIZATION },
+		{ "PipeUtilization", VNPU_METRIC_PIPE_UTILIZATION },
+		{ "PipeUtilizationExct", VNPU_METRIC_PIPE_UTILIZATION },
+		{ "Memory", VNPU_METRIC_MEMORY },
+		{ "MemoryL0", VNPU_METRIC_MEMORY_L0 },
+		{ "MemoryUB", VNPU_METRIC_MEMORY_UB },
+		{ "ResourceConflictRatio", VNPU_METRIC_RESOURCE_CONFLICT_RATIO },
+		{ "L2Cache", VNPU_METRIC_L2_CACHE },
+	};
+
+	for (size_t i = 0; i < sizeof(groups) / sizeof(groups[0]); i++)
+		if (!strcmp(name, groups[i].name))
+			return groups[i].group;
+	return VNPU_METRIC_NONE;
+}
+
 int npa_dev_cfg_load(const char *dir, uint32_t id, struct npa_dev_cfg *c, struct npx_warn *w,
 		     struct npuprof_error *err)
 {
@@ -271,6 +306,7 @@ int npa_dev_cfg_load(const char *dir, uint32_t id, struct npa_dev_cfg *c, struct
 
 	memset(c, 0, sizeof(*c));
 	c->id = id;
+	c->metric_group = VNPU_METRIC_NONE;
 	snprintf(path, sizeof(path), "%s/info.json.%u", dir, id);
 	o = load_info(path, &c->pid, w, err, &rc);
 	if (!o)
@@ -302,8 +338,13 @@ int npa_dev_cfg_load(const char *dir, uint32_t id, struct npa_dev_cfg *c, struct
 	snprintf(path, sizeof(path), "%s/sample.json", dir);
 	o = load_json(path, w, false, err, &rc);
 	if (o) {
+		s = jstr(o, "profLevel");
+		c->level = s && !strcmp(s, "l2")   ? VNPU_PROF_L2
+			   : s && !strcmp(s, "l1") ? VNPU_PROF_L1
+						   : VNPU_PROF_L0;
 		s = jstr(o, "ai_core_metrics");
 		snprintf(c->aic_metrics, sizeof(c->aic_metrics), "%s", s ? s : "");
+		c->metric_group = group_of(c->aic_metrics);
 		s = jstr(o, "aiv_metrics");
 		snprintf(c->aiv_metrics, sizeof(c->aiv_metrics), "%s", s ? s : "");
 		if (!parse_events(jstr(o, "ai_core_profiling_events"), c->aic_events,

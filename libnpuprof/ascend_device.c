@@ -139,7 +139,7 @@ struct dev_read {
 };
 
 /* msprof's StarsCommon stream/task re-encoding of bits 12 and 13 */
-static void stars_ids(uint32_t raw_stream, uint32_t raw_task, uint32_t *stream, uint32_t *task)
+void npa_stars_ids(uint32_t raw_stream, uint32_t raw_task, uint32_t *stream, uint32_t *task)
 {
 	*stream = raw_stream;
 	*task = raw_task;
@@ -182,7 +182,7 @@ static int on_acsq(void *arg, const void *rec, const char *file, uint64_t off)
 	if (npa_grow((void **)&r->ev, &r->cap_ev, r->n_ev, sizeof(*r->ev), 4096))
 		return npuprof_set_error(r->err, -ENOMEM, "out of memory");
 	e = &r->ev[r->n_ev];
-	stars_ids(l.stream_id, l.task_id, &e->stream, &e->task);
+	npa_stars_ids(l.stream_id, l.task_id, &e->stream, &e->task);
 	e->sqe = l.word0 >> 10;
 	e->end = func == VNPU_FUNC_ACSQ_END;
 	e->ns = npa_syscnt_ns(&r->d->cfg, l.syscnt);
@@ -246,7 +246,7 @@ static int on_pmu(void *arg, const void *rec, const char *file, uint64_t off)
 	memcpy(d->pmu[d->n_pmu].pmu, p.pmu, sizeof(p.pmu));
 	d->pmu[d->n_pmu].aiv = type == VNPU_FFTS_TYPE_AIV;
 	pr = &r->pr[d->n_pmu];
-	stars_ids(p.stream_id, p.task_id, &pr->stream, &pr->task);
+	npa_stars_ids(p.stream_id, p.task_id, &pr->stream, &pr->task);
 	pr->ctx = NPA_NO_CTX;
 	pr->end_ns = npa_syscnt_ns(&d->cfg, p.end_syscnt);
 	pr->idx = d->n_pmu++;
@@ -487,6 +487,7 @@ int npa_dev_load(struct npa_dev *d, const char *prof, uint32_t id, const struct 
 	rc = npa_dev_cfg_load(dir, id, &d->cfg, w, err);
 	if (rc)
 		return rc;
+	npa_loss_load(dir, &d->loss, w);
 	snprintf(data, sizeof(data), "%s/data", dir);
 	snprintf(label, sizeof(label), "device_%u/data", id);
 	rc = read_kind(&r, data, label, "stars_soc", sizeof(struct vnpu_acsq_log), false, on_acsq);
@@ -497,6 +498,8 @@ int npa_dev_load(struct npa_dev *d, const char *prof, uint32_t id, const struct 
 	if (!rc)
 		rc = read_kind(&r, data, label, "ffts_profile", sizeof(struct vnpu_ffts_pmu), true,
 			       on_pmu);
+	if (!rc)
+		rc = npa_aicpu_load(d, data, label, w, err);
 	if (!rc) {
 		qsort(r.ev, r.n_ev, sizeof(*r.ev), cmp_acsq_time);
 		rc = pair_tasks(&r);
@@ -521,5 +524,6 @@ void npa_dev_free(struct npa_dev *d)
 {
 	free(d->tasks);
 	free(d->pmu);
+	free(d->aicpu);
 	memset(d, 0, sizeof(*d));
 }

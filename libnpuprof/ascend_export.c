@@ -108,9 +108,82 @@ static int scan_devices(struct npa_export *x, struct dev_id *ids, unsigned int *
 	return 0;
 }
 
+/* One line of README's "Data loss:" for a loss report, if it counts any. */
+static int loss_line(struct npa_export *x, const char *who, const struct npa_loss *l,
+		     const char *lost_where)
+{
+	char *p;
+	int rc;
+
+	if (!l->lost && !l->not_written)
+		return 0;
+	rc = npx_file_reserve(&x->o, &x->readme, 512, &p);
+	if (rc)
+		return rc;
+	p = npx_lit(p, "  ");
+	p = npx_put(p, who);
+	p = npx_lit(p, ": ");
+	if (l->lost) {
+		p = npx_fmt_u64(p, l->lost);
+		p = npx_put(p, lost_where);
+	}
+	if (l->not_written) {
+		if (l->lost)
+			p = npx_lit(p, ", ");
+		p = npx_fmt_u64(p, l->not_written);
+		p = npx_lit(p, " records are missing from the record files (not written by the"
+			       " collector)");
+	}
+	p = npx_lit(p, "; the tasks they described are missing or incomplete in every file.\n");
+	npx_file_advance(&x->readme, p);
+	return 0;
+}
+
+/* README's "Data loss:", from the loss reports of the folder */
+static int readme_loss(struct npa_export *x)
+{
+	char who[32], *p;
+	bool any = x->host_loss.lost || x->host_loss.not_written;
+	int rc;
+
+	for (unsigned int i = 0; i < x->ndev; i++)
+		any |= x->dev[i].loss.lost || x->dev[i].loss.not_written;
+	if (!any) {
+		rc = npx_file_reserve(&x->o, &x->readme, 128, &p);
+		if (rc)
+			return rc;
+		p = npx_lit(p, "  none: no record was lost on any device.\n");
+		npx_file_advance(&x->readme, p);
+		return 0;
+	}
+	rc = loss_line(x, "host", &x->host_loss, " records were lost on the host (no memory)");
+	for (unsigned int i = 0; !rc && i < x->ndev; i++) {
+		snprintf(who, sizeof(who), "device_%u", x->dev[i].cfg.id);
+		rc = loss_line(x, who, &x->dev[i].loss,
+			       " records were lost on the device (the ring was full)");
+	}
+	return rc;
+}
+
+/* The warnings of a loss report. */
+static void warn_loss(struct npa_export *x, const char *who, const struct npa_loss *l)
+{
+	if (l->lost)
+		npx_warn(&x->w,
+			 "%s: %llu records were lost where they were made (a full ring): the"
+			 " export is incomplete (see %s/README.txt)",
+			 who, (unsigned long long)l->lost, NPUPROF_OUTPUT_DIR);
+	if (l->not_written)
+		npx_warn(&x->w,
+			 "%s: %llu records are missing from the record files (the collector"
+			 " could not write them): the export is incomplete (see %s/README.txt)",
+			 who, (unsigned long long)l->not_written, NPUPROF_OUTPUT_DIR);
+}
+
 static int readme(struct npa_export *x)
 {
-	struct npx_csv *csvs[] = { &x->api_stat, &x->op_stat, &x->op_summary, &x->task_time };
+	struct npx_csv *csvs[] = { &x->aicpu, &x->api_stat, &x->op_stat, &x->op_summary,
+				   &x->task_time };
 	char tmp[96], name[128], *p;
 	int rc;
 
@@ -136,22 +209,30 @@ static int readme(struct npa_export *x)
 	}
 	p = npx_lit(p, "  msprof_");
 	p = npx_put(p, x->o.ts);
-	p = npx_lit(p, ".json\n");
+	p = npx_lit(p, ".json\n\nData loss:\n");
 	npx_file_advance(&x->readme, p);
+	rc = readme_loss(x);
+	if (rc)
+		return rc;
 	return npx_file_close(&x->o, &x->readme);
 }
 
 static int run(struct npa_export *x)
 {
-	struct npx_csv *csvs[] = { &x->op_summary, &x->op_stat, &x->task_time, &x->api_stat };
+	struct npx_csv *csvs[] = { &x->op_summary, &x->op_stat, &x->task_time, &x->api_stat,
+				   &x->aicpu };
 	struct dev_id ids[NPA_MAX_DEVICES];
-	char out[PATH_MAX + 64];
+	char out[PATH_MAX + 64], who[32];
 	unsigned int n, k;
 	int rc;
 
 	rc = npa_host_load(&x->host, x->prof, &x->w, x->o.err);
 	if (rc)
 		return rc;
+	snprintf(out, sizeof(out), "%s/host", x->prof);
+	npa_loss_load(out, &x->host_loss, &x->w);
+	/* @out is the output folder's name from here on */
+	warn_loss(x, "host", &x->host_loss);
 	rc = scan_devices(x, ids, &n);
 	if (rc)
 		return rc;
@@ -178,6 +259,8 @@ static int run(struct npa_export *x)
 			continue;
 		}
 		x->ndev++;
+		snprintf(who, sizeof(who), "device_%u", ids[k].id);
+		warn_loss(x, who, &d->loss);
 		rc = npa_op_summary(x, d);
 		if (!rc)
 			rc = npa_task_time(x, d);
@@ -185,6 +268,8 @@ static int run(struct npa_export *x)
 			rc = npa_op_statistic(x, d);
 		if (!rc)
 			rc = npa_api_statistic(x, d);
+		if (!rc)
+			rc = npa_aicpu_csv(x, d);
 		if (rc)
 			return rc;
 	}
@@ -228,6 +313,7 @@ int npa_export(const char *prof, const struct npuprof_export_opts *opts, struct 
 	npx_csv_init(&x->task_time, "task_time");
 	npx_csv_init(&x->op_stat, "op_statistic");
 	npx_csv_init(&x->api_stat, "api_statistic");
+	npx_csv_init(&x->aicpu, "aicpu");
 	npx_file_init(&x->timeline);
 	npx_file_init(&x->readme);
 
@@ -240,6 +326,7 @@ int npa_export(const char *prof, const struct npuprof_export_opts *opts, struct 
 			npx_csv_discard(&x->o, &x->task_time);
 			npx_csv_discard(&x->o, &x->op_stat);
 			npx_csv_discard(&x->o, &x->api_stat);
+			npx_csv_discard(&x->o, &x->aicpu);
 			npx_file_discard(&x->o, &x->timeline);
 			npx_file_discard(&x->o, &x->readme);
 		}
@@ -255,8 +342,16 @@ int npa_export(const char *prof, const struct npuprof_export_opts *opts, struct 
 		s->op_summary_rows = x->op_summary.rows_total;
 		s->op_summary_files = x->op_summary.nfiles;
 		for (unsigned int k = 0; k < x->ndev; k++) {
-			s->dev[k].dev_id = x->dev[k].cfg.id;
-			s->dev[k].tasks = x->dev[k].n_tasks;
+			const struct npa_dev *d = &x->dev[k];
+
+			s->dev[k].dev_id = d->cfg.id;
+			s->dev[k].level = d->cfg.level;
+			s->dev[k].metric_group = d->cfg.metric_group;
+			s->dev[k].tasks = d->n_tasks;
+			s->dev[k].records = d->loss.written;
+			s->dev[k].lost = d->loss.lost;
+			s->dev[k].seq_missing = d->loss.not_written;
+			s->lost += d->loss.lost;
 		}
 		memcpy(s->timestamp, x->o.ts, sizeof(s->timestamp));
 	}
@@ -267,6 +362,7 @@ int npa_export(const char *prof, const struct npuprof_export_opts *opts, struct 
 	npx_csv_free(&x->task_time);
 	npx_csv_free(&x->op_stat);
 	npx_csv_free(&x->api_stat);
+	npx_csv_free(&x->aicpu);
 	npx_file_free(&x->timeline);
 	npx_file_free(&x->readme);
 	for (unsigned int k = 0; k < x->ndev; k++)

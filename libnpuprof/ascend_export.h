@@ -64,6 +64,9 @@ struct npa_clock {
  * @n_aic_events: their number.
  * @aiv_events: aiv_profiling_events.
  * @n_aiv_events: their number.
+ * @level: sample.json profLevel as enum vnpu_prof_level (L0 when absent).
+ * @metric_group: ai_core_metrics as enum vnpu_metric_group, VNPU_METRIC_NONE
+ *                when none or not one of ours (for the export summary).
  * @dev_cnt: dev_start.log.N cntvct / 1e9.
  * @host_mon: host_start.log.N clock_monotonic_raw (+ the cntvct_diff
  *            correction) / 1e9.
@@ -86,6 +89,8 @@ struct npa_dev_cfg {
 	uint32_t n_aic_events;
 	uint32_t aiv_events[VNPU_PMU_COUNTERS];
 	uint32_t n_aiv_events;
+	uint32_t level;
+	uint32_t metric_group;
 	double dev_cnt;
 	double host_mon;
 	double host_cnt;
@@ -98,10 +103,12 @@ struct npa_dev_cfg {
  * @pid: info.json "pid".
  * @cpu_hz: CPU[0].Frequency in Hz, 0 when empty (timestamps are ns).
  * @clock: start_info / end_info.
+ * @level0: sample.json profLevel is l0: ops have names only.
  */
 struct npa_host_cfg {
 	long pid;
 	double cpu_hz;
+	bool level0;
 	struct npa_clock clock;
 };
 
@@ -209,6 +216,9 @@ struct npa_api {
  * @in_shapes, ...: the tensor strings, NULL for N/A.
  * @model_id: NPA_NO_MODEL.
  */
+/* npa_op.task_type of a level-0 op: "N/A" */
+#define NPA_TASK_TYPE_NA 0xffffffffu
+
 struct npa_op {
 	const char *name;
 	const char *type;
@@ -220,6 +230,7 @@ struct npa_op {
 	char *in_shapes, *in_types, *in_formats;
 	char *out_shapes, *out_types, *out_formats;
 	uint32_t model_id;
+	bool level0;
 };
 
 /**
@@ -325,6 +336,24 @@ struct npa_task {
 };
 
 /**
+ * struct npa_loss - the sums of a loss report (ascend_loss.c)
+ * @present: the folder has one (ours).
+ * @produced: records made.
+ * @lost: dropped where they were made (a full ring, no memory).
+ * @written: in the raw files.
+ * @not_written: drained but not written (a write error).
+ */
+struct npa_loss {
+	bool present;
+	uint64_t produced;
+	uint64_t lost;
+	uint64_t written;
+	uint64_t not_written;
+};
+
+void npa_loss_load(const char *dir, struct npa_loss *l, struct npx_warn *w);
+
+/**
  * struct npa_dev - one device_N folder
  * @cfg: its configuration.
  * @tasks: AscendTask rows, sorted by start.
@@ -332,15 +361,51 @@ struct npa_task {
  * @pmu: the PMU records.
  * @n_pmu: their number.
  * @mismatched: ACSQ starts and ends that did not pair.
+ * @loss: its loss report.
+ * @aicpu: its AI CPU records (aicpu.data), in file order.
+ * @n_aicpu: their number.
  */
 struct npa_dev {
 	struct npa_dev_cfg cfg;
+	struct npa_loss loss;
+	struct npa_aicpu *aicpu;
+	size_t n_aicpu;
 	struct npa_task *tasks;
 	size_t n_tasks;
 	struct npa_pmu *pmu;
 	size_t n_pmu;
 	uint64_t mismatched;
 };
+
+/* msprof's StarsCommon stream and task ids of a record's (bits 12, 13 re-encode) */
+void npa_stars_ids(uint32_t raw_stream, uint32_t raw_task, uint32_t *stream, uint32_t *task);
+
+/* ---- AI CPU records (ascend_aicpu.c) ---- */
+
+/**
+ * struct npa_aicpu - an AI CPU task as msprof's AiCpuData stores it
+ * @stream: stream id.
+ * @task: task id.
+ * @start_ms: run start, ms (time_from_syscnt).
+ * @end_ms: run end, ms.
+ * @compute_ms: compute phase, ms.
+ * @memcpy_ms: output copy, ms.
+ * @dispatch_ms: dispatch, ms.
+ * @total_ms: submit to after the run, ms.
+ */
+struct npa_aicpu {
+	uint32_t stream;
+	uint32_t task;
+	double start_ms;
+	double end_ms;
+	double compute_ms;
+	double memcpy_ms;
+	double dispatch_ms;
+	double total_ms;
+};
+
+int npa_aicpu_load(struct npa_dev *d, const char *data, const char *label, struct npx_warn *w,
+		   struct npuprof_error *err);
 
 int npa_dev_load(struct npa_dev *d, const char *prof, uint32_t id, const struct npa_host *h,
 		 struct npx_warn *w, struct npuprof_error *err);
@@ -389,7 +454,11 @@ char *npa_metrics_row(const struct npa_metrics *m, const struct npa_dev_cfg *c,
 
 struct npa_export;
 
+/* A CSV field as Python's csv writer writes it: quoted if it holds , " CR LF (2 * max + 2) */
+char *npa_csv_field(char *p, const char *s, size_t max);
 int npa_op_summary(struct npa_export *x, const struct npa_dev *d);
+/* aicpu_{ts}.csv rows of @d (ascend_aicpu.c) */
+int npa_aicpu_csv(struct npa_export *x, const struct npa_dev *d);
 int npa_task_time(struct npa_export *x, const struct npa_dev *d);
 int npa_op_statistic(struct npa_export *x, const struct npa_dev *d);
 int npa_api_statistic(struct npa_export *x, const struct npa_dev *d);
@@ -413,12 +482,14 @@ struct npa_export {
 	struct npx_out o;
 	struct npx_warn w;
 	struct npa_host host;
+	struct npa_loss host_loss;
 	struct npa_dev dev[NPA_MAX_DEVICES];
 	unsigned int ndev;
 	struct npx_csv op_summary;
 	struct npx_csv task_time;
 	struct npx_csv op_stat;
 	struct npx_csv api_stat;
+	struct npx_csv aicpu;
 	struct npx_file timeline;
 	struct npx_file readme;
 };

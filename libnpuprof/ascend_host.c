@@ -32,6 +32,8 @@ static const char *const ge_task_names[CANN_GE_TASK_TYPE_COUNT] = {
 
 const char *npa_ge_task_type_name(uint32_t t)
 {
+	if (t == NPA_TASK_TYPE_NA)
+		return "N/A";
 	return t < CANN_GE_TASK_TYPE_COUNT ? ge_task_names[t] : "UNKNOWN";
 }
 
@@ -646,6 +648,38 @@ static const char *type_name(struct npa_host *h, uint32_t level, uint64_t type)
 }
 
 /* the ge task type of a kernel task_track outside any node window */
+/*
+ * A task_track type whose task is an op's kernel (msprof's
+ * CANNAnalysisGear.is_kernel_task, no HCCL level here): KERNEL_*,
+ * STARS_COMMON and FFTS_PLUS. Others (HCCL, EVENT_RECORD...) keep their
+ * type as their name.
+ */
+static bool kernel_type(const char *type)
+{
+	return !strncmp(type, "KERNEL", 6) || !strcmp(type, "STARS_COMMON") ||
+	       !strcmp(type, "FFTS_PLUS");
+}
+
+/* The op of node window @win at level 0: the launch's name, nothing else is known. */
+static int level0_op(struct npa_host *h, size_t *cap_ops, int64_t win, int64_t *op_idx)
+{
+	struct npa_op *op;
+
+	if (npa_grow((void **)&h->ops, cap_ops, h->n_ops, sizeof(*h->ops), 1024))
+		return -ENOMEM;
+	op = &h->ops[h->n_ops];
+	memset(op, 0, sizeof(*op));
+	op->name = hash_str(h, h->api[win].item);
+	if (!op->name)
+		return -ENOMEM;
+	op->type = "N/A";
+	op->task_type = NPA_TASK_TYPE_NA;
+	op->model_id = NPA_NO_MODEL;
+	op->level0 = true;
+	*op_idx = (int64_t)h->n_ops++;
+	return 0;
+}
+
 static uint32_t lonely_task_type(const char *type)
 {
 	if (!strcmp(type, "KERNEL_AIVEC"))
@@ -689,7 +723,8 @@ static int join(struct host_read *r)
 		int64_t win;
 		struct npa_op *op;
 
-		if (n->kind != REC_NBI)
+		/* at level 0 msprof takes no op info, only the launch's name */
+		if (n->kind != REC_NBI || h->cfg.level0)
 			continue;
 		win = window_of(&wn, n->tid, n->ts);
 		if (win < 0) {
@@ -784,6 +819,12 @@ static int join(struct host_read *r)
 		win = window_of(&wn, n->tid, n->ts);
 		if (win >= 0) {
 			ht->conn = h->api[win].conn;
+			/* only kernel tasks take the window's op (msprof's is_kernel_task) */
+			if (!kernel_type(type))
+				continue;
+			if (h->cfg.level0 && win_op[win] < 0 &&
+			    level0_op(h, &cap_ops, win, &win_op[win]))
+				goto out;
 			ht->op = win_op[win];
 			if (ht->op < 0)
 				npx_warn(r->w,

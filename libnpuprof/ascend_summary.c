@@ -29,8 +29,7 @@ static const char hdr_op_stat[] = "Device_id,OP Type,Core Type,Count,Total Time(
 static const char hdr_api_stat[] = "Device_id,Level,API Name,Time(us),Count,Avg(us),Min(us),"
 				   "Max(us),Variance";
 
-/* A CSV field as Python's csv writer writes it: quoted if it holds , " CR LF */
-static char *csv_field(char *p, const char *s, size_t max)
+char *npa_csv_field(char *p, const char *s, size_t max)
 {
 	size_t n = strnlen(s, max);
 
@@ -51,7 +50,7 @@ static char *csv_field(char *p, const char *s, size_t max)
 
 static char *csv_opt(char *p, const char *s)
 {
-	return s ? csv_field(p, s, 4096) : npx_lit(p, "N/A");
+	return s ? npa_csv_field(p, s, 4096) : npx_lit(p, "N/A");
 }
 
 /* room for a row whose strings are @strs long */
@@ -161,7 +160,7 @@ int npa_op_summary(struct npa_export *x, const struct npa_dev *d)
 		task_times(d, t, start_tab, end);
 		if (!after_begin(start_tab, end, d->cfg.clock.begin))
 			continue;
-		lonely = op_lonely(x, t);
+		lonely = op_lonely(x, t) || op->level0;
 		rc = npx_csv_begin(&x->o, &x->op_summary, &p);
 		if (!rc)
 			rc = npx_file_reserve(
@@ -184,9 +183,9 @@ int npa_op_summary(struct npa_export *x, const struct npa_dev *d)
 		*p++ = ',';
 		p = npx_fmt_u64(p, t->stream);
 		*p++ = ',';
-		p = csv_field(p, op->name, 4096);
+		p = npa_csv_field(p, op->name, 4096);
 		*p++ = ',';
-		p = csv_field(p, op->type, 4096);
+		p = npa_csv_field(p, op->type, 4096);
 		*p++ = ',';
 		p = lonely	  ? npx_lit(p, "N/A")
 		    : op->dynamic ? npx_lit(p, "dynamic")
@@ -296,9 +295,10 @@ int npa_task_time(struct npa_export *x, const struct npa_dev *d)
 		const struct npa_htask *h = t->host >= 0 ? &x->host.htask[t->host] : NULL;
 		const struct npa_op *op = task_op(x, t);
 		const char *kname = h ? h->kernel : op ? op->name : "N/A";
-		const char *ktype = op	? npa_ge_task_type_name(op->task_type)
-				    : h ? h->type
-					: sqe_name(t->sqe);
+		/* a level-0 op has no task type: the host task's (msprof's default) */
+		const char *ktype = op && !op->level0 ? npa_ge_task_type_name(op->task_type)
+				    : h		      ? h->type
+						      : sqe_name(t->sqe);
 		char *p;
 
 		rc = npx_csv_begin(&x->o, &x->task_time, &p);
@@ -309,9 +309,9 @@ int npa_task_time(struct npa_export *x, const struct npa_dev *d)
 			break;
 		p = npx_fmt_u64(p, d->cfg.id);
 		*p++ = ',';
-		p = csv_field(p, kname, 4096);
+		p = npa_csv_field(p, kname, 4096);
 		*p++ = ',';
-		p = csv_field(p, ktype, 4096);
+		p = npa_csv_field(p, ktype, 4096);
 		*p++ = ',';
 		p = npx_fmt_u64(p, t->stream);
 		*p++ = ',';
@@ -470,7 +470,7 @@ int npa_op_statistic(struct npa_export *x, const struct npa_dev *d)
 			break;
 		p = npx_fmt_u64(p, d->cfg.id);
 		*p++ = ',';
-		p = csv_field(p, s->op_type, 4096);
+		p = npa_csv_field(p, s->op_type, 4096);
 		*p++ = ',';
 		p = npx_put(p, npa_ge_task_type_name(s->task_type));
 		*p++ = ',';
@@ -615,7 +615,7 @@ int npa_api_statistic(struct npa_export *x, const struct npa_dev *d)
 		*p++ = ',';
 		p = npx_put(p, rows[i].level);
 		*p++ = ',';
-		p = csv_field(p, rows[i].name, sizeof(rows[i].name));
+		p = npa_csv_field(p, rows[i].name, sizeof(rows[i].name));
 		*p++ = ',';
 		p = npx_py_repr(p, sum);
 		*p++ = ',';

@@ -18,6 +18,7 @@
  * thread id (docs/output.md).
  */
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -376,11 +377,14 @@ static int cann(struct tl *t, const struct npa_export *x, const struct npa_dev *
 
 /* ---- Ascend Hardware and the flows ---- */
 
+/*
+ * msprof's timeline window (msprof_timeline.py): start <= Decimal(ts), or
+ * ts < start < ts + dur; the first exactly, the second in doubles.
+ */
 static bool in_window(const char *ts, double dur_us, double begin)
 {
-	double v = strtod(ts, NULL);
-
-	return v >= begin || (v < begin && begin < v + dur_us);
+	return npx_py_decimal_cmp_float(ts, begin) >= 0 ||
+	       (dur_us > 0 && begin < strtod(ts, NULL) + dur_us);
 }
 
 static int cmp_stream(const void *a, const void *b)
@@ -422,9 +426,9 @@ static int hardware(struct tl *t, const struct npa_export *x, const struct npa_d
 		const struct npa_task *k = &d->tasks[i];
 		const struct npa_htask *ht = k->host >= 0 ? &h->htask[k->host] : NULL;
 		const struct npa_op *op = ht && ht->op >= 0 ? &h->ops[ht->op] : NULL;
-		const char *type = op	? npa_ge_task_type_name(op->task_type)
-				   : ht ? ht->type
-					: "AI_CORE";
+		const char *type = op && !op->level0 ? npa_ge_task_type_name(op->task_type)
+				   : ht		     ? ht->type
+						     : "AI_CORE";
 		char *p = buf;
 
 		npx_py_local_time_d(tsb, k->start, d->cfg.clock.offset);
@@ -536,7 +540,7 @@ static int ai_core_freq(struct tl *t, const struct npa_dev *d)
 	/* the clock at the device's start, then one fill per ms to the end */
 	npx_py_local_time_d(first_ts, d->cfg.host_mon * 1e9, d->cfg.clock.offset);
 	first = strtod(first_ts, NULL);
-	if (!rc && first >= begin)
+	if (!rc && in_window(first_ts, 0, begin))
 		rc = freq_event(t, pid, first_ts, d->cfg.aic_mhz);
 	last = d->cfg.clock.end[0] ? strtod(d->cfg.clock.end, NULL) : first + 1;
 	if (!rc && last - first > 1000) {
@@ -549,13 +553,13 @@ static int ai_core_freq(struct tl *t, const struct npa_dev *d)
 			char ts[NPX_PY_FMT_MAX];
 
 			npx_py_repr(ts, first + (double)k * 1000);
-			if (strtod(ts, NULL) >= begin)
+			if (in_window(ts, 0, begin))
 				rc = freq_event(t, pid, ts, d->cfg.aic_mhz);
 		}
 	}
 	if (!rc && d->cfg.clock.end[0]) {
 		rc = freq_event(t, pid, d->cfg.clock.end, d->cfg.aic_mhz);
-	} else if (!rc && first >= begin) {
+	} else if (!rc && in_window(first_ts, 0, begin)) {
 		/* no end_info: msprof ends the counter a microsecond after its start */
 		char ts[NPX_PY_FMT_MAX];
 
@@ -598,6 +602,9 @@ static bool computing(const struct npa_export *x, const struct npa_task *k)
 
 	if (!op || strncmp(ht->type, "KERNEL", 6))
 		return false;
+	/* level 0: every op of ge_summary joins (its task type N/A is not UNKNOWN) */
+	if (op->level0)
+		return true;
 	switch (op->task_type) {
 	case CANN_GE_AI_CORE:
 	case CANN_GE_AI_CPU:
@@ -609,10 +616,47 @@ static bool computing(const struct npa_export *x, const struct npa_task *k)
 	return false;
 }
 
+/*
+ * The Free before the first and after the last computing section: to the
+ * earliest start and the latest end of the tasks that are not computing
+ * kernels (PipelineOverlapViewer: get_ascend_task_time_extremes over the
+ * host types not in COMP_TASK_TYPE, in the whole AscendTask table).
+ */
+static int free_ends(struct tl *t, const struct npa_export *x, const struct npa_dev *d,
+		     uint64_t pid, double min_start, double max_end)
+{
+	static const char *const comp[] = { "KERNEL_AICORE",	"KERNEL_AIVEC",
+					    "FFTS_PLUS",	"KERNEL_MIX_AIC",
+					    "KERNEL_MIX_AIV",	"PROFILING_ENABLE",
+					    "PROFILING_DISABLE" };
+	double latest = 0, earliest = INFINITY;
+	int rc = 0;
+
+	for (size_t i = 0; i < d->n_tasks; i++) {
+		const struct npa_task *k = &d->tasks[i];
+		const char *type = k->host >= 0 ? x->host.htask[k->host].type : "UNKNOWN";
+		bool is_comp = false;
+
+		for (size_t c = 0; c < NPX_ARRAY_SIZE(comp); c++)
+			is_comp |= !strcmp(type, comp[c]);
+		if (is_comp)
+			continue;
+		if (k->start + k->dur > latest)
+			latest = k->start + k->dur;
+		if (k->start < earliest)
+			earliest = k->start;
+	}
+	if (max_end < latest)
+		rc = overlap_event(t, pid, 3, "Free", max_end, latest, d->cfg.clock.offset);
+	if (!rc && min_start > earliest)
+		rc = overlap_event(t, pid, 3, "Free", earliest, min_start, d->cfg.clock.offset);
+	return rc;
+}
+
 static int overlap(struct tl *t, const struct npa_export *x, const struct npa_dev *d, uint32_t sort)
 {
 	uint64_t pid = fmt_pid(d->cfg.pid, sort, d->cfg.id);
-	double s = 0, e = 0, begin = strtod(d->cfg.clock.begin, NULL);
+	double s = 0, e = 0, first_start = 0, begin = strtod(d->cfg.clock.begin, NULL);
 	bool open = false, any = false;
 	char label[32];
 	int rc = 0;
@@ -640,11 +684,16 @@ static int overlap(struct tl *t, const struct npa_export *x, const struct npa_de
 		}
 		s = k->start;
 		e = k->start + k->dur;
+		if (!any)
+			first_start = s;
 		open = any = true;
 	}
 	if (!rc && open)
 		rc = overlap_event(t, pid, 0, "Computing", s, e, d->cfg.clock.offset);
 	if (rc || !any)
+		return rc;
+	rc = free_ends(t, x, d, pid, first_start, e);
+	if (rc)
 		return rc;
 	rc = process_meta(t, pid, "Overlap Analysis");
 	if (!rc)

@@ -10,12 +10,12 @@
  * The data pages are mapped twice, so [consumer, producer) is contiguous
  * and goes to the file with one write() straight from the mapping.
  *
- * Host API records (api_statistic) are appended by the runtime, under the
- * process-wide sink lock, to an in-memory buffer; only the reader thread
- * (or the collector's end) writes them out, with the lock dropped, so a
- * runtime call never waits behind a write(). The sink lock outlives every
- * collector: a runtime call on another thread finds the collector gone
- * instead of locking one that is being freed.
+ * A STARS device (chip 5) runs a channel session (VNPU_PROF_F_CHANNELS):
+ * each channel is a ring of the device's own fixed-size records, drained
+ * into the raw file msprof reads (stars_soc, ffts_profile, ts_track
+ * .data.N.slice_K), beside the configuration files of prof_config.c; the
+ * host records are the host sink's (host_sink.c). Other products run a
+ * legacy session of vnpu records into vnpu.rec.NNNN (raw_format.h).
  *
  * When a write fails (a full disk, an I/O error, the folder removed), the
  * file is cut back to its last whole record and the device's data is no
@@ -44,15 +44,55 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "host_sink.h"
 #include "npuprof_internal.h"
+#include "prof_config.h"
+#include "vnpu_ascend.h"
 #include "vnpu_prof.h"
 #include "vnpu_ring_math.h"
 
 #define POLL_MS 100
 #define COLLECT_RING_PAGES_L0 1024 /* 4 MiB */
 #define COLLECT_RING_PAGES_L1 2048 /* 8 MiB */
-#define API_FLUSH_RECS 4096 /* wake the reader at this many buffered records */
-#define API_MAX_RECS (1u << 20) /* beyond this, records are dropped and counted */
+
+/**
+ * struct chan_collect - one channel of a channel session and its slices
+ * @name: the raw file's name before ".data.N.slice_K".
+ * @rec_size: bytes of a record.
+ * @desc: its descriptor in the control page.
+ * @data: its data (mapped twice), @size bytes.
+ * @cons: its consumer_pos in the consumer page.
+ * @pos: our consumer position.
+ * @out: the current slice, -1 before the first record.
+ * @slice: K.
+ * @file_bytes: bytes in @out (whole records).
+ * @written: records written.
+ * @dropped: records drained but not written (after a write error).
+ */
+struct chan_collect {
+	const char *name;
+	uint32_t rec_size;
+	const struct vnpu_ring_chan *desc;
+	const unsigned char *data;
+	uint64_t size;
+	uint64_t *cons;
+	uint64_t pos;
+	int out;
+	unsigned int slice;
+	uint64_t file_bytes;
+	uint64_t written;
+	uint64_t dropped;
+};
+
+static const struct {
+	const char *name;
+	uint32_t rec_size;
+} chan_files[VNPU_CH_COUNT] = {
+	[VNPU_CH_ACSQ] = { "stars_soc", sizeof(struct vnpu_acsq_log) },
+	[VNPU_CH_PMU] = { "ffts_profile", sizeof(struct vnpu_ffts_pmu) },
+	[VNPU_CH_TS_TRACK] = { "ts_track", sizeof(struct vnpu_ts_flip) },
+	[VNPU_CH_AICPU] = { "aicpu", sizeof(struct vnpu_aicpu_node) },
+};
 
 /**
  * struct dev_collect - one device's session and raw files
@@ -77,6 +117,9 @@
  * @dropping: @drop_seq is set.
  * @stop_failed: VNPU_IOC_PROF_STOP failed: do not wait for the end.
  * @done: stopped and drained.
+ * @chans: a channel session: @ch, not the legacy ring.
+ * @ch: its channels.
+ * @devdir: device_N.
  */
 struct dev_collect {
 	unsigned int dev_id;
@@ -101,6 +144,9 @@ struct dev_collect {
 	int dropping;
 	int stop_failed;
 	int done;
+	int chans;
+	struct chan_collect ch[VNPU_CH_COUNT];
+	char devdir[PATH_MAX];
 };
 
 struct npuprof_collector {
@@ -113,46 +159,11 @@ struct npuprof_collector {
 	pthread_t thread;
 	int thread_started;
 	atomic_int stopping;
-	struct npuprof_api_rec *api; /* under sink_lock */
-	size_t api_n, api_cap;
-	uint64_t api_nomem; /* under sink_lock: records dropped, no memory */
-	struct npuprof_api_rec *api_spare; /* the flusher's */
-	size_t api_spare_cap;
-	int api_out;
-	char api_path[PATH_MAX];
-	uint64_t api_bytes;
-	uint64_t api_dropped;
-	int api_error;
+	char host_dir[PATH_MAX];
+	struct host_sink *host; /* from the first device on */
+	int cann; /* the first device's session has channels */
 };
 
-/*
- * The collector host API records go to; at most one per process (the
- * Profiler's one-at-a-time rule). api_sink_on lets a runtime call skip the
- * lock when no session runs.
- */
-static pthread_mutex_t sink_lock = PTHREAD_MUTEX_INITIALIZER;
-static struct npuprof_collector *api_sink;
-static atomic_bool api_sink_on;
-static pthread_once_t sink_atfork_once = PTHREAD_ONCE_INIT;
-
-/*
- * A child of fork() records nothing into its parent's collector (whose
- * files and reader thread are the parent's); the lock may have been held
- * by another thread of the parent at the fork, so it starts anew.
- */
-static void sink_atfork_child(void)
-{
-	pthread_mutex_t fresh = PTHREAD_MUTEX_INITIALIZER;
-
-	sink_lock = fresh;
-	api_sink = NULL;
-	atomic_store(&api_sink_on, 0);
-}
-
-static void sink_atfork_register(void)
-{
-	pthread_atfork(NULL, NULL, sink_atfork_child);
-}
 /* PROF_NNNNNN: sessions of this process, from 1. */
 static atomic_uint prof_index;
 
@@ -311,7 +322,7 @@ int npuprof_collector_create(const struct npuprof_collect_opts *opts, struct npu
 			     struct npuprof_error *err)
 {
 	struct npuprof_collector *c;
-	char name[96], host[PATH_MAX], data[PATH_MAX];
+	char name[96], data[PATH_MAX];
 	int ret;
 
 	*cp = NULL;
@@ -319,7 +330,6 @@ int npuprof_collector_create(const struct npuprof_collect_opts *opts, struct npu
 	if (!c)
 		return npuprof_set_error(err, -ENOMEM, "out of memory");
 	c->opts = *opts;
-	c->api_out = -1;
 	c->wake_fd = -1;
 	pthread_mutex_init(&c->lock, NULL);
 	for (int i = 0; i < VNPU_MAX_DEVICES; i++)
@@ -335,33 +345,20 @@ int npuprof_collector_create(const struct npuprof_collect_opts *opts, struct npu
 		c->dir[0] = '\0'; /* not ours to remove */
 		goto err_free;
 	}
-	ret = mkdirf(err, host, sizeof(host), "%s/" NPUPROF_RAW_HOST_DIR, c->dir);
+	ret = mkdirf(err, c->host_dir, sizeof(c->host_dir), "%s/" NPUPROF_RAW_HOST_DIR, c->dir);
 	if (!ret)
-		ret = mkdirf(err, data, sizeof(data), "%s/" NPUPROF_RAW_DATA_DIR, host);
+		ret = mkdirf(err, data, sizeof(data), "%s/" NPUPROF_RAW_DATA_DIR, c->host_dir);
 	if (ret)
 		goto err_free;
-	c->api_out = open_seq_file(c->api_path, data, NPUPROF_RAW_API_PREFIX, 0);
-	if (c->api_out < 0) {
-		ret = npuprof_set_error(err, -errno, "cannot create %s: %s", c->api_path,
-					strerror(errno));
-		goto err_free;
-	}
 	c->wake_fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
 	if (c->wake_fd < 0) {
 		ret = npuprof_set_error(err, -errno, "eventfd: %s", strerror(errno));
 		goto err_free;
 	}
-	pthread_once(&sink_atfork_once, sink_atfork_register);
-	pthread_mutex_lock(&sink_lock);
-	api_sink = c;
-	atomic_store(&api_sink_on, 1);
-	pthread_mutex_unlock(&sink_lock);
 	*cp = c;
 	return 0;
 
 err_free:
-	if (c->api_out >= 0)
-		close(c->api_out);
 	if (c->dir[0])
 		remove_tree(c->dir);
 	pthread_mutex_destroy(&c->lock);
@@ -374,84 +371,50 @@ const char *npuprof_collector_dir(const struct npuprof_collector *c)
 	return c->dir;
 }
 
-/* ---- host API records ---- */
-
 static void wake(struct npuprof_collector *c);
 
-/*
- * Write the buffered API records out. Called by one thread at a time (the
- * reader, or the collector's end after it): the buffer is swapped for the
- * spare under the sink lock, and written without it.
- */
-static void api_flush(struct npuprof_collector *c)
+static void wake_cb(void *arg)
 {
-	struct npuprof_api_rec *buf;
-	size_t n, cap, done, kept = 0;
-	int ret;
-
-	pthread_mutex_lock(&sink_lock);
-	buf = c->api;
-	n = c->api_n;
-	cap = c->api_cap;
-	c->api = c->api_spare;
-	c->api_cap = c->api_spare_cap;
-	c->api_n = 0;
-	pthread_mutex_unlock(&sink_lock);
-	c->api_spare = buf;
-	c->api_spare_cap = cap;
-	if (!n)
-		return;
-	if (!c->api_error) {
-		ret = write_some(c->api_out, buf, n * sizeof(*buf), &done);
-		kept = ret ? done / sizeof(*buf) : n;
-		c->api_bytes += kept * sizeof(*buf);
-		if (ret) {
-			/* keep whole records only; the rest counts as not written */
-			c->api_error = ret;
-			if (!ftruncate(c->api_out, (off_t)c->api_bytes))
-				lseek(c->api_out, (off_t)c->api_bytes, SEEK_SET);
-		}
-	}
-	c->api_dropped += n - kept;
+	wake(arg);
 }
 
-void npuprof_api_record(enum npuprof_api_id api, uint64_t start_ns)
+/*
+ * The host side, at the first device: its sink (the format follows the
+ * device's session) and, for channel sessions, its configuration files.
+ */
+static int host_start(struct npuprof_collector *c, const struct npc_session *sess,
+		      struct npuprof_error *err)
 {
-	uint64_t end_ns = npuprof_now_ns();
-	uint32_t tid = (uint32_t)syscall(SYS_gettid);
-	struct npuprof_collector *c;
-	struct npuprof_api_rec *r;
+	char data[PATH_MAX];
+	struct npc_instant now;
+	int ret;
 
-	if (!atomic_load_explicit(&api_sink_on, memory_order_relaxed))
-		return;
-	pthread_mutex_lock(&sink_lock);
-	c = api_sink;
-	if (!c)
-		goto out_unlock;
-	if (c->api_n == c->api_cap) {
-		size_t cap = c->api_cap ? 2 * c->api_cap : 1024;
-		void *p = cap <= API_MAX_RECS ? realloc(c->api, cap * sizeof(*c->api)) : NULL;
-
-		if (!p) {
-			c->api_nomem++;
-			goto out_unlock;
+	if (pathf(data, "%s/" NPUPROF_RAW_DATA_DIR, c->host_dir))
+		return npuprof_set_error(err, -ENAMETOOLONG, "path too long: %s", c->host_dir);
+	ret = host_sink_create(data, c->opts.level, c->cann, &c->host, err);
+	if (ret)
+		return ret;
+	if (c->cann) {
+		npc_now(&now);
+		ret = npc_write_host(c->host_dir, sess, &now, err);
+		if (!ret && pathf(data, "%s/" NPUPROF_RAW_LOSS_FILE, c->host_dir))
+			ret = npuprof_set_error(err, -ENAMETOOLONG, "path too long: %s",
+						c->host_dir);
+		if (!ret)
+			ret = npc_reserve_loss(data, err);
+		if (!ret && pathf(data, "%s/end_info", c->host_dir))
+			ret = npuprof_set_error(err, -ENAMETOOLONG, "path too long: %s",
+						c->host_dir);
+		if (!ret)
+			ret = npc_reserve_end(data, err);
+		if (ret) {
+			host_sink_forget(c->host);
+			c->host = NULL;
+			return ret;
 		}
-		c->api = p;
-		c->api_cap = cap;
 	}
-	r = &c->api[c->api_n++];
-	memset(r, 0, sizeof(*r));
-	r->type = NPUPROF_API_REC_TYPE;
-	r->size = sizeof(*r);
-	r->api_id = api;
-	r->start_ns = start_ns;
-	r->end_ns = end_ns;
-	r->tid = tid;
-	/* an eventfd write, never a file write, under the lock */
-	if (c->api_n == API_FLUSH_RECS)
-		wake(c);
-out_unlock:
-	pthread_mutex_unlock(&sink_lock);
+	host_sink_install(c->host, wake_cb, c);
+	return 0;
 }
 
 /* ---- draining ---- */
@@ -595,6 +558,117 @@ static void drain(struct dev_collect *d)
 		d->done = 1;
 }
 
+/* The first write error of a channel session: cut @ch's slice to whole records. */
+static void chan_write_failed(struct dev_collect *d, struct chan_collect *ch, int error,
+			      const char *path)
+{
+	d->error = error;
+	snprintf(d->error_path, sizeof(d->error_path), "%s", path);
+	if (ch->out >= 0 && !ftruncate(ch->out, (off_t)ch->file_bytes))
+		lseek(ch->out, (off_t)ch->file_bytes, SEEK_SET);
+}
+
+/* Open slice @no of channel @ch; on failure the error is the device's. */
+static int open_slice(struct dev_collect *d, struct chan_collect *ch, unsigned int no)
+{
+	char path[PATH_MAX];
+	int fd;
+
+	if (pathf(path, "%s/%s.data.%u.slice_%u", d->dir, ch->name, d->dev_id, no)) {
+		chan_write_failed(d, ch, -ENAMETOOLONG, d->dir);
+		return d->error;
+	}
+	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (fd < 0) {
+		chan_write_failed(d, ch, -errno, path);
+		return d->error;
+	}
+	if (ch->out >= 0 && close(ch->out)) {
+		/* what the old slice held may not have reached the disk */
+		ch->out = fd;
+		chan_write_failed(d, ch, -errno, d->path);
+		return d->error;
+	}
+	ch->out = fd;
+	ch->slice = no;
+	ch->file_bytes = 0;
+	memcpy(d->path, path, sizeof(path));
+	return 0;
+}
+
+/* Drop [pos, @prod) of @ch, counted. */
+static void chan_discard(struct chan_collect *ch, uint64_t prod)
+{
+	ch->dropped += (prod - ch->pos) / ch->rec_size;
+	ch->pos = prod;
+	__atomic_store_n(ch->cons, ch->pos, __ATOMIC_RELEASE);
+}
+
+/*
+ * Move [pos, producer) of @ch to its slices (or drop it after an error).
+ * Slices hold whole records, at most NPUPROF_RAW_ROTATE_BYTES.
+ */
+static void drain_chan(struct dev_collect *d, struct chan_collect *ch)
+{
+	uint64_t limit = NPUPROF_RAW_ROTATE_BYTES / ch->rec_size * ch->rec_size;
+	uint64_t prod = __atomic_load_n(&ch->desc->producer_pos, __ATOMIC_ACQUIRE);
+
+	/* not the kernel's framing: count it and go on from there */
+	if (prod - ch->pos > ch->size || (prod - ch->pos) % ch->rec_size) {
+		ch->dropped++;
+		ch->pos = prod;
+		__atomic_store_n(ch->cons, ch->pos, __ATOMIC_RELEASE);
+		return;
+	}
+	while (ch->pos != prod) {
+		uint64_t n = prod - ch->pos;
+		size_t done;
+		int ret;
+
+		if (d->error || ((ch->out < 0 || ch->file_bytes >= limit) &&
+				 open_slice(d, ch, ch->out < 0 ? 0 : ch->slice + 1))) {
+			chan_discard(ch, prod);
+			break;
+		}
+		if (n > limit - ch->file_bytes)
+			n = limit - ch->file_bytes;
+		ret = write_some(ch->out, ch->data + vnpu_ring_offset(ch->pos, ch->size), n, &done);
+		if (ret)
+			/* keep the whole records that were written */
+			n = done / ch->rec_size * ch->rec_size;
+		ch->file_bytes += n;
+		ch->written += n / ch->rec_size;
+		ch->pos += n;
+		d->bytes += n;
+		if (ret)
+			chan_write_failed(d, ch, ret, d->path);
+		/* pairs with the kernel's load-acquire of consumer_pos */
+		__atomic_store_n(ch->cons, ch->pos, __ATOMIC_RELEASE);
+	}
+}
+
+static void drain_chans(struct dev_collect *d)
+{
+	int all = 1;
+
+	for (int i = 0; i < VNPU_CH_COUNT; i++)
+		drain_chan(d, &d->ch[i]);
+	if (d->done || !__atomic_load_n(&d->ctrl->stopped, __ATOMIC_ACQUIRE))
+		return;
+	for (int i = 0; i < VNPU_CH_COUNT; i++)
+		all &= d->ch[i].pos ==
+		       __atomic_load_n(&d->ch[i].desc->producer_pos, __ATOMIC_ACQUIRE);
+	d->done = all;
+}
+
+static void drain_dev(struct dev_collect *d)
+{
+	if (d->chans)
+		drain_chans(d);
+	else
+		drain(d);
+}
+
 static void *reader_main(void *arg)
 {
 	struct npuprof_collector *c = arg;
@@ -617,10 +691,11 @@ static void *reader_main(void *arg)
 
 		/* devs[0..n) do not move while the thread runs */
 		for (unsigned int i = 0; i < n; i++) {
-			drain(&c->devs[i]);
+			drain_dev(&c->devs[i]);
 			all_done &= c->devs[i].done || c->devs[i].stop_failed;
 		}
-		api_flush(c);
+		if (c->host)
+			host_sink_flush(c->host);
 		if (atomic_load(&c->stopping) && all_done)
 			break;
 	}
@@ -656,6 +731,35 @@ static int write_info_json(const struct dev_collect *d, const char *path,
 	return write_file(path, buf, (size_t)n);
 }
 
+/* The channels of a channel session, checked against the mapping. */
+static int map_chans(struct dev_collect *d, size_t page)
+{
+	const unsigned char *base = d->map;
+
+	if (d->ctrl->n_channels != VNPU_CH_COUNT || d->ctrl->chan_offset != VNPU_RING_CHAN_OFFSET)
+		return -EPROTO;
+	for (int i = 0; i < VNPU_CH_COUNT; i++) {
+		const struct vnpu_ring_chan *desc =
+			(const void *)(base + VNPU_RING_CHAN_OFFSET + i * sizeof(*desc));
+		struct chan_collect *ch = &d->ch[i];
+
+		if (desc->type != (uint32_t)i || desc->rec_size != chan_files[i].rec_size ||
+		    !desc->data_size || (desc->data_size & (desc->data_size - 1)) ||
+		    desc->data_offset > d->map_size || 2 * desc->data_size > d->map_size ||
+		    desc->data_offset + 2 * desc->data_size > d->map_size ||
+		    VNPU_RING_CHAN_CONS_OFFSET(i) + sizeof(uint64_t) > page)
+			return -EPROTO;
+		ch->name = chan_files[i].name;
+		ch->rec_size = desc->rec_size;
+		ch->desc = desc;
+		ch->data = base + desc->data_offset;
+		ch->size = desc->data_size;
+		ch->cons = (uint64_t *)((unsigned char *)d->cons + VNPU_RING_CHAN_CONS_OFFSET(i));
+		ch->pos = __atomic_load_n(ch->cons, __ATOMIC_ACQUIRE);
+	}
+	return 0;
+}
+
 static int map_ring(struct dev_collect *d, const struct vnpu_prof_start *ps)
 {
 	long page = sysconf(_SC_PAGESIZE);
@@ -674,6 +778,8 @@ static int map_ring(struct dev_collect *d, const struct vnpu_prof_start *ps)
 	d->ctrl = d->map;
 	if (d->ctrl->magic != VNPU_RING_MAGIC || d->ctrl->compat_version != 1)
 		return -EPROTO;
+	if (d->chans)
+		return map_chans(d, (size_t)page);
 	d->data = (const unsigned char *)d->map + d->ctrl->data_offset;
 	d->pos = __atomic_load_n(&d->cons->consumer_pos, __ATOMIC_ACQUIRE);
 	return 0;
@@ -687,6 +793,11 @@ static void dev_close(struct dev_collect *d)
 		munmap(d->map, d->map_size);
 	if (d->out >= 0)
 		close(d->out);
+	for (int i = 0; i < VNPU_CH_COUNT; i++) {
+		if (d->ch[i].out >= 0)
+			close(d->ch[i].out);
+		d->ch[i].out = -1;
+	}
 	if (d->fd >= 0)
 		close(d->fd);
 	d->cons = NULL;
@@ -694,13 +805,73 @@ static void dev_close(struct dev_collect *d)
 	d->out = d->fd = -1;
 }
 
+/*
+ * Channel sessions for the STARS products msprof parses (chip 5: Atlas A2
+ * and A3); the legacy ring elsewhere (docs/output.md).
+ */
+static int real_layout(const struct vnpu_info *info)
+{
+	return info->chip_id == 5 && (info->caps & VNPU_CAP_STARS);
+}
+
+/* The device's raw files: device_N/ and its data/, and the first files in them. */
+static int dev_files(struct npuprof_collector *c, struct dev_collect *d,
+		     const struct vnpu_info *info, struct npuprof_error *err)
+{
+	struct npc_session sess = { .level = c->opts.level, .info = info, .ctrl = d->ctrl };
+	char file[PATH_MAX];
+	struct npc_instant now;
+	int ret;
+
+	ret = mkdirf(err, d->devdir, sizeof(d->devdir), "%s/" NPUPROF_RAW_DEVICE_DIR, c->dir,
+		     d->dev_id);
+	if (ret) {
+		d->devdir[0] = '\0';
+		return ret;
+	}
+	ret = mkdirf(err, d->dir, sizeof(d->dir), "%s/" NPUPROF_RAW_DATA_DIR, d->devdir);
+	if (ret)
+		return ret;
+	if (!c->host) {
+		ret = host_start(c, &sess, err);
+		if (ret)
+			return ret;
+	}
+	if (d->chans) {
+		npc_now(&now);
+		ret = npc_write_device(d->devdir, d->dev_id, &sess, &now, err);
+		if (!ret && pathf(file, "%s/" NPUPROF_RAW_LOSS_FILE, d->devdir))
+			ret = npuprof_set_error(err, -ENAMETOOLONG, "path too long: %s", d->devdir);
+		if (!ret)
+			ret = npc_reserve_loss(file, err);
+		if (!ret && pathf(file, "%s/end_info.%u", d->devdir, d->dev_id))
+			ret = npuprof_set_error(err, -ENAMETOOLONG, "path too long: %s", d->devdir);
+		return ret ? ret : npc_reserve_end(file, err);
+	}
+	ret = pathf(file, "%s/" NPUPROF_RAW_INFO_JSON, d->devdir, d->dev_id) ? -errno : 0;
+	if (!ret)
+		ret = write_info_json(d, file, info);
+	if (!ret) {
+		ret = pathf(file, "%s/" NPUPROF_RAW_CTRL_FILE, d->dir) ? -errno : 0;
+		if (!ret)
+			ret = write_file(file, d->ctrl, sizeof(*d->ctrl));
+	}
+	if (ret)
+		return npuprof_set_error(err, ret, "cannot write %s: %s", file, strerror(-ret));
+	d->out = open_seq_file(d->path, d->dir, NPUPROF_RAW_REC_PREFIX, 0);
+	if (d->out < 0)
+		return npuprof_set_error(err, -errno, "cannot create %s: %s", d->path,
+					 strerror(errno));
+	return 0;
+}
+
 int npuprof_collector_add(struct npuprof_collector *c, unsigned int dev_id,
 			  struct npuprof_error *err)
 {
 	struct vnpu_prof_start ps = { .size = sizeof(ps), .level = c->opts.level };
 	struct vnpu_info info = { .size = sizeof(info) };
-	char devdir[PATH_MAX], file[PATH_MAX], path[32];
 	struct dev_collect *d;
+	char path[32];
 	int ret;
 
 	pthread_mutex_lock(&c->lock);
@@ -717,8 +888,9 @@ int npuprof_collector_add(struct npuprof_collector *c, unsigned int dev_id,
 	d = &c->devs[c->ndev];
 	memset(d, 0, sizeof(*d));
 	d->out = -1;
+	for (int i = 0; i < VNPU_CH_COUNT; i++)
+		d->ch[i].out = -1;
 	d->dev_id = dev_id;
-	devdir[0] = '\0';
 	snprintf(path, sizeof(path), "/dev/vnpu%u", dev_id);
 	d->fd = open(path, O_RDWR | O_CLOEXEC);
 	if (d->fd < 0)
@@ -728,10 +900,22 @@ int npuprof_collector_add(struct npuprof_collector *c, unsigned int dev_id,
 					strerror(errno));
 		goto err_close;
 	}
+	d->chans = real_layout(&info);
+	if (!c->ndev) {
+		c->cann = d->chans;
+	} else if (d->chans != c->cann) {
+		ret = npuprof_set_error(err, -EOPNOTSUPP,
+					"%s (%s): its raw layout differs from the session's first"
+					" device: profile it in a session of its own",
+					path, info.product_name);
+		goto err_close;
+	}
 	if (c->opts.metric_group != VNPU_METRIC_NONE) {
 		ps.flags = VNPU_PROF_F_METRIC_GROUP;
 		ps.metric_group = c->opts.metric_group;
 	}
+	if (d->chans)
+		ps.flags |= VNPU_PROF_F_CHANNELS;
 	/*
 	 * L1/L2 write ~10x the bytes of L0 per task: a bigger ring, and a
 	 * wakeup at a quarter of it, so that a submitter running flat out does
@@ -753,32 +937,9 @@ int npuprof_collector_add(struct npuprof_collector *c, unsigned int dev_id,
 		npuprof_set_error(err, ret, "%s: cannot map the ring: %s", path, strerror(-ret));
 		goto err_close;
 	}
-	ret = mkdirf(err, devdir, sizeof(devdir), "%s/" NPUPROF_RAW_DEVICE_DIR, c->dir, dev_id);
-	if (ret) {
-		devdir[0] = '\0';
-		goto err_close;
-	}
-	ret = mkdirf(err, d->dir, sizeof(d->dir), "%s/" NPUPROF_RAW_DATA_DIR, devdir);
+	ret = dev_files(c, d, &info, err);
 	if (ret)
 		goto err_close;
-	ret = pathf(file, "%s/" NPUPROF_RAW_INFO_JSON, devdir, d->dev_id) ? -errno : 0;
-	if (!ret)
-		ret = write_info_json(d, file, &info);
-	if (!ret) {
-		ret = pathf(file, "%s/" NPUPROF_RAW_CTRL_FILE, d->dir) ? -errno : 0;
-		if (!ret)
-			ret = write_file(file, d->ctrl, sizeof(*d->ctrl));
-	}
-	if (ret) {
-		npuprof_set_error(err, ret, "cannot write %s: %s", file, strerror(-ret));
-		goto err_close;
-	}
-	d->out = open_seq_file(d->path, d->dir, NPUPROF_RAW_REC_PREFIX, 0);
-	if (d->out < 0) {
-		ret = npuprof_set_error(err, -errno, "cannot create %s: %s", d->path,
-					strerror(errno));
-		goto err_close;
-	}
 
 	/* the reader sees the new device from its next round on */
 	pthread_mutex_lock(&c->lock);
@@ -791,8 +952,8 @@ int npuprof_collector_add(struct npuprof_collector *c, unsigned int dev_id,
 err_close:
 	/* closing the owner file ends the session; device_N/ is of no use */
 	dev_close(d);
-	if (devdir[0])
-		remove_tree(devdir);
+	if (d->devdir[0])
+		remove_tree(d->devdir);
 	return ret;
 }
 
@@ -975,6 +1136,63 @@ static int report(struct npuprof_error *err, int ret, const struct npuprof_error
 	return ret;
 }
 
+/*
+ * The loss report of a channel session, written into the room reserved at
+ * the start; the records not written count in d->dropped. Returns whether
+ * it is written (the losses are then counted in the raw data).
+ */
+static int chans_end(struct dev_collect *d, int *ret, struct npuprof_error *err)
+{
+	struct npc_loss loss[VNPU_CH_COUNT];
+	struct npuprof_error e = { 0 };
+	char path[PATH_MAX];
+
+	for (int i = 0; i < VNPU_CH_COUNT; i++) {
+		struct chan_collect *ch = &d->ch[i];
+
+		if (!d->error && file_removed(ch->out)) {
+			d->error = -ENOENT;
+			snprintf(d->error_path, sizeof(d->error_path), "%s/%s.data.%u.slice_%u",
+				 d->dir, ch->name, d->dev_id, ch->slice);
+		}
+		d->dropped += ch->dropped;
+		loss[i] = (struct npc_loss){
+			.channel = ch->name,
+			.rec_size = ch->rec_size,
+			.produced = ch->desc->produced,
+			.lost = ch->desc->lost,
+			.written = ch->written,
+			.not_written = ch->dropped,
+		};
+	}
+	if (pathf(path, "%s/" NPUPROF_RAW_LOSS_FILE, d->devdir)) {
+		npuprof_set_error(&e, -ENAMETOOLONG, "path too long: %s", d->devdir);
+		*ret = report(err, *ret, &e);
+		return 0;
+	}
+	if (npc_write_loss(path, loss, VNPU_CH_COUNT, &e)) {
+		*ret = report(err, *ret, &e);
+		return 0;
+	}
+	return 1;
+}
+
+/* end_info(.N) at @end, a failure reported. */
+static int write_end(const char *dir, const char *name, const struct npc_instant *end, int ret,
+		     struct npuprof_error *err)
+{
+	struct npuprof_error e;
+	char path[PATH_MAX];
+
+	if (pathf(path, "%s/%s", dir, name)) {
+		npuprof_set_error(&e, -ENAMETOOLONG, "path too long: %s", dir);
+		return report(err, ret, &e);
+	}
+	if (npc_write_end(path, end, &e))
+		return report(err, ret, &e);
+	return ret;
+}
+
 /* Report a device's write failure. */
 static int dev_report(struct dev_collect *d, int ret, int in_band, struct npuprof_error *err)
 {
@@ -1001,6 +1219,7 @@ int npuprof_collector_finish(struct npuprof_collector *c, int export, struct npu
 {
 	struct vnpu_prof_stop st = { .size = sizeof(st) };
 	struct npuprof_export_opts eo = { .sz = sizeof(eo) };
+	struct npc_instant end;
 	struct stat sb;
 	int ret = 0;
 
@@ -1019,15 +1238,12 @@ int npuprof_collector_finish(struct npuprof_collector *c, int export, struct npu
 		pthread_join(c->thread, NULL);
 	} else {
 		for (unsigned int i = 0; i < c->ndev; i++)
-			drain(&c->devs[i]);
+			drain_dev(&c->devs[i]);
 	}
-	pthread_mutex_lock(&sink_lock);
-	api_sink = NULL;
-	atomic_store(&api_sink_on, 0);
-	c->api_dropped += c->api_nomem;
-	pthread_mutex_unlock(&sink_lock);
-	/* no runtime call reaches @c from here on */
-	api_flush(c);
+	/* no runtime call reaches the host sink from here on */
+	if (c->host)
+		host_sink_uninstall(c->host);
+	npc_now(&end);
 
 	/* the whole folder removed while we wrote it: everything is gone */
 	if (stat(c->dir, &sb) && errno == ENOENT) {
@@ -1047,9 +1263,17 @@ int npuprof_collector_finish(struct npuprof_collector *c, int export, struct npu
 			d->error = -ENOENT;
 			snprintf(d->error_path, sizeof(d->error_path), "%s", d->path);
 		}
-		if (d->dropped || d->dropped_lost)
+		if (d->chans)
+			in_band = chans_end(d, &ret, err);
+		else if (d->dropped || d->dropped_lost)
 			in_band = !record_dropped(d);
 		ret = dev_report(d, ret, in_band, err);
+		if (d->chans) {
+			char name[32];
+
+			snprintf(name, sizeof(name), "end_info.%u", d->dev_id);
+			ret = write_end(d->devdir, name, &end, ret, err);
+		}
 		if (d->ctrl && (d->ctrl->lost || d->dropped))
 			fprintf(stderr,
 				"npuprof: warning: vnpu%u lost %llu of %llu records (%llu: ring "
@@ -1060,29 +1284,20 @@ int npuprof_collector_finish(struct npuprof_collector *c, int export, struct npu
 				(unsigned long long)d->ctrl->lost, (unsigned long long)d->dropped);
 		dev_close(d);
 	}
-	if (c->api_error || c->api_dropped || file_removed(c->api_out)) {
-		/* no error but records dropped: memory ran out */
-		int code = c->api_error ? c->api_error : c->api_dropped ? -ENOMEM : -ENOENT;
-		struct npuprof_error e;
+	if (c->host) {
+		char loss[PATH_MAX];
 
-		if (code == -ENOENT && !c->api_dropped)
-			npuprof_set_error(&e, code, "%s: removed during the run: %s", c->api_path,
-					  strerror(ENOENT));
-		else
-			npuprof_set_error(&e, code, "%s: %s (%llu host API records not written)",
-					  c->api_path, strerror(-code),
-					  (unsigned long long)c->api_dropped);
-		ret = report(err, ret, &e);
+		if (!c->cann || pathf(loss, "%s/" NPUPROF_RAW_LOSS_FILE, c->host_dir))
+			loss[0] = '\0';
+		ret = host_sink_close(c->host, loss[0] ? loss : NULL, ret, err);
 	}
-	if (close(c->api_out) && !ret)
-		ret = npuprof_set_error(err, -errno, "%s: close: %s", c->api_path, strerror(errno));
+	if (c->cann && !stat(c->dir, &sb))
+		ret = write_end(c->host_dir, "end_info", &end, ret, err);
 	if (!ret && export)
 		ret = npuprof_export(c->dir, &eo, err);
 
 	close(c->wake_fd);
 	pthread_mutex_destroy(&c->lock);
-	free(c->api);
-	free(c->api_spare);
 	free(c);
 	return ret;
 }
@@ -1092,10 +1307,9 @@ void npuprof_collector_forget(struct npuprof_collector *c)
 	/* munmap and close are this process's own: no ioctl, no write */
 	for (unsigned int i = 0; i < c->ndev; i++)
 		dev_close(&c->devs[i]);
-	close(c->api_out);
+	if (c->host)
+		host_sink_forget(c->host);
 	close(c->wake_fd);
-	free(c->api);
-	free(c->api_spare);
 	free(c);
 }
 

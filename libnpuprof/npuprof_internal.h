@@ -6,6 +6,7 @@
 #ifndef NPUPROF_INTERNAL_H
 #define NPUPROF_INTERNAL_H
 
+#include <stdbool.h>
 #include <stdint.h>
 #include <time.h>
 
@@ -15,28 +16,44 @@
 /* Public symbols: the library builds with -fvisibility=hidden. */
 #define NPUPROF_API __attribute__((visibility("default")))
 
+#define NPUPROF_NO_HW_STREAM 0xffff
+
 /**
  * struct npuprof_dev - an open device
  * @fd: /dev/vnpuN.
  * @id: N.
  * @info: VNPU_IOC_GET_INFO at open.
+ * @hw_stream: per stream of @fd, its device-wide id (the one the device's
+ *             records and task_track name), NPUPROF_NO_HW_STREAM if none.
  */
 struct npuprof_dev {
 	int fd;
 	unsigned int id;
 	struct vnpu_info info;
+	uint16_t hw_stream[VNPU_MAX_STREAMS];
 };
 
+/* Host record time: CLOCK_MONOTONIC_RAW, as CANN's (host CPU Frequency ""). */
 static inline uint64_t npuprof_now_ns(void)
 {
 	struct timespec ts;
 
-	clock_gettime(CLOCK_MONOTONIC, &ts);
+	clock_gettime(CLOCK_MONOTONIC_RAW, &ts);
 	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 }
 
-/* collector.c: record a host API call that started at @start_ns. */
-void npuprof_api_record(enum npuprof_api_id api, uint64_t start_ns);
+/*
+ * host_sink.c: the runtime's host records, written while a collector runs.
+ * npuprof_api_record(): call @api, from @start_ns to now; its ioctl ran
+ * [@rt_start, @rt_end] (0, 0: none), the Runtime event at L2.
+ * npuprof_launch_record(): @n tasks queued with ids @ids, the call started
+ * at @start_ns.
+ */
+bool npuprof_host_recording(void);
+void npuprof_api_record(enum npuprof_api_id api, uint64_t start_ns, uint64_t rt_start,
+			uint64_t rt_end);
+void npuprof_launch_record(const struct npuprof_dev *dev, const struct vnpu_task *tasks,
+			   unsigned int n, const uint64_t *ids, uint64_t start_ns);
 
 /* global.c: PROFILING_MODE=true profiles every device the process opens. */
 int npuprof_global_device_opened(struct npuprof_dev *dev, struct npuprof_error *err);

@@ -945,3 +945,66 @@ char *npx_py_decimal_diff_repr(char *p, const char *a, const char *b)
 	snprintf(q, sizeof(buf) - (size_t)(q - buf), "e%d", diff.e);
 	return npx_py_repr(p, strtod(buf, NULL));
 }
+
+/* the digits of a plain decimal: sign, integer part without leading zeros, fraction */
+struct plain_dec {
+	int neg;
+	const char *ip, *fp;
+	size_t ni, nf;
+};
+
+static void plain_dec(const char *s, struct plain_dec *d)
+{
+	d->neg = *s == '-';
+	s += d->neg || *s == '+';
+	while (*s == '0' && s[1] >= '0' && s[1] <= '9')
+		s++;
+	d->ip = s;
+	d->ni = strspn(s, "0123456789");
+	if (d->ni == 1 && *s == '0')
+		d->ni = 0;
+	s += strspn(s, "0123456789");
+	d->fp = *s == '.' ? s + 1 : s;
+	d->nf = strspn(d->fp, "0123456789");
+	while (d->nf && d->fp[d->nf - 1] == '0')
+		d->nf--;
+}
+
+/* |x| against |y| */
+static int mag_cmp(const struct plain_dec *x, const struct plain_dec *y)
+{
+	int c;
+
+	if (x->ni != y->ni)
+		return x->ni < y->ni ? -1 : 1;
+	c = memcmp(x->ip, y->ip, x->ni);
+	if (c)
+		return c < 0 ? -1 : 1;
+	for (size_t i = 0; i < x->nf || i < y->nf; i++) {
+		char a = i < x->nf ? x->fp[i] : '0', b = i < y->nf ? y->fp[i] : '0';
+
+		if (a != b)
+			return a < b ? -1 : 1;
+	}
+	return 0;
+}
+
+int npx_py_decimal_cmp_float(const char *a, double b)
+{
+	char exact[400];
+	struct plain_dec x, y;
+	int zx, zy, c;
+
+	/* glibc prints the exact binary value */
+	snprintf(exact, sizeof(exact), "%.70f", b);
+	plain_dec(a, &x);
+	plain_dec(exact, &y);
+	zx = !x.ni && !x.nf;
+	zy = !y.ni && !y.nf;
+	if (zx && zy)
+		return 0;
+	if (zx || zy || x.neg != y.neg)
+		return zx ? (y.neg ? 1 : -1) : zy ? (x.neg ? -1 : 1) : (x.neg ? -1 : 1);
+	c = mag_cmp(&x, &y);
+	return x.neg ? -c : c;
+}

@@ -94,4 +94,13 @@ char *npx_py_decimal_add3(char *p, const char *a, const char *b);
  */
 char *npx_py_decimal_diff_repr(char *p, const char *a, const char *b);
 
+/*
+ * Decimal(a) compared with the float b by their exact values, as Python
+ * compares a Decimal with a float (msprof's timeline window:
+ * float(collectionTimeBegin) <= Decimal(ts)): < 0, 0 or > 0. @a is a
+ * plain decimal ("-"? digits ["." digits]), as the timestamps here; @b is
+ * finite, exact here down to 2^-70 (timestamps have no such bits).
+ */
+int npx_py_decimal_cmp_float(const char *a, double b);
+
 #endif /* NPUPROF_PYFMT_H */

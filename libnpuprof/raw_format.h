@@ -30,6 +30,7 @@
 #define NPUPROF_RAW_SEQ_FMT "%04u"
 #define NPUPROF_RAW_ROTATE_BYTES (64ULL << 20)
 #define NPUPROF_OUTPUT_DIR "mindstudio_profiler_output"
+#define NPUPROF_RAW_LOSS_FILE "vnpu_loss.json" /* in device_{id}/ of a channel session */
 
 /*
  * struct vnpu_rec_hdr.flags of a VNPU_REC_LOST record the collector

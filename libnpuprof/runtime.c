@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
- * libnpuprof: the runtime - devices, streams, launch, sync. Every call is
- * timed for api_statistic when a profiling session is collecting.
+ * libnpuprof: the runtime - devices, streams, launch, sync. While a
+ * profiling session collects, every call writes the host records CANN's
+ * runtime writes (host_sink.c): its AscendCL event, its ioctl's Runtime
+ * event at L2, and for a launch each task's node and task_track records.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -20,7 +22,7 @@ static __thread struct npuprof_dev *current_dev;
 NPUPROF_API int npuprof_open(unsigned int dev_id, struct npuprof_dev **devp,
 			     struct npuprof_error *err)
 {
-	uint64_t t0 = npuprof_now_ns();
+	uint64_t t0 = npuprof_now_ns(), r0, r1;
 	struct npuprof_dev *dev;
 	char path[32];
 	int ret;
@@ -36,6 +38,7 @@ NPUPROF_API int npuprof_open(unsigned int dev_id, struct npuprof_dev **devp,
 	if (!dev)
 		return npuprof_set_error(err, -ENOMEM, "out of memory");
 	dev->id = dev_id;
+	memset(dev->hw_stream, 0xff, sizeof(dev->hw_stream));
 	snprintf(path, sizeof(path), "/dev/vnpu%u", dev_id);
 	dev->fd = open(path, O_RDWR | O_CLOEXEC);
 	if (dev->fd < 0) {
@@ -44,7 +47,10 @@ NPUPROF_API int npuprof_open(unsigned int dev_id, struct npuprof_dev **devp,
 		return npuprof_set_error(err, ret, "cannot open %s: %s", path, strerror(-ret));
 	}
 	dev->info.size = sizeof(dev->info);
-	if (ioctl(dev->fd, VNPU_IOC_GET_INFO, &dev->info)) {
+	r0 = npuprof_now_ns();
+	ret = ioctl(dev->fd, VNPU_IOC_GET_INFO, &dev->info);
+	r1 = npuprof_now_ns();
+	if (ret) {
 		ret = -errno;
 		close(dev->fd);
 		free(dev);
@@ -59,21 +65,22 @@ NPUPROF_API int npuprof_open(unsigned int dev_id, struct npuprof_dev **devp,
 	}
 	current_dev = dev;
 	*devp = dev;
-	npuprof_api_record(NPUPROF_API_OPEN, t0);
+	npuprof_api_record(NPUPROF_API_OPEN, t0, r0, r1);
 	return 0;
 }
 
 NPUPROF_API void npuprof_close(struct npuprof_dev *dev)
 {
-	uint64_t t0 = npuprof_now_ns();
+	uint64_t t0 = npuprof_now_ns(), r1;
 
 	if (!dev)
 		return;
 	if (current_dev == dev)
 		current_dev = NULL;
 	close(dev->fd);
+	r1 = npuprof_now_ns();
 	free(dev);
-	npuprof_api_record(NPUPROF_API_CLOSE, t0);
+	npuprof_api_record(NPUPROF_API_CLOSE, t0, t0, r1);
 }
 
 NPUPROF_API unsigned int npuprof_dev_id(const struct npuprof_dev *dev)
@@ -100,20 +107,24 @@ NPUPROF_API int npuprof_stream_create(struct npuprof_dev *dev, uint32_t *stream,
 				      struct npuprof_error *err)
 {
 	struct vnpu_stream_create sc = { .size = sizeof(sc) };
-	uint64_t t0 = npuprof_now_ns();
-	int ret = 0;
+	uint64_t t0 = npuprof_now_ns(), r0, r1;
+	int ret;
 
 	npuprof_clear_error(err);
 	if (!dev || !stream)
 		return npuprof_set_error(err, -EINVAL, "npuprof_stream_create: NULL argument");
-	if (ioctl(dev->fd, VNPU_IOC_STREAM_CREATE, &sc)) {
-		ret = -errno;
+	r0 = npuprof_now_ns();
+	ret = ioctl(dev->fd, VNPU_IOC_STREAM_CREATE, &sc) ? -errno : 0;
+	r1 = npuprof_now_ns();
+	if (ret) {
 		npuprof_set_error(err, ret, "vnpu%u: cannot create a stream: %s", dev->id,
 				  strerror(-ret));
 	} else {
 		*stream = sc.stream_id;
+		if (sc.stream_id < VNPU_MAX_STREAMS)
+			dev->hw_stream[sc.stream_id] = (uint16_t)sc.hw_stream_id;
 	}
-	npuprof_api_record(NPUPROF_API_STREAM_CREATE, t0);
+	npuprof_api_record(NPUPROF_API_STREAM_CREATE, t0, r0, r1);
 	return ret;
 }
 
@@ -121,18 +132,21 @@ NPUPROF_API int npuprof_stream_destroy(struct npuprof_dev *dev, uint32_t stream,
 				       struct npuprof_error *err)
 {
 	struct vnpu_stream_destroy sd = { .size = sizeof(sd), .stream_id = stream };
-	uint64_t t0 = npuprof_now_ns();
-	int ret = 0;
+	uint64_t t0 = npuprof_now_ns(), r0, r1;
+	int ret;
 
 	npuprof_clear_error(err);
 	if (!dev)
 		return npuprof_set_error(err, -EINVAL, "npuprof_stream_destroy: NULL device");
-	if (ioctl(dev->fd, VNPU_IOC_STREAM_DESTROY, &sd)) {
-		ret = -errno;
+	r0 = npuprof_now_ns();
+	ret = ioctl(dev->fd, VNPU_IOC_STREAM_DESTROY, &sd) ? -errno : 0;
+	r1 = npuprof_now_ns();
+	if (ret)
 		npuprof_set_error(err, ret, "vnpu%u: cannot destroy stream %u: %s", dev->id, stream,
 				  strerror(-ret));
-	}
-	npuprof_api_record(NPUPROF_API_STREAM_DESTROY, t0);
+	else if (stream < VNPU_MAX_STREAMS)
+		dev->hw_stream[stream] = NPUPROF_NO_HW_STREAM;
+	npuprof_api_record(NPUPROF_API_STREAM_DESTROY, t0, r0, r1);
 	return ret;
 }
 
@@ -146,7 +160,7 @@ NPUPROF_API int npuprof_launch(struct npuprof_dev *dev, const struct vnpu_task *
 		.count = n,
 		.task_size = sizeof(*tasks),
 	};
-	uint64_t t0 = npuprof_now_ns();
+	uint64_t t0 = npuprof_now_ns(), *own = NULL;
 	int ret = 0;
 
 	npuprof_clear_error(err);
@@ -155,12 +169,20 @@ NPUPROF_API int npuprof_launch(struct npuprof_dev *dev, const struct vnpu_task *
 	if (n == 0 || n > VNPU_MAX_SUBMIT)
 		return npuprof_set_error(err, -EINVAL, "npuprof_launch: %u tasks (1..%u)", n,
 					 VNPU_MAX_SUBMIT);
+	/* task_track names each task's id: ask for them while recording */
+	if (!ids && npuprof_host_recording()) {
+		own = malloc(n * sizeof(*own));
+		sub.task_ids = (uintptr_t)own;
+	}
 	if (ioctl(dev->fd, VNPU_IOC_SUBMIT, &sub)) {
 		ret = -errno;
-		npuprof_set_error(err, ret, "vnpu%u: launch of %u task(s) from '%s' (%s): %s",
-				  dev->id, n, tasks[0].op_name, tasks[0].op_type, strerror(-ret));
+		npuprof_set_error(err, ret, "vnpu%u: launch of %u task(s) from '%.*s' (%.*s): %s",
+				  dev->id, n, (int)sizeof(tasks[0].op_name), tasks[0].op_name,
+				  (int)sizeof(tasks[0].op_type), tasks[0].op_type, strerror(-ret));
 	}
-	npuprof_api_record(NPUPROF_API_LAUNCH, t0);
+	/* nothing was queued on an error: the call alone is recorded */
+	npuprof_launch_record(dev, tasks, n, ret ? NULL : ids ? ids : own, t0);
+	free(own);
 	return ret;
 }
 
@@ -173,14 +195,16 @@ static int do_sync(struct npuprof_dev *dev, uint32_t stream, uint32_t flags,
 		.stream_id = stream,
 		.timeout_ms = timeout_ms,
 	};
-	uint64_t t0 = npuprof_now_ns();
-	int ret = 0;
+	uint64_t t0 = npuprof_now_ns(), r0, r1;
+	int ret;
 
 	npuprof_clear_error(err);
 	if (!dev)
 		return npuprof_set_error(err, -EINVAL, "npuprof_sync: NULL device");
-	if (ioctl(dev->fd, VNPU_IOC_SYNC, &sy)) {
-		ret = -errno;
+	r0 = npuprof_now_ns();
+	ret = ioctl(dev->fd, VNPU_IOC_SYNC, &sy) ? -errno : 0;
+	r1 = npuprof_now_ns();
+	if (ret) {
 		if (flags)
 			npuprof_set_error(err, ret, "vnpu%u: sync of all streams: %s", dev->id,
 					  strerror(-ret));
@@ -188,7 +212,7 @@ static int do_sync(struct npuprof_dev *dev, uint32_t stream, uint32_t flags,
 			npuprof_set_error(err, ret, "vnpu%u: sync of stream %u: %s", dev->id,
 					  stream, strerror(-ret));
 	}
-	npuprof_api_record(NPUPROF_API_SYNC, t0);
+	npuprof_api_record(NPUPROF_API_SYNC, t0, r0, r1);
 	return ret;
 }
 

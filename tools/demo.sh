@@ -3,7 +3,7 @@
 #
 # make demo: a small transformer block (examples/transformer.c) on two
 # virtual NPUs with an AllReduce per layer, run in the dev VM under global
-# profiling at L1. The PROF_* folder comes back to ./out/, and the top ops
+# profiling at L2. The PROF_* folder comes back to ./out/, and the top ops
 # by total time are printed.
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -13,12 +13,12 @@ layers=${DEMO_LAYERS:-4}
 rm -rf "$res"
 mkdir -p "$res"
 
-echo "demo: running examples/transformer ($layers layers, 2 devices) under the profiler (L1) in the dev VM"
+echo "demo: running examples/transformer ($layers layers, 2 devices) under the profiler (L2) in the dev VM"
 tools/vm/run --quiet --results "$res" --params "devices=2" -- bash -c '
 	set -e
 	mkdir -p /vnpu-results/prof
 	PROFILING_MODE=true \
-	PROFILING_OPTIONS="{\"output\":\"/vnpu-results/prof\",\"level\":\"L1\",\"aic_metrics\":\"PipeUtilization\"}" \
+	PROFILING_OPTIONS="{\"output\":\"/vnpu-results/prof\",\"level\":\"L2\",\"aic_metrics\":\"PipeUtilization\"}" \
 		'"$top"'/build/examples/transformer '"$layers"' 2
 ' || {
 	cat "$res/output"

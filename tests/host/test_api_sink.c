@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The host API record sink across a collector's end: runtime calls on other
+ * The host record sink across a collector's end: runtime calls on other
  * threads go on recording while the Profiler stops (or exit() runs the
- * global session's end), and must never touch a collector being freed.
+ * global session's end), and must never touch a sink being freed.
  * This suite is built from the library's sources with AddressSanitizer
  * (tests/Makefile), so a use-after-free is reported, not silently survived.
  */
@@ -15,6 +15,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "host_sink.h"
 #include "kselftest_harness.h"
 #include "npuprof_internal.h"
 
@@ -23,13 +24,54 @@ struct recorders {
 	atomic_ulong calls;
 };
 
+/* A device of the runtime with stream 0 (hw id 5), and a task on it. */
+static void fake_launch(uint64_t id)
+{
+	static const struct vnpu_task task = {
+		.op_name = "Add_0",
+		.op_type = "Add",
+		.task_type = VNPU_TASK_AI_VECTOR_CORE,
+		.block_num = 8,
+		.n_inputs = 2,
+		.n_outputs = 1,
+		.tensors = { { .ndims = 2, .dims = { 4, 4 } },
+			     { .ndims = 2, .dims = { 4, 4 } },
+			     { .ndims = 2, .dims = { 4, 4 } } },
+	};
+	struct npuprof_dev dev = { .fd = -1, .id = 0 };
+
+	memset(dev.hw_stream, 0xff, sizeof(dev.hw_stream));
+	dev.hw_stream[0] = 5;
+	npuprof_launch_record(&dev, &task, 1, &id, npuprof_now_ns());
+}
+
 static void *record_loop(void *arg)
 {
 	struct recorders *r = arg;
+	uint64_t id = 0;
 
 	while (!atomic_load(&r->stop)) {
-		npuprof_api_record(NPUPROF_API_LAUNCH, npuprof_now_ns());
+		npuprof_api_record(NPUPROF_API_SYNC, npuprof_now_ns(), 0, 0);
+		/* past 65,536 ids the host flips too */
+		fake_launch(id += 97);
 		atomic_fetch_add(&r->calls, 1);
+	}
+	return NULL;
+}
+
+struct flusher {
+	struct host_sink *s;
+	atomic_int stop;
+};
+
+/* The collector's reader thread: flush now and then. */
+static void *flush_loop(void *arg)
+{
+	struct flusher *f = arg;
+
+	while (!atomic_load(&f->stop)) {
+		host_sink_flush(f->s);
+		usleep(200);
 	}
 	return NULL;
 }
@@ -39,11 +81,10 @@ static int rm_one(const char *path, const struct stat *sb, int flag, struct FTW 
 	return remove(path);
 }
 
-/* Collectors come and go while three threads record in a loop. */
+/* Sinks of both formats come and go while three threads record in a loop. */
 TEST(record_across_finish)
 {
 	char dir[] = "/tmp/npuprof-sink-XXXXXX";
-	struct npuprof_collect_opts opts = { .level = 1, .output_dir = dir };
 	struct recorders r = { 0 };
 	pthread_t th[3];
 
@@ -51,19 +92,25 @@ TEST(record_across_finish)
 	for (int i = 0; i < 3; i++)
 		ASSERT_EQ(0, pthread_create(&th[i], NULL, record_loop, &r));
 	for (int round = 0; round < 300; round++) {
-		struct npuprof_collector *c;
+		struct flusher f = { 0 };
 		struct npuprof_error err;
+		pthread_t ft;
 
-		ASSERT_EQ(0, npuprof_collector_create(&opts, &c, &err));
-		if (round % 2)
-			ASSERT_EQ(0, npuprof_collector_start(c, &err));
+		ASSERT_EQ(0, host_sink_create(dir, round % 3, round % 2, &f.s, &err));
+		host_sink_install(f.s, NULL, NULL);
+		if (round % 4 < 2)
+			ASSERT_EQ(0, pthread_create(&ft, NULL, flush_loop, &f));
 		usleep(round % 7 * 100);
-		EXPECT_EQ(0, npuprof_collector_finish(c, 0, &err)) TH_LOG("%s", err.msg);
+		if (round % 4 < 2) {
+			atomic_store(&f.stop, 1);
+			pthread_join(ft, NULL);
+		}
+		EXPECT_EQ(0, host_sink_close(f.s, NULL, 0, &err)) TH_LOG("%s", err.msg);
 	}
 	atomic_store(&r.stop, 1);
 	for (int i = 0; i < 3; i++)
 		pthread_join(th[i], NULL);
-	TH_LOG("%lu calls recorded across 300 collectors", (unsigned long)atomic_load(&r.calls));
+	TH_LOG("%lu calls recorded across 300 sinks", (unsigned long)atomic_load(&r.calls));
 	nftw(dir, rm_one, 16, FTW_DEPTH | FTW_PHYS);
 }
 
@@ -106,7 +153,7 @@ static void *record_many(void *arg)
 	struct recorders *r = arg;
 
 	for (int i = 0; i < 20000; i++)
-		npuprof_api_record(NPUPROF_API_SYNC, npuprof_now_ns());
+		npuprof_api_record(NPUPROF_API_SYNC, npuprof_now_ns(), 0, 0);
 	atomic_store(&r->stop, 1);
 	return NULL;
 }
@@ -119,30 +166,33 @@ static void *record_many(void *arg)
 TEST(record_never_waits_for_a_write)
 {
 	char dir[] = "/tmp/npuprof-sink-XXXXXX";
-	struct npuprof_collect_opts opts = { .level = 1, .output_dir = dir };
 	struct recorders r = { 0 };
-	struct npuprof_collector *c;
+	struct flusher f = { 0 };
 	struct npuprof_error err;
 	int p[2], api_fd;
-	pthread_t th, drainer;
+	pthread_t th, ft, drainer;
 
 	ASSERT_NE(NULL, mkdtemp(dir));
-	ASSERT_EQ(0, npuprof_collector_create(&opts, &c, &err));
+	/* the legacy format opens its first file at once */
+	ASSERT_EQ(0, host_sink_create(dir, 1, false, &f.s, &err));
+	host_sink_install(f.s, NULL, NULL);
 	api_fd = fd_named(NPUPROF_RAW_API_PREFIX);
 	ASSERT_LE(0, api_fd);
 	ASSERT_EQ(0, pipe(p));
 	ASSERT_EQ(api_fd, dup2(p[1], api_fd));
-	ASSERT_EQ(0, npuprof_collector_start(c, &err));
+	ASSERT_EQ(0, pthread_create(&ft, NULL, flush_loop, &f));
 	ASSERT_EQ(0, pthread_create(&th, NULL, record_many, &r));
 	for (int i = 0; i < 500 && !atomic_load(&r.stop); i++)
 		usleep(10000);
 	/* 20,000 records are 800 kB: had the recorder written them, it would wait */
 	EXPECT_EQ(1, atomic_load(&r.stop));
-	/* let the reader's writes through, then finish */
+	/* let the flusher's writes through, then finish */
 	ASSERT_EQ(0, pthread_create(&drainer, NULL, drain_pipe, &p[0]));
 	pthread_join(th, NULL);
+	atomic_store(&f.stop, 1);
+	pthread_join(ft, NULL);
 	close(p[1]);
-	npuprof_collector_discard(c); /* closes the other write end */
+	host_sink_close(f.s, NULL, 0, &err); /* closes the other write end */
 	pthread_join(drainer, NULL);
 	close(p[0]);
 	nftw(dir, rm_one, 16, FTW_DEPTH | FTW_PHYS);

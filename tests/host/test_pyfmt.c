@@ -2947,6 +2947,38 @@ static bool repr_ok(double x, const char *s)
 	return true;
 }
 
+/* Decimal(a) < / == / > b in Python 3.11, by exact values */
+TEST(decimal_cmp_float_table)
+{
+	static const struct {
+		const char *a;
+		double b;
+		int cmp;
+	} t[] = {
+		/* a timestamp just before collectionTimeBegin that reads back as it */
+		{ "1796135385014297.986", 1796135385014298.0, -1 },
+		{ "1796135385014298.000", 1796135385014298.0, 0 },
+		{ "1796135385014298", 1796135385014298.0, 0 },
+		{ "1796135385014298.001", 1796135385014298.0, 1 },
+		{ "1735689600000000.250", 1735689600000000.25, 0 },
+		{ "0.1", 0.1, -1 }, /* 0.1 is 0.1000000000000000055... */
+		{ "0.3", 0.3, 1 }, /* 0.3 is 0.2999999999999999888... */
+		{ "-1.5", -1.5, 0 },
+		{ "-1.25", -1.5, 1 },
+		{ "-0.000", 0.0, 0 },
+		{ "0", -0.0, 0 },
+		{ "2", 1.75, 1 },
+		{ "-2", 1.75, -1 },
+		{ "007.50", 7.5, 0 },
+	};
+
+	for (size_t i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
+		int c = npx_py_decimal_cmp_float(t[i].a, t[i].b);
+
+		EXPECT_EQ(t[i].cmp, (c > 0) - (c < 0)) TH_LOG("%s vs %.17g", t[i].a, t[i].b);
+	}
+}
+
 TEST(repr_against_glibc)
 {
 	char buf[NPX_PY_FMT_MAX];

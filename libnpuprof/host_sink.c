@@ -1,0 +1,861 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * libnpuprof: the host sink (host_sink.h) - the records CANN's runtime
+ * writes on the host, as the runtime's calls make them.
+ *
+ * What one runtime call writes (CANN format, docs/output.md "Host records"):
+ *  - an AscendCL api_event around the call (aclrtSetDevice,
+ *    aclrtCreateStream, aclrtSynchronizeStream, aclrtDestroyStream,
+ *    aclrtResetDevice), and at L2 a Runtime api_event around its ioctl;
+ *  - per task of a launch, in a window of its own inside the call: an
+ *    AscendCL aclopCompileAndExecute event, a node-level "launch" window
+ *    (the op's name), and in that window the op's node_basic_info and
+ *    tensor_info (L1 on: L0 has no op info) and its task_track, preceded by FLIP_TASK task_tracks
+ * when the task's id starts a new epoch of 65,536 on its stream; at L2 a Runtime rtKernelLaunch
+ * event in the window. Names go through hash_dic (a 64-bit FNV-1a of the name); the types of
+ * type_info_dic are fixed (the table below), written once at the start.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "cann_format.h"
+#include "host_sink.h"
+#include "npuprof_internal.h"
+#include "prof_config.h"
+#include "vnpu_prof.h"
+
+#define FLUSH_BYTES (256u << 10) /* wake the writer at this much buffered */
+#define MAX_BUFFERED (64u << 20) /* per kind; beyond, records are dropped and counted */
+
+/* The record kinds of host/data, each its own files. */
+enum host_kind {
+	HK_API, /* api_event */
+	HK_NODE, /* node_basic_info of static ops */
+	HK_NODE_AGING, /* node_basic_info of dynamic ops */
+	HK_TENSOR, /* tensor_info */
+	HK_TRACK, /* task_track */
+	HK_HASH, /* hash_dic, text */
+	HK_TYPE, /* type_info_dic, text */
+	HK_LEGACY, /* struct npuprof_api_rec */
+	HK_COUNT
+};
+
+static const struct {
+	const char *prefix; /* + slice number */
+	uint32_t rec_size; /* 0: text lines, counted in bytes */
+	const char *name; /* in the loss report */
+} kinds[HK_COUNT] = {
+	[HK_API] = { "unaging.api_event.data.slice_", sizeof(struct cann_api_event), "api_event" },
+	[HK_NODE] = { "unaging.compact.node_basic_info.slice_", sizeof(struct cann_node_basic_info),
+		      "node_basic_info" },
+	[HK_NODE_AGING] = { "aging.compact.node_basic_info.slice_",
+			    sizeof(struct cann_node_basic_info), "aging.node_basic_info" },
+	[HK_TENSOR] = { "unaging.additional.tensor_info.slice_", sizeof(struct cann_tensor_info),
+			"tensor_info" },
+	[HK_TRACK] = { "unaging.compact.task_track.slice_", sizeof(struct cann_task_track),
+		       "task_track" },
+	[HK_HASH] = { "unaging.additional.hash_dic.slice_", 0, "hash_dic" },
+	[HK_TYPE] = { "unaging.additional.type_info_dic.slice_", 0, "type_info_dic" },
+	[HK_LEGACY] = { NPUPROF_RAW_API_PREFIX, sizeof(struct npuprof_api_rec), "api.rec" },
+};
+
+/*
+ * The fixed types of type_info_dic. AscendCL types are AclApiTag << 16 |
+ * an id of ours; runtime types share one namespace (level 5000) between
+ * task_track task types and Runtime api_event types.
+ */
+#define ACL_TYPE(tag, id) ((uint32_t)(tag) << 16 | (id))
+#define RT_KERNEL_AICORE 0
+#define RT_KERNEL_AIVEC 1
+#define RT_FLIP_TASK 3
+#define RT_KERNEL_MIX_AIC 4
+#define RT_KERNEL_MIX_AIV 5
+#define RT_KERNEL_AICPU 6
+#define RT_HCCL 7
+#define RT_API_BASE 100 /* + enum npuprof_api_id */
+#define ACL_OP_EXECUTE ACL_TYPE(CANN_ACL_OP, 1)
+#define RT_KERNEL_LAUNCH (RT_API_BASE + NPUPROF_API_LAUNCH)
+
+static const struct {
+	uint32_t acl_type;
+	const char *acl, *rt;
+} api_names[NPUPROF_API_COUNT] = {
+	[NPUPROF_API_OPEN] = { ACL_TYPE(CANN_ACL_RTS, 1), "aclrtSetDevice", "rtSetDevice" },
+	[NPUPROF_API_STREAM_CREATE] = { ACL_TYPE(CANN_ACL_RTS, 2), "aclrtCreateStream",
+					"rtStreamCreate" },
+	[NPUPROF_API_LAUNCH] = { ACL_OP_EXECUTE, "aclopCompileAndExecute", "rtKernelLaunch" },
+	[NPUPROF_API_SYNC] = { ACL_TYPE(CANN_ACL_RTS, 3), "aclrtSynchronizeStream",
+			       "rtStreamSynchronize" },
+	[NPUPROF_API_STREAM_DESTROY] = { ACL_TYPE(CANN_ACL_RTS, 4), "aclrtDestroyStream",
+					 "rtStreamDestroy" },
+	[NPUPROF_API_CLOSE] = { ACL_TYPE(CANN_ACL_RTS, 5), "aclrtResetDevice", "rtDeviceReset" },
+};
+
+static const struct {
+	uint32_t type;
+	const char *name;
+} rt_task_types[] = {
+	{ RT_KERNEL_AICORE, "KERNEL_AICORE" },	   { RT_KERNEL_AIVEC, "KERNEL_AIVEC" },
+	{ CANN_RUNTIME_TASK_TRACK, "task_track" }, { RT_FLIP_TASK, "FLIP_TASK" },
+	{ RT_KERNEL_MIX_AIC, "KERNEL_MIX_AIC" },   { RT_KERNEL_MIX_AIV, "KERNEL_MIX_AIV" },
+	{ RT_KERNEL_AICPU, "KERNEL_AICPU" },	   { RT_HCCL, "HCCL" },
+};
+
+/* enum vnpu_task_type -> GE task type of node_basic_info, runtime type of task_track */
+static const struct {
+	uint32_t ge, rt;
+} task_types[VNPU_TASK_TYPE_COUNT] = {
+	[VNPU_TASK_AI_CORE] = { CANN_GE_AI_CORE, RT_KERNEL_AICORE },
+	[VNPU_TASK_AI_VECTOR_CORE] = { CANN_GE_AI_VECTOR_CORE, RT_KERNEL_AIVEC },
+	[VNPU_TASK_MIX_AIC] = { CANN_GE_MIX_AIC, RT_KERNEL_MIX_AIC },
+	[VNPU_TASK_MIX_AIV] = { CANN_GE_MIX_AIV, RT_KERNEL_MIX_AIV },
+	[VNPU_TASK_AI_CPU] = { CANN_GE_AI_CPU, RT_KERNEL_AICPU },
+	[VNPU_TASK_COMMUNICATION] = { CANN_GE_HCCL, RT_HCCL },
+};
+
+/* enum vnpu_dtype -> GE data type; enum vnpu_format -> GE format */
+static const uint32_t ge_dtype[VNPU_DT_COUNT] = {
+	[VNPU_DT_FLOAT] = 0, [VNPU_DT_FLOAT16] = 1, [VNPU_DT_INT8] = 2,
+	[VNPU_DT_INT32] = 3, [VNPU_DT_UINT8] = 4,   [VNPU_DT_INT16] = 6,
+	[VNPU_DT_INT64] = 9, [VNPU_DT_BF16] = 27,   [VNPU_DT_BOOL] = 12,
+};
+
+static const uint32_t ge_format[VNPU_FMT_COUNT] = {
+	[VNPU_FMT_ND] = 2,	[VNPU_FMT_NCHW] = 0,	    [VNPU_FMT_NHWC] = 1,
+	[VNPU_FMT_NC1HWC0] = 3, [VNPU_FMT_FRACTAL_NZ] = 29, [VNPU_FMT_FRACTAL_Z] = 4,
+};
+
+struct buf {
+	unsigned char *p;
+	size_t n, cap;
+};
+
+/**
+ * struct kind_file - the files of one kind
+ * @fd: the current slice, -1 before the first record.
+ * @slice: its number.
+ * @bytes: bytes in it (whole records).
+ * @path: its name.
+ */
+struct kind_file {
+	int fd;
+	unsigned int slice;
+	uint64_t bytes;
+	char path[PATH_MAX];
+};
+
+/**
+ * struct host_sink - see host_sink.h
+ * @dir: host/data.
+ * @level: enum vnpu_prof_level.
+ * @cann: CANN format, else legacy.
+ * @mono_minus_raw: CLOCK_MONOTONIC - CLOCK_MONOTONIC_RAW at the start: the
+ *                  legacy records are in CLOCK_MONOTONIC.
+ * @buf: under host_lock: the records buffered, per kind.
+ * @spare: the writer's.
+ * @produced: under host_lock: records made, per kind (bytes for text).
+ * @nomem: under host_lock: records dropped for want of memory, per kind.
+ * @hashes: under host_lock: the hashes in hash_dic (open addressing, 0 empty).
+ * @nhash: used.
+ * @hash_cap: slots, a power of two.
+ * @epoch: under host_lock: per device, per hw stream, the epoch its host
+ *         flips reached (allocated at a device's first launch).
+ * @file: the writer's.
+ * @error: the first write failure (negative errno); nothing written after.
+ * @error_path: its file.
+ * @written: records written, per kind.
+ * @dropped: records not written (write failures), per kind.
+ * @wake: called under host_lock when FLUSH_BYTES are buffered.
+ */
+struct host_sink {
+	char dir[PATH_MAX];
+	uint32_t level;
+	bool cann;
+	int64_t mono_minus_raw;
+	struct buf buf[HK_COUNT];
+	struct buf spare[HK_COUNT];
+	uint64_t produced[HK_COUNT];
+	uint64_t nomem[HK_COUNT];
+	uint64_t *hashes;
+	size_t nhash, hash_cap;
+	uint32_t *epoch[VNPU_MAX_DEVICES];
+	struct kind_file file[HK_COUNT];
+	int error;
+	char error_path[PATH_MAX];
+	uint64_t written[HK_COUNT];
+	uint64_t dropped[HK_COUNT];
+	void (*wake)(void *);
+	void *wake_arg;
+	size_t since_wake;
+};
+
+static pthread_mutex_t host_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct host_sink *host_sink;
+static atomic_bool host_sink_on;
+static pthread_once_t atfork_once = PTHREAD_ONCE_INIT;
+
+/*
+ * A child of fork() records nothing into its parent's sink (whose files and
+ * writer are the parent's); the lock may have been held by another thread
+ * of the parent at the fork, so it starts anew.
+ */
+static void atfork_child(void)
+{
+	pthread_mutex_t fresh = PTHREAD_MUTEX_INITIALIZER;
+
+	host_lock = fresh;
+	host_sink = NULL;
+	atomic_store(&host_sink_on, 0);
+}
+
+static void atfork_register(void)
+{
+	pthread_atfork(NULL, NULL, atfork_child);
+}
+
+static uint64_t clock_ns(clockid_t id)
+{
+	struct timespec ts;
+
+	clock_gettime(id, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+/* ---- buffering (under host_lock) ---- */
+
+/* Room for @n more bytes of kind @k, or NULL (counted as dropped). */
+static void *reserve(struct host_sink *s, enum host_kind k, size_t n)
+{
+	struct buf *b = &s->buf[k];
+	void *p;
+
+	s->produced[k] += kinds[k].rec_size ? 1 : n;
+	if (b->n + n > b->cap) {
+		size_t cap = b->cap ? b->cap : 64u << 10;
+
+		while (cap < b->n + n)
+			cap *= 2;
+		p = cap <= MAX_BUFFERED ? realloc(b->p, cap) : NULL;
+		if (!p) {
+			s->nomem[k] += kinds[k].rec_size ? 1 : n;
+			return NULL;
+		}
+		b->p = p;
+		b->cap = cap;
+	}
+	p = b->p + b->n;
+	memset(p, 0, n);
+	b->n += n;
+	s->since_wake += n;
+	return p;
+}
+
+static void append_text(struct host_sink *s, enum host_kind k, const char *text)
+{
+	size_t n = strlen(text);
+	char *p = reserve(s, k, n);
+
+	if (p)
+		memcpy(p, text, n);
+}
+
+static uint64_t fnv1a(const char *name)
+{
+	uint64_t h = 0xcbf29ce484222325ull;
+
+	for (const unsigned char *c = (const unsigned char *)name; *c; c++)
+		h = (h ^ *c) * 0x100000001b3ull;
+	return h ? h : 1;
+}
+
+static bool hash_known(struct host_sink *s, uint64_t h)
+{
+	size_t mask = s->hash_cap - 1;
+
+	for (size_t i = h & mask; s->hashes[i]; i = (i + 1) & mask)
+		if (s->hashes[i] == h)
+			return true;
+	return false;
+}
+
+static void hash_insert(uint64_t *tab, size_t cap, uint64_t h)
+{
+	size_t i = h & (cap - 1);
+
+	while (tab[i])
+		i = (i + 1) & (cap - 1);
+	tab[i] = h;
+}
+
+/*
+ * The hash_dic id of @name, added to hash_dic the first time. Two names
+ * with one 64-bit hash would share an entry (the first name); at 2^-64
+ * per pair this is not checked.
+ */
+static uint64_t name_hash(struct host_sink *s, const char *name)
+{
+	uint64_t h = fnv1a(name);
+	char line[VNPU_OP_NAME_LEN + 32];
+
+	if (s->hash_cap && hash_known(s, h))
+		return h;
+	if (2 * (s->nhash + 1) > s->hash_cap) {
+		size_t cap = s->hash_cap ? 2 * s->hash_cap : 256;
+		uint64_t *tab = calloc(cap, sizeof(*tab));
+
+		if (!tab) {
+			s->nomem[HK_HASH]++;
+			return h;
+		}
+		for (size_t i = 0; i < s->hash_cap; i++)
+			if (s->hashes[i])
+				hash_insert(tab, cap, s->hashes[i]);
+		free(s->hashes);
+		s->hashes = tab;
+		s->hash_cap = cap;
+	}
+	hash_insert(s->hashes, s->hash_cap, h);
+	s->nhash++;
+	snprintf(line, sizeof(line), "%llu:%s\n", (unsigned long long)h, name);
+	append_text(s, HK_HASH, line);
+	return h;
+}
+
+static void put_hdr(struct cann_hdr *h, uint16_t level, uint32_t type, uint32_t tid, uint32_t body,
+		    uint64_t ts)
+{
+	h->magic = CANN_MAGIC;
+	h->level = level;
+	h->type = type;
+	h->thread_id = tid;
+	h->data_len = body;
+	h->timestamp = ts;
+}
+
+static void put_api(struct host_sink *s, uint16_t level, uint32_t type, uint32_t tid,
+		    uint64_t begin, uint64_t end, uint64_t item)
+{
+	struct cann_api_event *e = reserve(s, HK_API, sizeof(*e));
+
+	if (!e)
+		return;
+	e->magic = CANN_MAGIC;
+	e->level = level;
+	e->type = type;
+	e->thread_id = tid;
+	e->begin = begin;
+	e->end = end;
+	e->item_id = item;
+}
+
+static void maybe_wake(struct host_sink *s)
+{
+	/* an eventfd write, never a file write, under the lock */
+	if (s->since_wake >= FLUSH_BYTES && s->wake) {
+		s->since_wake = 0;
+		s->wake(s->wake_arg);
+	}
+}
+
+/* ---- the runtime's calls ---- */
+
+bool npuprof_host_recording(void)
+{
+	return atomic_load_explicit(&host_sink_on, memory_order_relaxed);
+}
+
+void npuprof_api_record(enum npuprof_api_id api, uint64_t start_ns, uint64_t rt_start,
+			uint64_t rt_end)
+{
+	uint64_t end_ns = npuprof_now_ns();
+	uint32_t tid = (uint32_t)syscall(SYS_gettid);
+	struct npuprof_api_rec *r;
+	struct host_sink *s;
+
+	if (!npuprof_host_recording() || api >= NPUPROF_API_COUNT)
+		return;
+	pthread_mutex_lock(&host_lock);
+	s = host_sink;
+	if (!s)
+		goto out_unlock;
+	if (!s->cann) {
+		r = reserve(s, HK_LEGACY, sizeof(*r));
+		if (r) {
+			r->type = NPUPROF_API_REC_TYPE;
+			r->size = sizeof(*r);
+			r->api_id = api;
+			r->start_ns = (uint64_t)((int64_t)start_ns + s->mono_minus_raw);
+			r->end_ns = (uint64_t)((int64_t)end_ns + s->mono_minus_raw);
+			r->tid = tid;
+		}
+	} else {
+		put_api(s, CANN_LEVEL_ACL, api_names[api].acl_type, tid, start_ns, end_ns, 0);
+		if (s->level >= VNPU_PROF_L2 && rt_start && rt_end >= rt_start)
+			put_api(s, CANN_LEVEL_RUNTIME, RT_API_BASE + api, tid, rt_start, rt_end, 0);
+	}
+	maybe_wake(s);
+out_unlock:
+	pthread_mutex_unlock(&host_lock);
+}
+
+/* The host flips that bring stream @hw of device @dev to @epoch, at @ts. */
+static void put_flips(struct host_sink *s, unsigned int dev, uint16_t hw, uint32_t epoch,
+		      uint32_t tid, uint64_t ts)
+{
+	uint32_t **ep = &s->epoch[dev];
+
+	if (!*ep) {
+		*ep = calloc(VNPU_MAX_HW_STREAMS, sizeof(**ep));
+		if (!*ep) {
+			s->nomem[HK_TRACK]++;
+			return;
+		}
+	}
+	for (; (*ep)[hw] < epoch; (*ep)[hw]++) {
+		struct cann_task_track *t = reserve(s, HK_TRACK, sizeof(*t));
+
+		if (!t)
+			continue;
+		put_hdr(&t->hdr, CANN_LEVEL_RUNTIME, CANN_RUNTIME_TASK_TRACK, tid,
+			sizeof(*t) - sizeof(t->hdr), ts);
+		t->device = (uint16_t)dev;
+		t->stream_id = hw;
+		t->task_id = 0;
+		t->batch_id = (uint16_t)((*ep)[hw] + 1);
+		t->task_type = RT_FLIP_TASK;
+	}
+}
+
+static void put_tensors(struct host_sink *s, const struct vnpu_task *t, uint64_t op, uint32_t tid,
+			uint64_t ts)
+{
+	unsigned int n = t->n_inputs + t->n_outputs;
+
+	if (n > VNPU_MAX_TENSORS)
+		n = VNPU_MAX_TENSORS;
+	for (unsigned int first = 0; first < n; first += CANN_MAX_TENSORS) {
+		struct cann_tensor_info *ti = reserve(s, HK_TENSOR, sizeof(*ti));
+
+		if (!ti)
+			return;
+		put_hdr(&ti->hdr, CANN_LEVEL_NODE, CANN_NODE_TENSOR_INFO, tid,
+			sizeof(*ti) - sizeof(ti->hdr), ts);
+		ti->op_name = op;
+		for (unsigned int i = first; i < n && i < first + CANN_MAX_TENSORS; i++) {
+			const struct vnpu_tensor *v = &t->tensors[i];
+			struct cann_tensor *c = &ti->tensor[ti->tensor_num++];
+
+			c->io = i >= t->n_inputs;
+			c->format = v->format < VNPU_FMT_COUNT ? ge_format[v->format] : 2;
+			c->data_type = v->dtype < VNPU_DT_COUNT ? ge_dtype[v->dtype] : 28;
+			for (unsigned int d = 0; d < v->ndims && d < CANN_TENSOR_DIMS; d++)
+				c->dims[d] =
+					v->dims[d] > UINT32_MAX ? UINT32_MAX : (uint32_t)v->dims[d];
+		}
+	}
+}
+
+/* The records of task @t (id @id) in its window [b, b + w), w >= 8. */
+static void put_task(struct host_sink *s, unsigned int dev, uint16_t hw, const struct vnpu_task *t,
+		     uint64_t id, uint32_t tid, uint64_t b, uint64_t w)
+{
+	uint32_t type = t->task_type < VNPU_TASK_TYPE_COUNT ? t->task_type : VNPU_TASK_AI_CORE;
+	char name[VNPU_OP_NAME_LEN], op_type[VNPU_OP_TYPE_LEN];
+	struct cann_node_basic_info *nb;
+	struct cann_task_track *tt;
+	uint64_t op, e = b + w - 1;
+	uint32_t mult;
+
+	/* the task's strings are the caller's: NUL-terminate our copies */
+	memcpy(name, t->op_name, sizeof(name) - 1);
+	name[sizeof(name) - 1] = '\0';
+	memcpy(op_type, t->op_type, sizeof(op_type) - 1);
+	op_type[sizeof(op_type) - 1] = '\0';
+	op = name_hash(s, name);
+	put_api(s, CANN_LEVEL_ACL, ACL_OP_EXECUTE, tid, b, e, 0);
+	put_api(s, CANN_LEVEL_NODE, CANN_NODE_LAUNCH, tid, b + 1, e - 1, op);
+	if (s->level >= VNPU_PROF_L2)
+		put_api(s, CANN_LEVEL_RUNTIME, RT_KERNEL_LAUNCH, tid, b + 2, e - 2, 0);
+
+	/* L0 (ACL_PROF_TASK_TIME_L0): dispatch and execution times, no op info */
+	nb = s->level >= VNPU_PROF_L1
+		     ? reserve(s, t->flags & VNPU_TASK_F_DYNAMIC ? HK_NODE_AGING : HK_NODE,
+			       sizeof(*nb))
+		     : NULL;
+	if (nb) {
+		put_hdr(&nb->hdr, CANN_LEVEL_NODE, CANN_NODE_BASIC_INFO, tid,
+			sizeof(*nb) - sizeof(nb->hdr), b + 3);
+		nb->op_name = op;
+		nb->task_type = task_types[type].ge;
+		nb->op_type = name_hash(s, op_type);
+		/* the mix blocks are a multiple of the blocks: round up */
+		mult = t->block_num ? (t->mix_block_num + t->block_num - 1) / t->block_num : 0;
+		nb->block_dim = (t->block_num & 0xffff) | (mult & 0xffff) << 16;
+		nb->op_flag = !!(t->flags & VNPU_TASK_F_HF32);
+	}
+	if (s->level >= VNPU_PROF_L1)
+		put_tensors(s, t, op, tid, b + 3);
+
+	put_flips(s, dev, hw, (uint32_t)(id >> 16), tid, b + 3);
+	tt = reserve(s, HK_TRACK, sizeof(*tt));
+	if (tt) {
+		put_hdr(&tt->hdr, CANN_LEVEL_RUNTIME, CANN_RUNTIME_TASK_TRACK, tid,
+			sizeof(*tt) - sizeof(tt->hdr), b + 4);
+		tt->device = (uint16_t)(dev & 0xfff);
+		tt->stream_id = hw;
+		tt->task_id = (uint16_t)(id & 0xffff);
+		tt->batch_id = (uint16_t)(id >> 16);
+		tt->task_type = task_types[type].rt;
+		tt->kernel_name = op;
+	}
+}
+
+void npuprof_launch_record(const struct npuprof_dev *dev, const struct vnpu_task *tasks,
+			   unsigned int n, const uint64_t *ids, uint64_t start_ns)
+{
+	uint64_t end_ns = npuprof_now_ns(), w;
+	uint32_t tid = (uint32_t)syscall(SYS_gettid);
+	struct host_sink *s;
+
+	if (!npuprof_host_recording())
+		return;
+	pthread_mutex_lock(&host_lock);
+	s = host_sink;
+	if (!s)
+		goto out_unlock;
+	if (!s->cann || !ids) {
+		pthread_mutex_unlock(&host_lock);
+		npuprof_api_record(NPUPROF_API_LAUNCH, start_ns, 0, 0);
+		return;
+	}
+	/* n windows of equal width in the call, 8 ns at least */
+	w = (end_ns - start_ns) / n;
+	if (w < 8)
+		w = 8;
+	for (unsigned int i = 0; i < n; i++) {
+		uint32_t st = tasks[i].stream_id;
+		uint16_t hw = st < VNPU_MAX_STREAMS ? dev->hw_stream[st] : NPUPROF_NO_HW_STREAM;
+
+		if (hw == NPUPROF_NO_HW_STREAM)
+			continue; /* not a stream of ours: the device ran nothing */
+		put_task(s, dev->id, hw, &tasks[i], ids[i], tid, start_ns + i * w, w);
+	}
+	maybe_wake(s);
+out_unlock:
+	pthread_mutex_unlock(&host_lock);
+}
+
+/* ---- the sink ---- */
+
+static bool open_slice(struct host_sink *s, enum host_kind k, unsigned int no);
+static void free_sink(struct host_sink *s);
+
+int host_sink_create(const char *data_dir, uint32_t level, bool cann, struct host_sink **sp,
+		     struct npuprof_error *err)
+{
+	struct host_sink *s = calloc(1, sizeof(*s));
+	char line[64];
+
+	*sp = NULL;
+	if (!s)
+		return npuprof_set_error(err, -ENOMEM, "out of memory");
+	if (snprintf(s->dir, sizeof(s->dir), "%s", data_dir) >= (int)sizeof(s->dir)) {
+		free(s);
+		return npuprof_set_error(err, -ENAMETOOLONG, "path too long: %s", data_dir);
+	}
+	s->level = level;
+	s->cann = cann;
+	s->mono_minus_raw =
+		(int64_t)clock_ns(CLOCK_MONOTONIC) - (int64_t)clock_ns(CLOCK_MONOTONIC_RAW);
+	for (int k = 0; k < HK_COUNT; k++)
+		s->file[k].fd = -1;
+	if (cann) {
+		static const char *const node_types[] = {
+			[CANN_NODE_BASIC_INFO] = "node_basic_info",
+			[CANN_NODE_TENSOR_INFO] = "tensor_info",
+			[CANN_NODE_LAUNCH] = "launch",
+		};
+
+		for (size_t i = 0; i < sizeof(node_types) / sizeof(node_types[0]); i++) {
+			if (!node_types[i])
+				continue;
+			snprintf(line, sizeof(line), "%u_%zu:%s\n", CANN_LEVEL_NODE, i,
+				 node_types[i]);
+			append_text(s, HK_TYPE, line);
+		}
+		for (size_t i = 0; i < sizeof(rt_task_types) / sizeof(rt_task_types[0]); i++) {
+			snprintf(line, sizeof(line), "%u_%u:%s\n", CANN_LEVEL_RUNTIME,
+				 rt_task_types[i].type, rt_task_types[i].name);
+			append_text(s, HK_TYPE, line);
+		}
+		for (int a = 0; a < NPUPROF_API_COUNT; a++) {
+			snprintf(line, sizeof(line), "%u_%u:%s\n", CANN_LEVEL_ACL,
+				 api_names[a].acl_type, api_names[a].acl);
+			append_text(s, HK_TYPE, line);
+			snprintf(line, sizeof(line), "%u_%u:%s\n", CANN_LEVEL_RUNTIME,
+				 RT_API_BASE + a, api_names[a].rt);
+			append_text(s, HK_TYPE, line);
+		}
+		if (s->nomem[HK_TYPE]) {
+			free(s->buf[HK_TYPE].p);
+			free(s);
+			return npuprof_set_error(err, -ENOMEM, "out of memory");
+		}
+	}
+	/* the legacy reader expects the first record file, records or not */
+	if (!cann && !open_slice(s, HK_LEGACY, 0)) {
+		int ret = npuprof_set_error(err, s->error, "cannot create %s: %s",
+					    s->file[HK_LEGACY].path, strerror(-s->error));
+
+		free_sink(s);
+		return ret;
+	}
+	*sp = s;
+	return 0;
+}
+
+void host_sink_install(struct host_sink *s, void (*wake)(void *), void *arg)
+{
+	pthread_once(&atfork_once, atfork_register);
+	pthread_mutex_lock(&host_lock);
+	s->wake = wake;
+	s->wake_arg = arg;
+	host_sink = s;
+	atomic_store(&host_sink_on, 1);
+	pthread_mutex_unlock(&host_lock);
+}
+
+void host_sink_uninstall(struct host_sink *s)
+{
+	pthread_mutex_lock(&host_lock);
+	if (host_sink == s) {
+		host_sink = NULL;
+		atomic_store(&host_sink_on, 0);
+	}
+	pthread_mutex_unlock(&host_lock);
+}
+
+static int write_all(int fd, const unsigned char *p, size_t n, size_t *done)
+{
+	*done = 0;
+	while (n) {
+		ssize_t w = write(fd, p, n);
+
+		if (w < 0) {
+			if (errno == EINTR)
+				continue;
+			return -errno;
+		}
+		if (!w)
+			return -EIO;
+		p += w;
+		n -= (size_t)w;
+		*done += (size_t)w;
+	}
+	return 0;
+}
+
+static void write_failed(struct host_sink *s, struct kind_file *f, int error)
+{
+	s->error = error;
+	snprintf(s->error_path, sizeof(s->error_path), "%s", f->path);
+	/* keep whole records: if this fails too, the readers ignore a cut record */
+	if (f->fd >= 0 && !ftruncate(f->fd, (off_t)f->bytes))
+		lseek(f->fd, (off_t)f->bytes, SEEK_SET);
+}
+
+/* Open slice @no of kind @k; false (and the error set) on failure. */
+static bool open_slice(struct host_sink *s, enum host_kind k, unsigned int no)
+{
+	struct kind_file *f = &s->file[k];
+	char path[PATH_MAX];
+	int n = k == HK_LEGACY
+			? snprintf(path, sizeof(path), "%s/%s" NPUPROF_RAW_SEQ_FMT, s->dir,
+				   kinds[k].prefix, no)
+			: snprintf(path, sizeof(path), "%s/%s%u", s->dir, kinds[k].prefix, no);
+	int fd;
+
+	memcpy(f->path, path, sizeof(path));
+	if (n < 0 || n >= (int)sizeof(path)) {
+		write_failed(s, f, -ENAMETOOLONG);
+		return false;
+	}
+	fd = open(f->path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (fd < 0) {
+		f->fd = -1;
+		write_failed(s, f, -errno);
+		return false;
+	}
+	if (f->fd >= 0 && close(f->fd) && !s->error) {
+		f->fd = fd;
+		write_failed(s, f, -errno);
+		return false;
+	}
+	f->fd = fd;
+	f->slice = no;
+	f->bytes = 0;
+	return true;
+}
+
+/* Records of kind @k not written: @n bytes. */
+static void count_dropped(struct host_sink *s, enum host_kind k, size_t n)
+{
+	s->dropped[k] += kinds[k].rec_size ? n / kinds[k].rec_size : n;
+}
+
+static void count_written(struct host_sink *s, enum host_kind k, size_t n)
+{
+	s->written[k] += kinds[k].rec_size ? n / kinds[k].rec_size : n;
+}
+
+/* Write @n bytes of kind @k: whole records per slice, slices of at most 64 MiB. */
+static void write_kind(struct host_sink *s, enum host_kind k, const unsigned char *p, size_t n)
+{
+	struct kind_file *f = &s->file[k];
+	uint32_t rs = kinds[k].rec_size;
+	uint64_t limit = rs ? NPUPROF_RAW_ROTATE_BYTES / rs * rs : UINT64_MAX;
+
+	while (n && !s->error) {
+		size_t chunk = n, done;
+		int ret;
+
+		if (f->fd < 0 && !open_slice(s, k, 0))
+			break;
+		if (f->bytes >= limit && !open_slice(s, k, f->slice + 1))
+			break;
+		if (chunk > limit - f->bytes)
+			chunk = (size_t)(limit - f->bytes);
+		ret = write_all(f->fd, p, chunk, &done);
+		if (ret) {
+			done = rs ? done / rs * rs : done;
+			count_written(s, k, done);
+			f->bytes += done;
+			p += done;
+			n -= done;
+			write_failed(s, f, ret);
+			break;
+		}
+		count_written(s, k, chunk);
+		f->bytes += chunk;
+		p += chunk;
+		n -= chunk;
+	}
+	count_dropped(s, k, n);
+}
+
+void host_sink_flush(struct host_sink *s)
+{
+	struct buf out[HK_COUNT];
+
+	pthread_mutex_lock(&host_lock);
+	for (int k = 0; k < HK_COUNT; k++) {
+		out[k] = s->buf[k];
+		s->buf[k] = s->spare[k];
+		s->buf[k].n = 0;
+	}
+	s->since_wake = 0;
+	pthread_mutex_unlock(&host_lock);
+	for (int k = 0; k < HK_COUNT; k++) {
+		if (out[k].n)
+			write_kind(s, (enum host_kind)k, out[k].p, out[k].n);
+		s->spare[k] = out[k];
+		s->spare[k].n = 0;
+	}
+}
+
+/* Is the file of @fd removed from the tree (while we wrote it)? */
+static bool removed(int fd)
+{
+	struct stat st;
+
+	return fd >= 0 && !fstat(fd, &st) && st.st_nlink == 0;
+}
+
+static void free_sink(struct host_sink *s)
+{
+	for (int k = 0; k < HK_COUNT; k++) {
+		free(s->buf[k].p);
+		free(s->spare[k].p);
+	}
+	for (int d = 0; d < VNPU_MAX_DEVICES; d++)
+		free(s->epoch[d]);
+	free(s->hashes);
+	free(s);
+}
+
+int host_sink_close(struct host_sink *s, const char *loss_path, int ret, struct npuprof_error *err)
+{
+	struct npc_loss loss[HK_COUNT];
+	struct npuprof_error e;
+	const char *gone = NULL;
+	uint64_t dropped = 0, nomem = 0;
+	unsigned int n = 0;
+	int code = 0;
+
+	host_sink_uninstall(s);
+	host_sink_flush(s);
+	for (int k = 0; k < HK_COUNT; k++) {
+		if (!gone && removed(s->file[k].fd))
+			gone = s->file[k].path;
+		if (s->file[k].fd >= 0 && close(s->file[k].fd) && !s->error) {
+			s->error = -errno;
+			snprintf(s->error_path, sizeof(s->error_path), "%s", s->file[k].path);
+		}
+		s->file[k].fd = -1;
+		dropped += s->dropped[k];
+		nomem += s->nomem[k];
+		if (s->produced[k])
+			loss[n++] = (struct npc_loss){
+				.channel = kinds[k].name,
+				.rec_size = kinds[k].rec_size,
+				.produced = s->produced[k],
+				.lost = s->nomem[k],
+				.written = s->written[k],
+				.not_written = s->dropped[k],
+			};
+	}
+	if (s->error) {
+		code = s->error;
+		npuprof_set_error(&e, code, "%s: %s (%llu host records not written)", s->error_path,
+				  strerror(-code), (unsigned long long)(dropped + nomem));
+	} else if (nomem) {
+		code = -ENOMEM;
+		npuprof_set_error(&e, code, "%s: %s (%llu host records not written)", s->dir,
+				  strerror(ENOMEM), (unsigned long long)nomem);
+	} else if (gone) {
+		code = -ENOENT;
+		npuprof_set_error(&e, code, "%s: removed during the run: %s", gone,
+				  strerror(ENOENT));
+	}
+	/* the counts, in the room reserved at the start */
+	if (loss_path && npc_write_loss(loss_path, loss, n, code ? NULL : &e) && !code)
+		code = e.code;
+	if (code) {
+		if (!ret) {
+			if (err)
+				*err = e;
+			ret = code;
+		} else {
+			fprintf(stderr, "npuprof: error: %s\n", e.msg);
+		}
+	}
+	free_sink(s);
+	return ret;
+}
+
+void host_sink_forget(struct host_sink *s)
+{
+	for (int k = 0; k < HK_COUNT; k++)
+		if (s->file[k].fd >= 0)
+			close(s->file[k].fd);
+	free_sink(s);
+}

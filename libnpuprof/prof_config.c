@@ -1,0 +1,526 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * libnpuprof: the configuration files of a PROF_* folder (prof_config.h).
+ *
+ * The clocks: host records are in CLOCK_MONOTONIC_RAW ns (host CPU
+ * Frequency is "", so msprof takes them as ns). The device counts system
+ * counter ticks in its executor's time; the start logs give msprof one
+ * instant on both, the session's start: dev_start.log.N's cntvct is its
+ * tick (start_ticks) and host_start.log.N's clock_monotonic_raw the same
+ * instant on the host's raw clock (start_mono_ns moved to the raw clock),
+ * so msprof's time_from_syscnt lands device times on the host's line.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <json-c/json.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/utsname.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "prof_config.h"
+
+/* Our driver version, for msprof's drvVersion checks (>= 467473: flips) */
+#define NPC_DRV_VERSION 467473
+
+static uint64_t clock_ns(clockid_t id)
+{
+	struct timespec ts;
+
+	clock_gettime(id, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+void npc_now(struct npc_instant *t)
+{
+	t->mono_ns = clock_ns(CLOCK_MONOTONIC);
+	t->raw_ns = clock_ns(CLOCK_MONOTONIC_RAW);
+	t->real_ns = clock_ns(CLOCK_REALTIME);
+}
+
+static int write_text(const char *path, const char *text, struct npuprof_error *err)
+{
+	FILE *f = fopen(path, "we");
+	int ret = 0;
+
+	if (!f)
+		return npuprof_set_error(err, -errno, "cannot create %s: %s", path,
+					 strerror(errno));
+	if (fputs(text, f) < 0)
+		ret = -errno;
+	if (fclose(f) && !ret)
+		ret = -errno;
+	if (ret)
+		return npuprof_set_error(err, ret, "cannot write %s: %s", path, strerror(-ret));
+	return 0;
+}
+
+static int write_json(const char *path, struct json_object *o, struct npuprof_error *err)
+{
+	const char *text;
+	int ret;
+
+	if (!o)
+		return npuprof_set_error(err, -ENOMEM, "%s: out of memory", path);
+	text = json_object_to_json_string_ext(o, JSON_C_TO_STRING_SPACED);
+	ret = text ? write_text(path, text, err)
+		   : npuprof_set_error(err, -ENOMEM, "%s: out of memory", path);
+	json_object_put(o);
+	return ret;
+}
+
+static void put_str(struct json_object *o, const char *key, const char *val)
+{
+	json_object_object_add(o, key, json_object_new_string(val));
+}
+
+static void put_u64(struct json_object *o, const char *key, uint64_t v)
+{
+	char buf[24];
+
+	snprintf(buf, sizeof(buf), "%llu", (unsigned long long)v);
+	put_str(o, key, buf);
+}
+
+static void put_int(struct json_object *o, const char *key, int64_t v)
+{
+	json_object_object_add(o, key, json_object_new_int64(v));
+}
+
+/* kHz as msprof's MHz string: "50", "1850", "19.2" */
+static void put_mhz(struct json_object *o, const char *key, uint32_t khz)
+{
+	char buf[24];
+
+	if (khz % 1000)
+		snprintf(buf, sizeof(buf), "%u.%03u", khz / 1000, khz % 1000);
+	else
+		snprintf(buf, sizeof(buf), "%u", khz / 1000);
+	/* trailing zeros of the fraction, as Python's float str */
+	for (char *e = buf + strlen(buf) - 1; strchr(buf, '.') && *e == '0'; e--)
+		*e = '\0';
+	put_str(o, key, buf);
+}
+
+static void comm_name(char *buf, size_t len)
+{
+	FILE *f = fopen("/proc/self/comm", "re");
+
+	snprintf(buf, len, "unknown");
+	if (f) {
+		if (fgets(buf, (int)len, f))
+			buf[strcspn(buf, "\n")] = '\0';
+		fclose(f);
+	}
+}
+
+/* RANK_ID of the environment (a collective's rank), -1 when unset or not a rank */
+static int64_t rank_id(void)
+{
+	const char *s = getenv("RANK_ID");
+	char *end;
+	long v;
+
+	if (!s || !*s)
+		return -1;
+	errno = 0;
+	v = strtol(s, &end, 10);
+	return errno || *end || v < 0 || v > 65535 ? -1 : v;
+}
+
+/* The members host/info.json and device_N/info.json.N share. */
+static struct json_object *info_common(const char *devices, const struct npc_session *s)
+{
+	struct json_object *o = json_object_new_object(), *cpus, *cpu;
+	char host[256] = "localhost", comm[64];
+	struct utsname u;
+
+	if (!o)
+		return NULL;
+	gethostname(host, sizeof(host) - 1);
+	comm_name(comm, sizeof(comm));
+	if (uname(&u))
+		snprintf(u.machine, sizeof(u.machine), "unknown");
+	put_str(o, "jobInfo", "NA");
+	put_str(o, "devices", devices);
+	put_u64(o, "platform_version", s->info ? s->info->chip_id : 5);
+	put_int(o, "drvVersion", NPC_DRV_VERSION);
+	put_u64(o, "pid", (uint64_t)getpid());
+	put_str(o, "pid_name", comm);
+	put_str(o, "version", "1.0");
+	put_str(o, "hostname", host);
+	put_u64(o, "hostUid", (uint64_t)(uint32_t)gethostid());
+	put_int(o, "rank_id", rank_id());
+	cpus = json_object_new_array();
+	cpu = json_object_new_object();
+	if (cpus && cpu) {
+		put_int(cpu, "Id", 0);
+		put_str(cpu, "Name", u.machine);
+		/* empty: host record times are ns of CLOCK_MONOTONIC_RAW */
+		put_str(cpu, "Frequency", "");
+		put_int(cpu, "Logical_CPU_Count", sysconf(_SC_NPROCESSORS_ONLN));
+		put_str(cpu, "Type", u.machine);
+		json_object_array_add(cpus, cpu);
+		cpu = NULL;
+	}
+	json_object_put(cpu);
+	json_object_object_add(o, "CPU", cpus);
+	return o;
+}
+
+/* The name of @group as sample.json says it, on the AIV side when @aiv. */
+static const char *group_name(uint32_t group, uint32_t chip_id, int aiv)
+{
+	static const char *const names[VNPU_METRIC_COUNT] = {
+		[VNPU_METRIC_ARITHMETIC_UTILIZATION] = "ArithmeticUtilization",
+		[VNPU_METRIC_PIPE_UTILIZATION] = "PipeUtilization",
+		[VNPU_METRIC_MEMORY] = "Memory",
+		[VNPU_METRIC_MEMORY_L0] = "MemoryL0",
+		[VNPU_METRIC_RESOURCE_CONFLICT_RATIO] = "ResourceConflictRatio",
+		[VNPU_METRIC_MEMORY_UB] = "MemoryUB",
+		[VNPU_METRIC_L2_CACHE] = "L2Cache",
+		[VNPU_METRIC_PIPE_EXECUTE_UTILIZATION] = "PipeExecuteUtilization",
+		[VNPU_METRIC_MEMORY_ACCESS] = "MemoryAccess",
+	};
+
+	if (group >= VNPU_METRIC_COUNT)
+		return "";
+	/* A2/A3 program the AIC side of PipeUtilization with the Exct list */
+	if (group == VNPU_METRIC_PIPE_UTILIZATION && chip_id == 5 && !aiv)
+		return "PipeUtilizationExct";
+	return names[group];
+}
+
+static void events_str(char *buf, size_t len, const uint32_t *ev, uint32_t n)
+{
+	size_t off = 0;
+
+	buf[0] = '\0';
+	for (uint32_t i = 0; i < n && i < VNPU_PMU_EVENTS && ev[i]; i++)
+		off += (size_t)snprintf(buf + off, len - off, "%s0x%x", i ? "," : "", ev[i]);
+}
+
+static struct json_object *sample_json(const char *devices, const struct npc_session *s)
+{
+	static const char *const levels[] = { "l0", "l1", "l2" };
+	const struct vnpu_ring_ctrl *c = s->ctrl;
+	uint32_t chip = s->info ? s->info->chip_id : 5;
+	struct json_object *o = json_object_new_object();
+	int pmu = c && c->metric_group != VNPU_METRIC_NONE;
+	char ev[128];
+
+	if (!o)
+		return NULL;
+	put_str(o, "ai_core_metrics", pmu ? group_name(c->metric_group, chip, 0) : "");
+	put_str(o, "ai_core_profiling", pmu ? "on" : "off");
+	events_str(ev, sizeof(ev), c ? c->aic_events : NULL, pmu ? c->n_events : 0);
+	put_str(o, "ai_core_profiling_events", ev);
+	put_str(o, "ai_core_profiling_mode", "task-based");
+	put_str(o, "aiv_metrics", pmu ? group_name(c->metric_group, chip, 1) : "");
+	put_str(o, "aiv_profiling", pmu ? "on" : "off");
+	events_str(ev, sizeof(ev), c ? c->aiv_events : NULL, pmu ? c->n_events : 0);
+	put_str(o, "aiv_profiling_events", ev);
+	put_str(o, "aiv_profiling_mode", "task-based");
+	put_str(o, "profLevel", s->level < 3 ? levels[s->level] : "l0");
+	put_str(o, "ascendcl", "on");
+	put_str(o, "runtimeApi", s->level >= VNPU_PROF_L2 ? "on" : "off");
+	put_str(o, "taskTime", s->level >= VNPU_PROF_L1 ? "l1" : "l0");
+	put_str(o, "hwts_log", "on");
+	put_str(o, "stars_acsq_task", "on");
+	put_str(o, "msproftx", "off");
+	put_str(o, "llc_profiling", "");
+	put_str(o, "ai_ctrl_cpu_profiling_events", "");
+	put_str(o, "devices", devices);
+	return o;
+}
+
+static struct json_object *start_end(const char *date_key, const char *time_key,
+				     const struct npc_instant *t)
+{
+	struct json_object *o = json_object_new_object();
+	time_t sec = (time_t)(t->real_ns / 1000000000u);
+	char date[64];
+	struct tm tm;
+	size_t n;
+
+	if (!o)
+		return NULL;
+	localtime_r(&sec, &tm);
+	n = strftime(date, sizeof(date), "%Y-%m-%d %H:%M:%S", &tm);
+	snprintf(date + n, sizeof(date) - n, ".%06u",
+		 (unsigned int)(t->real_ns % 1000000000u / 1000u));
+	put_str(o, date_key, date);
+	put_u64(o, time_key, t->real_ns / 1000u);
+	put_u64(o, "clockMonotonicRaw", t->raw_ns);
+	return o;
+}
+
+static int pathcat(char *buf, size_t len, const char *dir, const char *name,
+		   struct npuprof_error *err)
+{
+	int n = snprintf(buf, len, "%s/%s", dir, name);
+
+	if (n < 0 || (size_t)n >= len)
+		return npuprof_set_error(err, -ENAMETOOLONG, "path too long: %s/%s", dir, name);
+	return 0;
+}
+
+int npc_write_host(const char *host_dir, const struct npc_session *s, const struct npc_instant *t,
+		   struct npuprof_error *err)
+{
+	char path[4096], devices[8], text[160];
+	int ret;
+
+	snprintf(devices, sizeof(devices), "%u", NPC_HOST_ID);
+	ret = pathcat(path, sizeof(path), host_dir, "info.json", err);
+	if (!ret)
+		ret = write_json(path, info_common(devices, s), err);
+	if (!ret)
+		ret = pathcat(path, sizeof(path), host_dir, "sample.json", err);
+	if (!ret)
+		ret = write_json(path, sample_json(devices, s), err);
+	if (!ret)
+		ret = pathcat(path, sizeof(path), host_dir, "start_info", err);
+	if (!ret)
+		ret = write_json(path, start_end("collectionDateBegin", "collectionTimeBegin", t),
+				 err);
+	if (!ret)
+		ret = pathcat(path, sizeof(path), host_dir, "host_start.log", err);
+	if (!ret) {
+		/* the host has no counter of its own: cntvct is the raw clock */
+		snprintf(text, sizeof(text),
+			 "[Host]\nclock_monotonic_raw: %llu\ncntvct: %llu\ncntvct_diff: 0\n",
+			 (unsigned long long)t->raw_ns, (unsigned long long)t->raw_ns);
+		ret = write_text(path, text, err);
+	}
+	return ret;
+}
+
+int npc_write_device(const char *dev_dir, unsigned int id, const struct npc_session *s,
+		     const struct npc_instant *t, struct npuprof_error *err)
+{
+	const struct vnpu_info *in = s->info;
+	const struct vnpu_ring_ctrl *c = s->ctrl;
+	struct json_object *o, *arr, *d;
+	char path[4096], name[32], devices[16], text[256];
+	struct npc_instant start;
+	uint64_t mono, raw, real;
+	int ret;
+
+	if (!in || !c || !c->sys_cnt_freq_khz)
+		return npuprof_set_error(err, -EINVAL, "vnpu%u: no session to describe", id);
+	snprintf(devices, sizeof(devices), "%u", id);
+	o = info_common(devices, s);
+	arr = json_object_new_array();
+	d = json_object_new_object();
+	if (!o || !arr || !d) {
+		json_object_put(o);
+		json_object_put(arr);
+		json_object_put(d);
+		return npuprof_set_error(err, -ENOMEM, "out of memory");
+	}
+	put_int(d, "id", id);
+	put_int(d, "env_type", 3);
+	put_str(d, "ctrl_cpu_id", "ARMv8_Cortex_A55");
+	put_int(d, "ctrl_cpu_core_num", 1);
+	put_int(d, "ctrl_cpu_endian_little", 1);
+	put_int(d, "ts_cpu_core_num", 1);
+	put_int(d, "ai_cpu_core_num", in->aicpu_num);
+	put_int(d, "ai_core_num", in->aic_num);
+	put_int(d, "ai_cpu_core_id", 1);
+	put_int(d, "ai_core_id", 0);
+	put_int(d, "aicpu_occupy_bitmap",
+		(int64_t)(((1ull << (in->aicpu_num < 62 ? in->aicpu_num : 62)) - 1) << 1));
+	put_str(d, "ctrl_cpu", "0");
+	put_int(d, "aiv_num", in->aiv_num);
+	put_mhz(d, "hwts_frequency", in->sys_cnt_freq_khz);
+	put_mhz(d, "aic_frequency", in->aic_freq_khz);
+	put_mhz(d, "aiv_frequency", in->aic_freq_khz);
+	/* ours: the product behind the numbers */
+	put_str(d, "product", in->product_name);
+	put_str(d, "chip_name", in->chip_name);
+	put_int(d, "hbm_bandwidth_mbps", in->hbm_bw_mbps);
+	json_object_array_add(arr, d);
+	json_object_object_add(o, "DeviceInfo", arr);
+	snprintf(name, sizeof(name), "info.json.%u", id);
+	ret = pathcat(path, sizeof(path), dev_dir, name, err);
+	if (ret) {
+		json_object_put(o);
+		return ret;
+	}
+	ret = write_json(path, o, err);
+	if (!ret)
+		ret = pathcat(path, sizeof(path), dev_dir, "sample.json", err);
+	if (!ret)
+		ret = write_json(path, sample_json(devices, s), err);
+	/*
+	 * The session's start: start_ticks on the device, start_mono_ns on
+	 * the host. Device time is the executor's (it follows the wall clock
+	 * only with pacing=1), so the session's start is the one instant the
+	 * two are known to share: device times are placed from there, and the
+	 * first task (at start_ticks at the earliest) is not before
+	 * collectionTimeBegin, where msprof's views begin.
+	 */
+	mono = c->start_mono_ns;
+	raw = mono + t->raw_ns - t->mono_ns;
+	real = mono + t->real_ns - t->mono_ns;
+	start = (struct npc_instant){ .real_ns = real, .raw_ns = raw, .mono_ns = mono };
+	snprintf(name, sizeof(name), "start_info.%u", id);
+	if (!ret)
+		ret = pathcat(path, sizeof(path), dev_dir, name, err);
+	if (!ret)
+		ret = write_json(
+			path, start_end("collectionDateBegin", "collectionTimeBegin", &start), err);
+	if (ret)
+		return ret;
+
+	snprintf(name, sizeof(name), "host_start.log.%u", id);
+	ret = pathcat(path, sizeof(path), dev_dir, name, err);
+	if (!ret) {
+		snprintf(text, sizeof(text),
+			 "[Device%u]\nclock_realtime: %llu\nclock_monotonic_raw: %llu\n"
+			 "cntvct: %llu\ncntvct_diff: 0\n",
+			 id, (unsigned long long)real, (unsigned long long)raw,
+			 (unsigned long long)raw);
+		ret = write_text(path, text, err);
+	}
+	snprintf(name, sizeof(name), "dev_start.log.%u", id);
+	if (!ret)
+		ret = pathcat(path, sizeof(path), dev_dir, name, err);
+	if (!ret) {
+		snprintf(text, sizeof(text),
+			 "clock_realtime: %llu\nclock_monotonic_raw: %llu\ncntvct: %llu\n",
+			 (unsigned long long)real, (unsigned long long)raw,
+			 (unsigned long long)c->start_ticks);
+		ret = write_text(path, text, err);
+	}
+	return ret;
+}
+
+/* The hidden file that holds the room of @path: dir/.name.reserve */
+static int reserve_name(char *buf, size_t len, const char *path)
+{
+	const char *slash = strrchr(path, '/');
+	int dl = slash ? (int)(slash - path + 1) : 0;
+	int n = snprintf(buf, len, "%.*s.%s.reserve", dl, path, slash ? slash + 1 : path);
+
+	return n < 0 || (size_t)n >= len ? -ENAMETOOLONG : 0;
+}
+
+#define END_FILE_BYTES 256
+
+int npc_reserve_end(const char *path, struct npuprof_error *err)
+{
+	char name[4096], buf[END_FILE_BYTES + 1];
+
+	if (reserve_name(name, sizeof(name), path))
+		return npuprof_set_error(err, -ENAMETOOLONG, "path too long: %s", path);
+	memset(buf, ' ', END_FILE_BYTES);
+	buf[END_FILE_BYTES] = '\0';
+	return write_text(name, buf, err);
+}
+
+int npc_write_end(const char *path, const struct npc_instant *t, struct npuprof_error *err)
+{
+	struct json_object *o = start_end("collectionDateEnd", "collectionTimeEnd", t);
+	const char *text = o ? json_object_to_json_string_ext(o, JSON_C_TO_STRING_SPACED) : NULL;
+	char name[4096];
+	size_t len = text ? strlen(text) : 0;
+	int fd, ret = 0;
+
+	if (!text) {
+		json_object_put(o);
+		return npuprof_set_error(err, -ENOMEM, "%s: out of memory", path);
+	}
+	/* into the room reserved at the start, then under its name: no new room */
+	fd = reserve_name(name, sizeof(name), path) || len > END_FILE_BYTES
+		     ? -1
+		     : open(name, O_WRONLY | O_CLOEXEC);
+	if (fd < 0) {
+		ret = write_text(path, text, err);
+		json_object_put(o);
+		return ret;
+	}
+	errno = 0;
+	if (pwrite(fd, text, len, 0) != (ssize_t)len || ftruncate(fd, (off_t)len))
+		ret = errno ? -errno : -EIO;
+	if (close(fd) && !ret)
+		ret = -errno;
+	if (!ret && rename(name, path))
+		ret = -errno;
+	json_object_put(o);
+	if (ret)
+		return npuprof_set_error(err, ret, "cannot write %s: %s", path, strerror(-ret));
+	return 0;
+}
+
+/*
+ * The loss report is rewritten in place at the end of the run: its bytes
+ * are written at the start, so that a full disk at the end still takes
+ * the counts (rewriting bytes a file holds needs no new room).
+ */
+#define LOSS_FILE_BYTES 2048
+
+int npc_reserve_loss(const char *path, struct npuprof_error *err)
+{
+	char buf[LOSS_FILE_BYTES + 1];
+
+	memset(buf, ' ', LOSS_FILE_BYTES);
+	memcpy(buf, "{}", 2);
+	buf[LOSS_FILE_BYTES - 1] = '\n';
+	buf[LOSS_FILE_BYTES] = '\0';
+	return write_text(path, buf, err);
+}
+
+int npc_write_loss(const char *path, const struct npc_loss *l, unsigned int n,
+		   struct npuprof_error *err)
+{
+	struct json_object *o = json_object_new_object(), *arr = json_object_new_array();
+	char buf[LOSS_FILE_BYTES];
+	const char *text;
+	size_t len;
+	int fd, ret = 0;
+
+	if (!o || !arr) {
+		json_object_put(o);
+		json_object_put(arr);
+		return npuprof_set_error(err, -ENOMEM, "%s: out of memory", path);
+	}
+	for (unsigned int i = 0; i < n; i++) {
+		struct json_object *c = json_object_new_object();
+
+		if (!c)
+			break;
+		put_str(c, "channel", l[i].channel);
+		put_int(c, "record_size", l[i].rec_size);
+		put_int(c, "produced", (int64_t)l[i].produced);
+		put_int(c, "lost", (int64_t)l[i].lost);
+		put_int(c, "written", (int64_t)l[i].written);
+		put_int(c, "not_written", (int64_t)l[i].not_written);
+		json_object_array_add(arr, c);
+	}
+	json_object_object_add(o, "channels", arr);
+	text = json_object_to_json_string_ext(o, JSON_C_TO_STRING_SPACED);
+	len = text ? strlen(text) : 0;
+	if (!text || len >= sizeof(buf)) {
+		json_object_put(o);
+		return npuprof_set_error(err, -EOVERFLOW, "%s: the loss report does not fit", path);
+	}
+	memset(buf, ' ', sizeof(buf));
+	memcpy(buf, text, len);
+	buf[sizeof(buf) - 1] = '\n';
+	json_object_put(o);
+	fd = open(path, O_WRONLY | O_CREAT | O_CLOEXEC, 0644);
+	if (fd < 0)
+		return npuprof_set_error(err, -errno, "cannot open %s: %s", path, strerror(errno));
+	errno = 0;
+	if (pwrite(fd, buf, sizeof(buf), 0) != (ssize_t)sizeof(buf))
+		ret = errno ? -errno : -EIO;
+	if (close(fd) && !ret)
+		ret = -errno;
+	if (ret)
+		return npuprof_set_error(err, ret, "cannot write %s: %s", path, strerror(-ret));
+	return 0;
+}
