@@ -653,16 +653,20 @@ static int free_ends(struct tl *t, const struct npa_export *x, const struct npa_
 	return rc;
 }
 
-static int overlap(struct tl *t, const struct npa_export *x, const struct npa_dev *d, uint32_t sort)
+/*
+ * The computing sections (merged while the next starts before the end), as
+ * Computing events when !@gaps, else the Free gaps between them: msprof
+ * builds all of the first, then all of the second (the order in which its
+ * stable sort keeps events of one float ts). The first section's start
+ * and the last one's end in *@first and *@last; false when there is none.
+ */
+static bool sections(struct tl *t, const struct npa_export *x, const struct npa_dev *d,
+		     uint64_t pid, bool gaps, double *first, double *last, int *rc)
 {
-	uint64_t pid = fmt_pid(d->cfg.pid, sort, d->cfg.id);
-	double s = 0, e = 0, first_start = 0, begin = strtod(d->cfg.clock.begin, NULL);
+	double s = 0, e = 0, begin = strtod(d->cfg.clock.begin, NULL);
 	bool open = false, any = false;
-	char label[32];
-	int rc = 0;
 
-	/* tasks are in start order: merge while the next starts before the end */
-	for (size_t i = 0; !rc && i < d->n_tasks; i++) {
+	for (size_t i = 0; !*rc && i < d->n_tasks; i++) {
 		const struct npa_task *k = &d->tasks[i];
 		char ts[NPX_PY_FMT_MAX];
 
@@ -676,21 +680,34 @@ static int overlap(struct tl *t, const struct npa_export *x, const struct npa_de
 				e = k->start + k->dur;
 			continue;
 		}
-		if (open) {
-			rc = overlap_event(t, pid, 0, "Computing", s, e, d->cfg.clock.offset);
-			if (!rc)
-				rc = overlap_event(t, pid, 3, "Free", e, k->start,
+		if (open)
+			*rc = gaps ? overlap_event(t, pid, 3, "Free", e, k->start,
+						   d->cfg.clock.offset)
+				   : overlap_event(t, pid, 0, "Computing", s, e,
 						   d->cfg.clock.offset);
-		}
 		s = k->start;
 		e = k->start + k->dur;
 		if (!any)
-			first_start = s;
+			*first = s;
 		open = any = true;
 	}
-	if (!rc && open)
-		rc = overlap_event(t, pid, 0, "Computing", s, e, d->cfg.clock.offset);
-	if (rc || !any)
+	if (!*rc && open && !gaps)
+		*rc = overlap_event(t, pid, 0, "Computing", s, e, d->cfg.clock.offset);
+	*last = e;
+	return any;
+}
+
+static int overlap(struct tl *t, const struct npa_export *x, const struct npa_dev *d, uint32_t sort)
+{
+	uint64_t pid = fmt_pid(d->cfg.pid, sort, d->cfg.id);
+	double first_start = 0, e = 0;
+	char label[32];
+	int rc = 0;
+
+	if (!sections(t, x, d, pid, false, &first_start, &e, &rc) || rc)
+		return rc;
+	sections(t, x, d, pid, true, &first_start, &e, &rc);
+	if (rc)
 		return rc;
 	rc = free_ends(t, x, d, pid, first_start, e);
 	if (rc)

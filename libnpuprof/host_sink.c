@@ -588,20 +588,20 @@ int host_sink_create(const char *data_dir, uint32_t level, bool cann, struct hos
 		for (size_t i = 0; i < sizeof(node_types) / sizeof(node_types[0]); i++) {
 			if (!node_types[i])
 				continue;
-			snprintf(line, sizeof(line), "%u_%zu:%s\n", CANN_LEVEL_NODE, i,
+			snprintf(line, sizeof(line), "%d_%zu:%s\n", CANN_LEVEL_NODE, i,
 				 node_types[i]);
 			append_text(s, HK_TYPE, line);
 		}
 		for (size_t i = 0; i < sizeof(rt_task_types) / sizeof(rt_task_types[0]); i++) {
-			snprintf(line, sizeof(line), "%u_%u:%s\n", CANN_LEVEL_RUNTIME,
+			snprintf(line, sizeof(line), "%d_%u:%s\n", CANN_LEVEL_RUNTIME,
 				 rt_task_types[i].type, rt_task_types[i].name);
 			append_text(s, HK_TYPE, line);
 		}
 		for (int a = 0; a < NPUPROF_API_COUNT; a++) {
-			snprintf(line, sizeof(line), "%u_%u:%s\n", CANN_LEVEL_ACL,
+			snprintf(line, sizeof(line), "%d_%u:%s\n", CANN_LEVEL_ACL,
 				 api_names[a].acl_type, api_names[a].acl);
 			append_text(s, HK_TYPE, line);
-			snprintf(line, sizeof(line), "%u_%u:%s\n", CANN_LEVEL_RUNTIME,
+			snprintf(line, sizeof(line), "%d_%d:%s\n", CANN_LEVEL_RUNTIME,
 				 RT_API_BASE + a, api_names[a].rt);
 			append_text(s, HK_TYPE, line);
 		}

@@ -205,22 +205,23 @@ static void events_str(char *buf, size_t len, const uint32_t *ev, uint32_t n)
 static struct json_object *sample_json(const char *devices, const struct npc_session *s)
 {
 	static const char *const levels[] = { "l0", "l1", "l2" };
-	const struct vnpu_ring_ctrl *c = s->ctrl;
+	static const struct vnpu_ring_ctrl none = { .metric_group = VNPU_METRIC_NONE };
+	const struct vnpu_ring_ctrl *c = s->ctrl ? s->ctrl : &none;
 	uint32_t chip = s->info ? s->info->chip_id : 5;
 	struct json_object *o = json_object_new_object();
-	int pmu = c && c->metric_group != VNPU_METRIC_NONE;
+	int pmu = c->metric_group != VNPU_METRIC_NONE;
 	char ev[128];
 
 	if (!o)
 		return NULL;
 	put_str(o, "ai_core_metrics", pmu ? group_name(c->metric_group, chip, 0) : "");
 	put_str(o, "ai_core_profiling", pmu ? "on" : "off");
-	events_str(ev, sizeof(ev), c ? c->aic_events : NULL, pmu ? c->n_events : 0);
+	events_str(ev, sizeof(ev), c->aic_events, pmu ? c->n_events : 0);
 	put_str(o, "ai_core_profiling_events", ev);
 	put_str(o, "ai_core_profiling_mode", "task-based");
 	put_str(o, "aiv_metrics", pmu ? group_name(c->metric_group, chip, 1) : "");
 	put_str(o, "aiv_profiling", pmu ? "on" : "off");
-	events_str(ev, sizeof(ev), c ? c->aiv_events : NULL, pmu ? c->n_events : 0);
+	events_str(ev, sizeof(ev), c->aiv_events, pmu ? c->n_events : 0);
 	put_str(o, "aiv_profiling_events", ev);
 	put_str(o, "aiv_profiling_mode", "task-based");
 	put_str(o, "profLevel", s->level < 3 ? levels[s->level] : "l0");
@@ -273,7 +274,7 @@ int npc_write_host(const char *host_dir, const struct npc_session *s, const stru
 	char path[4096], devices[8], text[160];
 	int ret;
 
-	snprintf(devices, sizeof(devices), "%u", NPC_HOST_ID);
+	snprintf(devices, sizeof(devices), "%d", NPC_HOST_ID);
 	ret = pathcat(path, sizeof(path), host_dir, "info.json", err);
 	if (!ret)
 		ret = write_json(path, info_common(devices, s), err);

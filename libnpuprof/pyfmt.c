@@ -995,6 +995,17 @@ int npx_py_decimal_cmp_float(const char *a, double b)
 	struct plain_dec x, y;
 	int zx, zy, c;
 
+	/* the common case: a positive integral b (collectionTimeBegin), no printing */
+	plain_dec(a, &x);
+	if (!x.neg && b >= 0 && b < 9007199254740992.0 && b == (double)(uint64_t)b && x.ni <= 16) {
+		uint64_t ia = 0, ib = (uint64_t)b;
+
+		for (size_t i = 0; i < x.ni; i++)
+			ia = ia * 10 + (uint64_t)(x.ip[i] - '0');
+		if (ia != ib)
+			return ia < ib ? -1 : 1;
+		return x.nf ? 1 : 0;
+	}
 	/* glibc prints the exact binary value */
 	snprintf(exact, sizeof(exact), "%.70f", b);
 	plain_dec(a, &x);

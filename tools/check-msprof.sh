@@ -27,7 +27,8 @@ fi
 profs=()
 sample=$(ls -d "$top"/../shared/reference/msprof-sample/PROF_* 2>/dev/null | head -n1)
 [ -n "$sample" ] && profs+=("$sample")
-for p in "$top"/out/PROF_* "$top"/build/vm/results/*/PROF_* ${MSPROF_PROFS:-}; do
+for p in "$top"/out/PROF_* "$top"/build/vm/results/*/PROF_* \
+	"$top"/build/vm/results/*/layout/*/PROF_* ${MSPROF_PROFS:-}; do
 	[ -f "$p/host/info.json" ] && profs+=("$p")
 done
 if [ ${#profs[@]} -eq 0 ]; then

@@ -152,6 +152,17 @@ TEST_F(prof, seed_example)
 
 /* ---- every level x metric group: the expected files and headers ---- */
 
+/* Keep a copy of @prof under /vnpu-results/layout/@name (the VM runner's results). */
+static void keep_prof(const char *prof, const char *name)
+{
+	struct stat st;
+
+	if (stat("/vnpu-results", &st) || !S_ISDIR(st.st_mode))
+		return;
+	vnpu_sh(NULL, 0, "mkdir -p /vnpu-results/layout/%s && cp -a %s /vnpu-results/layout/%s/",
+		name, prof, name);
+}
+
 FIXTURE(levels)
 {
 	char dir[64];
@@ -162,15 +173,39 @@ FIXTURE(levels)
 
 FIXTURE_VARIANT(levels)
 {
+	const char *name;
 	const char *level;
 	const char *metrics;
 	const char *column; /* a column the group brings, or NULL */
 };
 
-#define LV(name, l, m, c)                              \
-	FIXTURE_VARIANT_ADD(levels, name)              \
-	{                                              \
-		.level = l, .metrics = m, .column = c, \
+/* the same runs on an Atlas A3 (the module reloaded with product=a3) */
+FIXTURE(levels_a3)
+{
+	char dir[64];
+	char cwd[PATH_MAX];
+	struct npuprof_dev *dev;
+	uint32_t stream;
+};
+
+FIXTURE_VARIANT(levels_a3)
+{
+	const char *name;
+	const char *level;
+	const char *metrics;
+	const char *column;
+};
+
+#define LV(id, l, m, c)                                                   \
+	FIXTURE_VARIANT_ADD(levels, id){                                  \
+		.name = "a2-" #id,                                        \
+		.level = l,                                               \
+		.metrics = m,                                             \
+		.column = c,                                              \
+	};                                                                \
+	FIXTURE_VARIANT_ADD(levels_a3, id)                                \
+	{                                                                 \
+		.name = "a3-" #id, .level = l, .metrics = m, .column = c, \
 	}
 
 LV(l0, "L0", "", NULL);
@@ -198,9 +233,40 @@ FIXTURE_SETUP(levels)
 FIXTURE_TEARDOWN(levels)
 {
 	npuprof_close(self->dev);
+	vnpu_sh(NULL, 0, "rm -rf %s", self->dir);
 }
 
-TEST_F(levels, files_and_headers)
+FIXTURE_SETUP(levels_a3)
+{
+	struct npuprof_error err;
+
+	strcpy(self->dir, "/tmp/npuprof-levels-XXXXXX");
+	ASSERT_NE(NULL, mkdtemp(self->dir));
+	ASSERT_NE(NULL, getcwd(self->cwd, sizeof(self->cwd)));
+	ASSERT_EQ(0, vnpu_module_unload_settled());
+	ASSERT_EQ(0, vnpu_module_load("devices=1 product=a3"));
+	ASSERT_EQ(0, npuprof_open(0, &self->dev, &err)) TH_LOG("%s", err.msg);
+	ASSERT_STREQ("Atlas A3", npuprof_dev_info(self->dev)->product_name);
+	ASSERT_EQ(0, npuprof_stream_create(self->dev, &self->stream, &err));
+}
+
+FIXTURE_TEARDOWN(levels_a3)
+{
+	npuprof_close(self->dev);
+	vnpu_sh(NULL, 0, "rm -rf %s", self->dir);
+	vnpu_module_unload_settled();
+	vnpu_module_restore();
+}
+
+/*
+ * One Profiler run of four ops (AI Core, AI Vector Core, AI CPU) at @level
+ * with @metrics: the files msprof writes, their headers and rows. The
+ * folder is kept under /vnpu-results/layout/@keep when the VM runner
+ * collects results, for make check-msprof.
+ */
+static void files_and_headers(struct __test_metadata *_metadata, struct npuprof_dev *dev,
+			      uint32_t stream, const char *dir, const char *level,
+			      const char *metrics, const char *column, const char *keep)
 {
 	uint64_t dims[3] = { 4, 128, 256 };
 	char prof[PATH_MAX], path[PATH_MAX], header[8192];
@@ -208,26 +274,25 @@ TEST_F(levels, files_and_headers)
 	struct npuprof_scope scope;
 	int rows;
 
-	ASSERT_EQ(0, npuprof_op_matmul(&t[0], "mm", self->stream, 512, 256, 512, VNPU_DT_FLOAT16));
-	ASSERT_EQ(0, npuprof_op_add(&t[1], "add", self->stream, 3, dims, VNPU_DT_FLOAT16));
-	ASSERT_EQ(0, npuprof_op_softmax(&t[2], "softmax", self->stream, 3, dims, VNPU_DT_FLOAT));
-	ASSERT_EQ(0, npuprof_op_relu(&t[3], "relu", self->stream, 3, dims, VNPU_DT_FLOAT16));
+	ASSERT_EQ(0, npuprof_op_matmul(&t[0], "mm", stream, 512, 256, 512, VNPU_DT_FLOAT16));
+	ASSERT_EQ(0, npuprof_op_add(&t[1], "add", stream, 3, dims, VNPU_DT_FLOAT16));
+	ASSERT_EQ(0, npuprof_op_softmax(&t[2], "softmax", stream, 3, dims, VNPU_DT_FLOAT));
+	ASSERT_EQ(0, npuprof_op_relu(&t[3], "relu", stream, 3, dims, VNPU_DT_FLOAT16));
 	t[3].task_type = VNPU_TASK_AI_CPU;
 	t[3].block_num = 1;
-	NPUPROF_PROFILER(&scope, .level = variant->level, .aic_metrics = variant->metrics,
-			 .output_path = self->dir)
+	NPUPROF_PROFILER(&scope, .level = level, .aic_metrics = metrics, .output_path = dir)
 	{
-		ASSERT_EQ(0, npuprof_launch(self->dev, t, 4, NULL, NULL));
-		ASSERT_EQ(0, npuprof_sync(self->dev, self->stream, 10000, NULL));
+		ASSERT_EQ(0, npuprof_launch(dev, t, 4, NULL, NULL));
+		ASSERT_EQ(0, npuprof_sync(dev, stream, 10000, NULL));
 	}
 	ASSERT_EQ(0, scope.ret) TH_LOG("%s", scope.err.msg);
-	ASSERT_EQ(0, find_prof(self->dir, prof, sizeof(prof)));
+	ASSERT_EQ(0, find_prof(dir, prof, sizeof(prof)));
 
 	ASSERT_EQ(0, find_output(prof, "op_summary_*.csv", path, sizeof(path)));
 	ASSERT_EQ(0, read_csv(path, header, sizeof(header), &rows));
 	EXPECT_EQ(4, rows);
-	if (variant->column) {
-		EXPECT_NE(NULL, strstr(header, variant->column)) TH_LOG("%s", header);
+	if (column) {
+		EXPECT_NE(NULL, strstr(header, column)) TH_LOG("%s", header);
 	} else {
 		EXPECT_EQ(NULL, strstr(header, "aic_")) TH_LOG("L0 has no metric columns");
 	}
@@ -239,7 +304,7 @@ TEST_F(levels, files_and_headers)
 		     header);
 	EXPECT_EQ(4, rows);
 	/* L0 has no op types, so no op_statistic (docs/output.md) */
-	if (!strcmp(variant->level, "L0")) {
+	if (!strcmp(level, "L0")) {
 		EXPECT_EQ(-1, find_output(prof, "op_statistic_*.csv", path, sizeof(path)));
 	} else {
 		ASSERT_EQ(0, find_output(prof, "op_statistic_*.csv", path, sizeof(path)));
@@ -254,12 +319,75 @@ TEST_F(levels, files_and_headers)
 		     header);
 	EXPECT_GE(rows, 2) TH_LOG("launch and sync at least");
 	EXPECT_EQ(0, find_output(prof, "msprof_*.json", path, sizeof(path)));
-	if (!strcmp(variant->level, "L2")) {
+	if (!strcmp(level, "L2")) {
 		EXPECT_EQ(0, find_output(prof, "aicpu_*.csv", path, sizeof(path)));
 	} else {
 		EXPECT_EQ(-1, find_output(prof, "aicpu_*.csv", path, sizeof(path)));
 	}
 	EXPECT_EQ(-1, find_output(prof, "communication_statistic_*.csv", path, sizeof(path)));
+	keep_prof(prof, keep);
+}
+
+TEST_F(levels, files_and_headers)
+{
+	files_and_headers(_metadata, self->dev, self->stream, self->dir, variant->level,
+			  variant->metrics, variant->column, variant->name);
+}
+
+TEST_F(levels_a3, files_and_headers)
+{
+	files_and_headers(_metadata, self->dev, self->stream, self->dir, variant->level,
+			  variant->metrics, variant->column, variant->name);
+}
+
+/*
+ * One stream of more than 65,536 tasks: the 16-bit task ids wrap, the
+ * device and the host flip, and every task is an op of its own batch.
+ */
+TEST(stream_past_65536_tasks)
+{
+	const unsigned int total = 70000, batch = VNPU_MAX_SUBMIT;
+	char dir[] = "/tmp/npuprof-wrap-XXXXXX", prof[PATH_MAX], path[PATH_MAX], header[8192];
+	uint64_t dims[2] = { 16, 16 };
+	struct npuprof_scope scope;
+	struct npuprof_error err;
+	struct npuprof_dev *dev;
+	struct vnpu_task *t;
+	uint32_t stream;
+	int rows;
+
+	ASSERT_NE(NULL, mkdtemp(dir));
+	t = calloc(batch, sizeof(*t));
+	ASSERT_NE(NULL, t);
+	ASSERT_EQ(0, npuprof_open(0, &dev, &err)) TH_LOG("%s", err.msg);
+	ASSERT_EQ(0, npuprof_stream_create(dev, &stream, &err));
+	for (unsigned int i = 0; i < batch; i++)
+		ASSERT_EQ(0, npuprof_op_add(&t[i], "wrap/Add", stream, 2, dims, VNPU_DT_FLOAT16));
+	NPUPROF_PROFILER(&scope, .level = "L0", .output_path = dir)
+	{
+		for (unsigned int done = 0; done < total;) {
+			unsigned int n = total - done < batch ? total - done : batch;
+
+			ASSERT_EQ(0, npuprof_launch(dev, t, n, NULL, &err)) TH_LOG("%s", err.msg);
+			done += n;
+		}
+		ASSERT_EQ(0, npuprof_sync(dev, stream, 60000, &err)) TH_LOG("%s", err.msg);
+	}
+	ASSERT_EQ(0, scope.ret) TH_LOG("%s", scope.err.msg);
+	ASSERT_EQ(0, find_prof(dir, prof, sizeof(prof)));
+	/* every task once: no batch collapsed onto another (msprof drops those) */
+	ASSERT_EQ(0, find_output(prof, "op_summary_*.csv", path, sizeof(path)));
+	ASSERT_EQ(0, read_csv(path, header, sizeof(header), &rows));
+	EXPECT_EQ((int)total, rows);
+	ASSERT_EQ(0, find_output(prof, "task_time_*.csv", path, sizeof(path)));
+	ASSERT_EQ(0, read_csv(path, header, sizeof(header), &rows));
+	EXPECT_EQ((int)total, rows);
+	/* the device's flips are in its raw data */
+	EXPECT_EQ(0, vnpu_sh(NULL, 0, "test -s %s/device_0/data/ts_track.data.0.slice_0", prof));
+	keep_prof(prof, "a2-wrap");
+	npuprof_close(dev);
+	free(t);
+	vnpu_sh(NULL, 0, "rm -rf %s", dir);
 }
 
 /* ---- the rules ---- */
