@@ -9,13 +9,13 @@
 # sample (../shared/reference/msprof-sample), every real-layout PROF_* folder
 # under out/ (make demo) and build/vm/results/ (the in-VM suites), and those
 # given in MSPROF_PROFS. Opt-in: msprof is an oracle, never a dependency, and
-# a fresh machine has no copy of it (docs/testing.md says how to get one).
+# a fresh machine has no copy of it (DEVELOPERS.md says where it comes from).
 set -uo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 
 if [ -z "${MSPROF_ANALYSIS:-}" ]; then
 	echo "check-msprof: skipped: MSPROF_ANALYSIS is not set (the analysis/ folder of"
-	echo "check-msprof: Ascend/msprof at 9ba1ac7be; docs/testing.md says how to get one)"
+	echo "check-msprof: Ascend/msprof at 9ba1ac7be; DEVELOPERS.md says where it comes from)"
 	echo "0 passed, 0 failed, 1 skipped"
 	exit 0
 fi
