@@ -3,8 +3,8 @@
  * libnpuprof: the Profiler - the TF adapter's Profiler(level, aic_metrics,
  * output_path) with all its rules:
  *
- *  - level "L0" (default), "L1", "L2"; anything else is an error naming
- *    the valid keys;
+ *  - level "L0" (default: NULL), "L1", "L2"; anything else, "" included,
+ *    is an error with the adapter's words naming the valid keys;
  *  - aic_metrics "" (none at L0, PipeUtilization at L1/L2) or one of the
  *    seven groups; a group at L0 is an error ("Please use L1 or L2 if you
  *    want to collect aic metrics!");
@@ -13,7 +13,10 @@
  *    \n \f \r \b \t \v \x7F;
  *  - one profiler at a time in the process: nesting is an error, and so is
  *    a start from a second thread while one is active;
- *  - not while global profiling is configured (PROFILING_MODE=true);
+ *  - not while global profiling is configured (PROFILING_MODE=true, or
+ *    PROFILING_OPTIONS set and not empty);
+ *  - the checks in the adapter's order: nesting, level, aic_metrics, then
+ *    global profiling, the output path, the device;
  *  - not on products without the Profiler (200I/500 A2, inference series).
  *
  * The one-at-a-time rule is why this file has process-wide state.
@@ -43,9 +46,10 @@ static const struct {
 	{ "L2Cache", VNPU_METRIC_L2_CACHE },
 };
 
-#define METRIC_KEYS                                                            \
-	"ArithmeticUtilization, PipeUtilization, Memory, MemoryL0, MemoryUB, " \
-	"ResourceConflictRatio, L2Cache"
+/* the keys of the adapter's std::map, so in byte order */
+#define METRIC_KEYS                                                    \
+	"ArithmeticUtilization, L2Cache, Memory, MemoryL0, MemoryUB, " \
+	"PipeUtilization, ResourceConflictRatio"
 
 /* The process's profiler (the one-at-a-time rule). */
 static pthread_mutex_t prof_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -74,21 +78,38 @@ static void prof_atfork_register(void)
 	pthread_atfork(NULL, NULL, prof_atfork_child);
 }
 
+/*
+ * The TF adapter's GetLevel: an exact key of its map (NULL is our default,
+ * "L0"; an empty string is a value, and the adapter rejects it).
+ */
+/*
+ * Global profiling is configured: PROFILING_MODE is "true", or
+ * PROFILING_OPTIONS is set and not empty (the adapter documents both as
+ * incompatible with the Profiler; its code checks the first at run time).
+ */
+static bool global_conflict(void)
+{
+	const char *opts = getenv("PROFILING_OPTIONS");
+
+	return npuprof_global_configured() || (opts && *opts);
+}
+
 int npuprof_parse_level(const char *level, uint32_t *out, struct npuprof_error *err)
 {
-	if (!level || !*level) {
+	if (!level)
 		*out = VNPU_PROF_L0;
-		return 0;
-	}
-	if (!strcmp(level, "L0"))
+	else if (!strcmp(level, "L0"))
 		*out = VNPU_PROF_L0;
 	else if (!strcmp(level, "L1"))
 		*out = VNPU_PROF_L1;
 	else if (!strcmp(level, "L2"))
 		*out = VNPU_PROF_L2;
 	else
-		return npuprof_set_error(err, -EINVAL,
-					 "level '%s' is not valid: use one of L0, L1, L2", level);
+		return npuprof_set_error(
+			err, -EINVAL,
+			"Profiler options: level cannot set to: %s, should set level"
+			" to [L0, L1, L2].",
+			level);
 	return 0;
 }
 
@@ -99,11 +120,10 @@ int npuprof_parse_metrics(const char *metrics, uint32_t level, uint32_t *out,
 		*out = VNPU_METRIC_NONE; /* the device default: PipeUtilization at L1/L2 */
 		return 0;
 	}
+	/* the adapter checks this before the name: any value at L0 */
 	if (level == VNPU_PROF_L0)
 		return npuprof_set_error(err, -EINVAL,
-					 "aic_metrics '%s' at level L0: Please use L1 or L2 if you "
-					 "want to collect aic metrics!",
-					 metrics);
+					 "Please use L1 or L2 if you want to collect aic metrics!");
 	for (size_t i = 0; i < sizeof(metric_names) / sizeof(metric_names[0]); i++) {
 		if (!strcmp(metrics, metric_names[i].name)) {
 			*out = metric_names[i].group;
@@ -111,7 +131,8 @@ int npuprof_parse_metrics(const char *metrics, uint32_t level, uint32_t *out,
 		}
 	}
 	return npuprof_set_error(err, -EINVAL,
-				 "aic_metrics '%s' is not valid: use \"\" or one of " METRIC_KEYS,
+				 "Profiler options: aic_metrics cannot set to: %s, should set"
+				 " aic_metrics to [" METRIC_KEYS "].",
 				 metrics);
 }
 
@@ -189,37 +210,43 @@ NPUPROF_API int npuprof_profiler_start(const struct npuprof_options *opts,
 	npuprof_clear_error(err);
 	if (!opts)
 		opts = &defaults;
-	ret = npuprof_parse_level(opts->level, &co.level, err);
-	if (!ret)
-		ret = npuprof_parse_metrics(opts->aic_metrics, co.level, &co.metric_group, err);
-	if (!ret)
-		ret = output_dir(opts, dir, err);
-	if (ret)
-		return ret;
-	co.output_dir = dir;
-
-	if (npuprof_global_configured())
-		return npuprof_set_error(err, -EPERM,
-					 "global profiling is configured (PROFILING_MODE=true): "
-					 "the Profiler cannot be used with it");
-	if (!dev)
-		return npuprof_set_error(err, -ENODEV,
-					 "no current device: open one with npuprof_open() first");
-	if (!(dev->info.caps & VNPU_CAP_SCOPED_PROFILING))
-		return npuprof_set_error(err, -EOPNOTSUPP,
-					 "the Profiler is not supported on %s (vnpu%u)",
-					 dev->info.product_name, dev->id);
-
 	pthread_once(&prof_atfork_once, prof_atfork_register);
 	pthread_mutex_lock(&prof_lock);
+	/* the adapter's order: nesting, the level, aic_metrics; then ours */
 	if (prof_collector) {
 		if (pthread_equal(prof_owner, pthread_self()))
 			ret = npuprof_set_error(err, -EALREADY,
 						"Not support nested call 'profiler.Profiler'.");
 		else
-			ret = npuprof_set_error(err, -EBUSY,
-						"the Profiler is active in another thread: one "
-						"profiler at a time per process");
+			ret = npuprof_set_error(
+				err, -EBUSY,
+				"Not support nested call 'profiler.Profiler'. (it is"
+				" active in another thread: one profiler at a time"
+				" per process)");
+		goto out_unlock;
+	}
+	ret = npuprof_parse_level(opts->level, &co.level, err);
+	if (!ret)
+		ret = npuprof_parse_metrics(opts->aic_metrics, co.level, &co.metric_group, err);
+	if (!ret && global_conflict())
+		ret = npuprof_set_error(
+			err, -EPERM,
+			"The option 'profiling_mode' or env variables 'PROFILING_MODE'"
+			" cannot be set to true when using 'profiler.Profiler'.");
+	if (!ret)
+		ret = output_dir(opts, dir, err);
+	if (ret)
+		goto out_unlock;
+	co.output_dir = dir;
+	if (!dev) {
+		ret = npuprof_set_error(err, -ENODEV,
+					"no current device: open one with npuprof_open() first");
+		goto out_unlock;
+	}
+	if (!(dev->info.caps & VNPU_CAP_SCOPED_PROFILING)) {
+		ret = npuprof_set_error(err, -EOPNOTSUPP,
+					"the Profiler is not supported on %s (vnpu%u)",
+					dev->info.product_name, dev->id);
 		goto out_unlock;
 	}
 	ret = npuprof_collector_create(&co, &c, err);

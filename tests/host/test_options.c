@@ -23,29 +23,34 @@ int npuprof_check_output_path(const char *path, const char *what, char *resolved
 int npuprof_global_parse(const char *json, struct npuprof_collect_opts *co, char *dir,
 			 struct npuprof_error *err);
 
+/* The TF adapter's GetLevel: an exact key of {L0, L1, L2}; NULL is the default. */
 TEST(levels)
 {
 	struct npuprof_error err;
+	char want[128];
 	uint32_t l = 99;
 
 	EXPECT_EQ(0, npuprof_parse_level(NULL, &l, &err));
-	EXPECT_EQ(VNPU_PROF_L0, l);
-	EXPECT_EQ(0, npuprof_parse_level("", &l, &err));
 	EXPECT_EQ(VNPU_PROF_L0, l);
 	EXPECT_EQ(0, npuprof_parse_level("L1", &l, &err));
 	EXPECT_EQ(VNPU_PROF_L1, l);
 	EXPECT_EQ(0, npuprof_parse_level("L2", &l, &err));
 	EXPECT_EQ(VNPU_PROF_L2, l);
-	const char *bad[] = { "l1", "L3", "L", "L1 ", "level1", "0" };
+	/* the empty string is a value, and not a level: the adapter rejects it */
+	const char *bad[] = { "", "l1", "L3", "L", "L1 ", "level1", "0" };
 
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
-		EXPECT_EQ(-EINVAL, npuprof_parse_level(bad[i], &l, &err)) TH_LOG("%s", bad[i]);
+		EXPECT_EQ(-EINVAL, npuprof_parse_level(bad[i], &l, &err)) TH_LOG("'%s'", bad[i]);
 		EXPECT_EQ(-EINVAL, err.code);
-		EXPECT_NE(NULL, strstr(err.msg, bad[i])) TH_LOG("%s", err.msg);
-		EXPECT_NE(NULL, strstr(err.msg, "L0, L1, L2"));
+		snprintf(want, sizeof(want),
+			 "Profiler options: level cannot set to: %s, should set level to [L0, L1, "
+			 "L2].",
+			 bad[i]);
+		EXPECT_STREQ(want, err.msg);
 	}
 }
 
+/* GetAicMetrics: L0 takes none, L1/L2 default to PipeUtilization, the adapter's words. */
 TEST(metrics)
 {
 	static const char *const names[] = {
@@ -60,6 +65,7 @@ TEST(metrics)
 					   VNPU_METRIC_RESOURCE_CONFLICT_RATIO,
 					   VNPU_METRIC_L2_CACHE };
 	struct npuprof_error err;
+	char want[256];
 	uint32_t g;
 
 	for (int i = 0; i < 7; i++) {
@@ -68,21 +74,27 @@ TEST(metrics)
 		EXPECT_EQ(0, npuprof_parse_metrics(names[i], VNPU_PROF_L2, &g, &err));
 		/* a group at L0 is an error, with the TF adapter's words */
 		EXPECT_EQ(-EINVAL, npuprof_parse_metrics(names[i], VNPU_PROF_L0, &g, &err));
-		EXPECT_NE(NULL, strstr(err.msg, "Please use L1 or L2 if you want to collect aic "
-						"metrics!"));
-		EXPECT_NE(NULL, strstr(err.msg, names[i]));
+		EXPECT_STREQ("Please use L1 or L2 if you want to collect aic metrics!", err.msg);
 	}
+	/* at L0 any value is that error, checked before the name */
+	EXPECT_EQ(-EINVAL, npuprof_parse_metrics("bogus", VNPU_PROF_L0, &g, &err));
+	EXPECT_STREQ("Please use L1 or L2 if you want to collect aic metrics!", err.msg);
 	/* "" means the default: none at L0, PipeUtilization at L1/L2 (device side) */
 	EXPECT_EQ(0, npuprof_parse_metrics("", VNPU_PROF_L0, &g, &err));
 	EXPECT_EQ(VNPU_METRIC_NONE, g);
 	EXPECT_EQ(0, npuprof_parse_metrics(NULL, VNPU_PROF_L1, &g, &err));
 	EXPECT_EQ(VNPU_METRIC_NONE, g);
-	/* unknown groups list the valid keys */
+	/* unknown groups list the valid keys, sorted as the adapter's std::map */
 	const char *bad[] = { "pipeutilization", "MemoryAccess", "Custom:0x1", "L2cache", " " };
 
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
 		EXPECT_EQ(-EINVAL, npuprof_parse_metrics(bad[i], VNPU_PROF_L1, &g, &err));
-		EXPECT_NE(NULL, strstr(err.msg, "ResourceConflictRatio")) TH_LOG("%s", err.msg);
+		snprintf(want, sizeof(want),
+			 "Profiler options: aic_metrics cannot set to: %s, should set aic_metrics"
+			 " to [ArithmeticUtilization, L2Cache, Memory, MemoryL0, MemoryUB,"
+			 " PipeUtilization, ResourceConflictRatio].",
+			 bad[i]);
+		EXPECT_STREQ(want, err.msg);
 	}
 }
 
@@ -237,11 +249,26 @@ TEST(profiler_rules_without_device)
 	EXPECT_EQ(-ENOENT,
 		  npuprof_profiler_start(
 			  &(struct npuprof_options){ .output_path = "/nonexistent/x" }, &err));
-	/* global profiling configured */
+	/* global profiling configured: the adapter's message */
 	setenv("PROFILING_MODE", "true", 1);
 	EXPECT_EQ(-EPERM, npuprof_profiler_start(NULL, &err));
-	EXPECT_NE(NULL, strstr(err.msg, "PROFILING_MODE"));
+	EXPECT_STREQ("The option 'profiling_mode' or env variables 'PROFILING_MODE' cannot be set"
+		     " to true when using 'profiler.Profiler'.",
+		     err.msg);
+	/* the level is checked first, as the adapter checks it */
+	EXPECT_EQ(-EINVAL,
+		  npuprof_profiler_start(&(struct npuprof_options){ .level = "L5" }, &err));
+	EXPECT_NE(NULL, strstr(err.msg, "level cannot set to: L5")) TH_LOG("%s", err.msg);
 	unsetenv("PROFILING_MODE");
+	/* PROFILING_OPTIONS set and not empty is global profiling configured too */
+	setenv("PROFILING_OPTIONS", "{\"output\":\"/tmp\"}", 1);
+	EXPECT_EQ(-EPERM, npuprof_profiler_start(NULL, &err));
+	EXPECT_NE(NULL, strstr(err.msg, "PROFILING_MODE")) TH_LOG("%s", err.msg);
+	setenv("PROFILING_OPTIONS", "", 1);
+	EXPECT_EQ(-ENODEV, npuprof_profiler_start(NULL, &err)) TH_LOG("%s", err.msg);
+	unsetenv("PROFILING_OPTIONS");
+	/* an empty level is not the default */
+	EXPECT_EQ(-EINVAL, npuprof_profiler_start(&(struct npuprof_options){ .level = "" }, &err));
 	/* a scope that cannot start skips its block and says why */
 	NPUPROF_PROFILER(&scope, .level = "L1")
 	{

@@ -401,7 +401,11 @@ TEST_F(prof, nesting_is_an_error)
 	NPUPROF_PROFILER(&outer, .level = "L0", .output_path = self->dir)
 	{
 		EXPECT_EQ(-EALREADY, npuprof_profiler_start(NULL, &err));
-		EXPECT_NE(NULL, strstr(err.msg, "Not support nested call 'profiler.Profiler'."));
+		EXPECT_STREQ("Not support nested call 'profiler.Profiler'.", err.msg);
+		/* nesting is checked first, before the values (the adapter's order) */
+		EXPECT_EQ(-EALREADY,
+			  npuprof_profiler_start(&(struct npuprof_options){ .level = "L9" }, &err));
+		EXPECT_STREQ("Not support nested call 'profiler.Profiler'.", err.msg);
 		NPUPROF_PROFILER(&inner, .level = "L1", .output_path = self->dir)
 		{
 			inner_ran = 1;
@@ -457,7 +461,9 @@ TEST_F(prof, global_profiling_conflict)
 	setenv("PROFILING_MODE", "true", 1);
 	EXPECT_EQ(-EPERM, npuprof_profiler_start(NULL, &err));
 	unsetenv("PROFILING_MODE");
-	EXPECT_NE(NULL, strstr(err.msg, "PROFILING_MODE=true"));
+	EXPECT_STREQ("The option 'profiling_mode' or env variables 'PROFILING_MODE' cannot be set"
+		     " to true when using 'profiler.Profiler'.",
+		     err.msg);
 }
 
 TEST_F(prof, bad_paths)
