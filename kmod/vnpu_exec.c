@@ -209,10 +209,12 @@ static void vnpu_exec_complete(struct vnpu_device *vdev, struct vnpu_ktask *task
 			      task->desc.op_type, task->start, task->end, dur_ns,
 			      s->npending);
 	list_del(&task->node);
-	if (!--s->npending)
+	/* read locklessly by waiters: READ_ONCE there, WRITE_ONCE here */
+	WRITE_ONCE(s->npending, s->npending - 1);
+	if (!s->npending)
 		list_del_init(&s->active);
-	vdev->npending--;
-	vfile->npending--;
+	WRITE_ONCE(vdev->npending, vdev->npending - 1);
+	WRITE_ONCE(vfile->npending, vfile->npending - 1);
 	s->last_done_id = task->id;
 	vfile->last_done_id = task->id;
 	vfile->last_end = max(vfile->last_end, task->end);
@@ -366,9 +368,9 @@ void vnpu_exec_cancel_file(struct vnpu_file *vfile)
 				continue;
 			}
 			list_move_tail(&task->node, &dead);
-			s->npending--;
-			vdev->npending--;
-			vfile->npending--;
+			WRITE_ONCE(s->npending, s->npending - 1);
+			WRITE_ONCE(vdev->npending, vdev->npending - 1);
+			WRITE_ONCE(vfile->npending, vfile->npending - 1);
 			if (task->desc.task_type == VNPU_TASK_COMMUNICATION)
 				vnpu_comm_leave(vdev, task, true);
 		}

@@ -177,8 +177,8 @@ static bool vnpu_batch_streams_exist(struct vnpu_file *vfile,
 }
 
 /*
- * Wait (interruptibly, without vfile->lock) until the device has room for
- * the batch, then reserve the room and the ids: on return 0 the batch is
+ * Wait (interruptibly, without vfile->lock) until the file's quota has room
+ * for the batch, then reserve the room and the ids: on return 0 the batch is
  * counted as pending but not queued, each task knows its stream, and each
  * stream counts it in @reserved, so that a destroy waits for it. No lock
  * is held then: the caller copies to user memory, which may fault and take
@@ -191,9 +191,13 @@ static int vnpu_reserve_batch(struct vnpu_file *vfile, struct vnpu_ktask **tasks
 	u32 i;
 	int ret;
 
+	/*
+	 * The quota is the file's own: one file's stuck work (a collective
+	 * whose partner never comes) never keeps another's from the device.
+	 */
 	for (;;) {
 		ret = wait_event_interruptible(vdev->done_wq,
-					       READ_ONCE(vdev->npending) + count <=
+					       READ_ONCE(vfile->npending) + count <=
 					       VNPU_MAX_PENDING);
 		if (ret)
 			return ret;
@@ -203,7 +207,7 @@ static int vnpu_reserve_batch(struct vnpu_file *vfile, struct vnpu_ktask **tasks
 			return -ENOENT;
 		}
 		spin_lock(&vdev->lock);
-		if (vdev->npending + count <= VNPU_MAX_PENDING)
+		if (vfile->npending + count <= VNPU_MAX_PENDING)
 			break;
 		/* another submitter took the room first */
 		spin_unlock(&vdev->lock);
@@ -261,7 +265,8 @@ static void vnpu_queue_batch(struct vnpu_file *vfile, struct vnpu_ktask **tasks,
 		WRITE_ONCE(stream->reserved, stream->reserved - 1);
 		tasks[i]->id = first_id + i;
 		list_add_tail(&tasks[i]->node, &stream->pending);
-		if (!stream->npending++)
+		WRITE_ONCE(stream->npending, stream->npending + 1);
+		if (stream->npending == 1)
 			list_add_tail(&stream->active, &vdev->active);
 		trace_vnpu_task_submit(vdev->id, tasks[i]->id, stream->hw_id,
 				       tasks[i]->desc.task_type,

@@ -8,6 +8,7 @@
 #include <pthread.h>
 #include <stdatomic.h>
 #include <sys/mman.h>
+#include <sys/wait.h>
 
 #include "kselftest_harness.h"
 #include "npuprof_nl.h"
@@ -291,6 +292,62 @@ TEST(submit_efault_means_nothing_queued)
 	munmap(r.ids, r.page);
 	npuprof_nl_close(nl);
 	close(fd);
+}
+
+/*
+ * Item 3: one file's stuck work never blocks another file's launch. File A
+ * queues a collective whose partner never arrives and 4095 tasks behind it,
+ * its whole quota; file B's launch and sync on the same device must still
+ * complete. The old device-wide limit made B's SUBMIT wait for A forever.
+ */
+TEST(stuck_file_does_not_block_another)
+{
+	struct vnpu_task t, *behind;
+	int a, b, sa, sb, status = -1;
+	pid_t pid;
+
+	if (vnpu_param_devices() < 2)
+		SKIP(return, "needs devices=2");
+	a = vnpu_open_dev(0, O_RDWR);
+	ASSERT_LE(0, a);
+	sa = vnpu_stream_new(a);
+	ASSERT_LE(0, sa);
+	vnpu_task_init(&t, "hcom_allReduce_stuck", "AllReduce", VNPU_TASK_COMMUNICATION,
+		       (unsigned int)sa, 0, 4096);
+	t.comm_op = VNPU_COMM_ALLREDUCE;
+	t.comm_devices = 3; /* device 1 never joins */
+	t.comm_tag = 4242;
+	ASSERT_EQ(0, vnpu_submit_tasks(a, &t, 1, NULL));
+	behind = calloc(VNPU_MAX_PENDING - 1, sizeof(*behind));
+	ASSERT_NE(NULL, behind);
+	for (unsigned int i = 0; i < VNPU_MAX_PENDING - 1; i++)
+		vnpu_task_init(&behind[i], "behind/Add", "Add", VNPU_TASK_AI_CORE, (unsigned int)sa,
+			       1 << 10, 1 << 10);
+	ASSERT_EQ(0, vnpu_submit_tasks(a, behind, VNPU_MAX_PENDING - 1, NULL));
+
+	/* another process, another file: its launch and sync, in 10 s at most */
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (pid == 0) {
+		struct vnpu_task one;
+
+		alarm(10);
+		b = vnpu_open_dev(0, O_RDWR);
+		sb = b < 0 ? -1 : vnpu_stream_new(b);
+		if (sb < 0)
+			_exit(2);
+		vnpu_task_init(&one, "other/MatMul", "MatMul", VNPU_TASK_AI_CORE, (unsigned int)sb,
+			       1 << 20, 1 << 12);
+		if (vnpu_submit_tasks(b, &one, 1, NULL))
+			_exit(3);
+		_exit(vnpu_sync_stream(b, (unsigned int)sb, 0, 5000, NULL) ? 4 : 0);
+	}
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	EXPECT_TRUE(WIFEXITED(status)) TH_LOG("the other file's launch never returned");
+	EXPECT_EQ(0, WEXITSTATUS(status));
+	/* A's file goes: its collective is aborted, its tasks dropped */
+	close(a);
+	free(behind);
 }
 
 TEST_HARNESS_MAIN
