@@ -162,24 +162,24 @@ static long vnpu_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
 	struct vnpu_file *vfile = file->private_data;
 	void __user *uarg = (void __user *)arg;
 
-	/* The size bits of cmd vary with the caller's struct version. */
-	if (_IOC_TYPE(cmd) != VNPU_IOC_MAGIC ||
-	    _IOC_DIR(cmd) != (_IOC_READ | _IOC_WRITE))
-		return -ENOTTY;
-
-	switch (_IOC_NR(cmd)) {
-	case VNPU_IOC_NR_GET_INFO:
+	/*
+	 * Only the header's whole numbers: another driver's number with our
+	 * nr (V4L2's VIDIOC_G_FMT is _IOWR('V', 4, ...)) is not a SYNC. The
+	 * size of each structure as the caller knows it is in its @size.
+	 */
+	switch (cmd) {
+	case VNPU_IOC_GET_INFO:
 		return vnpu_ioctl_get_info(vfile, uarg);
-	case VNPU_IOC_NR_STREAM_CREATE:
-	case VNPU_IOC_NR_STREAM_DESTROY:
-	case VNPU_IOC_NR_SUBMIT:
-	case VNPU_IOC_NR_SYNC:
+	case VNPU_IOC_STREAM_CREATE:
+	case VNPU_IOC_STREAM_DESTROY:
+	case VNPU_IOC_SUBMIT:
+	case VNPU_IOC_SYNC:
 		return vnpu_ioctl_runtime(vfile, _IOC_NR(cmd), uarg);
-	case VNPU_IOC_NR_PROF_START:
+	case VNPU_IOC_PROF_START:
 		return vnpu_ioctl_prof_start(vfile, uarg);
-	case VNPU_IOC_NR_PROF_STOP:
+	case VNPU_IOC_PROF_STOP:
 		return vnpu_ioctl_prof_stop(vfile, uarg);
-	case VNPU_IOC_NR_PROF_STATS:
+	case VNPU_IOC_PROF_STATS:
 		return vnpu_ioctl_prof_stats(vfile, uarg);
 	default:
 		return -ENOTTY;

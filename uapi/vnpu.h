@@ -32,7 +32,7 @@
 
 /* The user API version reported by VNPU_IOC_GET_INFO: major << 16 | minor. */
 #define VNPU_UAPI_VERSION_MAJOR 0
-#define VNPU_UAPI_VERSION_MINOR 3
+#define VNPU_UAPI_VERSION_MINOR 4
 #define VNPU_UAPI_VERSION ((VNPU_UAPI_VERSION_MAJOR << 16) | VNPU_UAPI_VERSION_MINOR)
 
 #define VNPU_MAX_DEVICES 16
@@ -44,7 +44,7 @@
 #define VNPU_NAME_LEN 32	  /* product and chip names, including the NUL */
 #define VNPU_MAX_TENSORS 8	  /* inputs + outputs of one task */
 #define VNPU_MAX_DIMS 8
-#define VNPU_MAX_PENDING 4096	  /* tasks queued per device; submit waits */
+#define VNPU_MAX_PENDING 4096	  /* tasks queued per open file; submit waits */
 #define VNPU_TASK_MAX_FLOPS _BITULL(50)
 #define VNPU_TASK_MAX_BYTES _BITULL(40)
 
@@ -362,8 +362,15 @@ struct vnpu_sync {
 
 #define VNPU_SYNC_SIZE_VER0 40
 
-/* Ioctl numbers: dispatched on _IOC_NR, the size is carried in @size. */
-#define VNPU_IOC_MAGIC 'V'
+/*
+ * Ioctl numbers: only these whole numbers are the device's (anything else
+ * is -ENOTTY); a structure's size as the caller knows it is carried in its
+ * @size. 0xB8 is free in Documentation/userspace-api/ioctl/ioctl-number.rst
+ * (0.3 and before used 'V', which is V4L2's).
+ */
+#ifndef VNPU_IOC_MAGIC
+#define VNPU_IOC_MAGIC 0xB8
+#endif
 #define VNPU_IOC_NR_GET_INFO 0x00
 #define VNPU_IOC_NR_STREAM_CREATE 0x01
 #define VNPU_IOC_NR_STREAM_DESTROY 0x02

@@ -185,9 +185,15 @@ struct vnpu_prof_stats {
 #define VNPU_IOC_NR_PROF_STOP 0x11
 #define VNPU_IOC_NR_PROF_STATS 0x12
 
-#define VNPU_IOC_PROF_START _IOWR('V', VNPU_IOC_NR_PROF_START, struct vnpu_prof_start)
-#define VNPU_IOC_PROF_STOP _IOWR('V', VNPU_IOC_NR_PROF_STOP, struct vnpu_prof_stop)
-#define VNPU_IOC_PROF_STATS _IOWR('V', VNPU_IOC_NR_PROF_STATS, struct vnpu_prof_stats)
+#ifndef VNPU_IOC_MAGIC
+#define VNPU_IOC_MAGIC 0xB8 /* as in vnpu.h */
+#endif
+#define VNPU_IOC_PROF_START \
+	_IOWR(VNPU_IOC_MAGIC, VNPU_IOC_NR_PROF_START, struct vnpu_prof_start)
+#define VNPU_IOC_PROF_STOP \
+	_IOWR(VNPU_IOC_MAGIC, VNPU_IOC_NR_PROF_STOP, struct vnpu_prof_stop)
+#define VNPU_IOC_PROF_STATS \
+	_IOWR(VNPU_IOC_MAGIC, VNPU_IOC_NR_PROF_STATS, struct vnpu_prof_stats)
 
 /* ---- the mapping ---- */
 

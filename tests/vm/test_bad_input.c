@@ -339,7 +339,7 @@ struct scase {
 	long delta;
 	enum place where;
 	enum tail tail;
-	int raw_cmd; /* use _IOC(RW, 'V', nr, cmd_size) instead of the header's */
+	int raw_cmd; /* use _IOC(RW, VNPU_IOC_MAGIC, nr, cmd_size) instead of the header's */
 	unsigned int cmd_size;
 	struct set set[NSETS];
 	int err; /* expected errno, 0: accepted */
@@ -472,10 +472,11 @@ TEST_F_TIMEOUT(bad, struct_ladder, 300)
 		{ "size PAGE_SIZE, last byte non-zero", .base = B_PAGE, .tail = TAIL_LAST,
 		  .err = E2BIG },
 		{ "flags bit 31", .set = { { 4, 4, 1u << 31 } }, .err = EINVAL },
-		{ "command size bits 0", .raw_cmd = 1, .cmd_size = 0, .err = 0 },
-		{ "command size bits 0x3fff", .raw_cmd = 1, .cmd_size = 0x3fff, .err = 0 },
+		/* only the header's whole numbers: the size comes in @size */
+		{ "command size bits 0", .raw_cmd = 1, .cmd_size = 0, .err = ENOTTY },
+		{ "command size bits 0x3fff", .raw_cmd = 1, .cmd_size = 0x3fff, .err = ENOTTY },
 		{ "command size bits 0, size + 8, zero tail", .base = B_KSIZE, .delta = 8,
-		  .raw_cmd = 1, .err = 0 },
+		  .raw_cmd = 1, .err = ENOTTY },
 		{ "NULL", .where = AT_NULL, .err = EFAULT },
 		{ "kernel address", .where = AT_KERNEL, .err = EFAULT },
 		{ "unmapped", .where = AT_UNMAPPED, .err = EFAULT },

@@ -159,10 +159,20 @@ TEST_F(dev, info_bad_pointer_is_efault)
 	EXPECT_EQ(EFAULT, errno);
 }
 
+/*
+ * Issue 16 item 11: only the whole numbers of the header are the device's.
+ * V4L2's VIDIOC_G_FMT, _IOWR('V', 4, struct v4l2_format) (204 bytes), was
+ * dispatched as SYNC when the magic was 'V' and the size bits were ignored.
+ */
 TEST_F(dev, unknown_ioctls_are_enotty)
 {
 	struct vnpu_info info = { .size = sizeof(info) };
+	char v4l2_format[204] = { 0 };
 	unsigned long cmds[] = {
+		_IOWR('V', 4, char[204]), /* VIDIOC_G_FMT */
+		_IOWR('V', 0, struct vnpu_info),
+		_IOWR(VNPU_IOC_MAGIC, VNPU_IOC_NR_SYNC, char[204]),
+		_IOWR(VNPU_IOC_MAGIC, VNPU_IOC_NR_GET_INFO, char[8]),
 		_IOWR(VNPU_IOC_MAGIC, 0x7f, struct vnpu_info),
 		_IOWR('X', VNPU_IOC_NR_GET_INFO, struct vnpu_info),
 		_IOR(VNPU_IOC_MAGIC, VNPU_IOC_NR_GET_INFO, struct vnpu_info),
@@ -173,10 +183,12 @@ TEST_F(dev, unknown_ioctls_are_enotty)
 
 	for (size_t i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++) {
 		errno = 0;
-		EXPECT_EQ(-1, ioctl(self->fd, cmds[i], &info))
+		EXPECT_EQ(-1, ioctl(self->fd, cmds[i], i < 3 ? (void *)v4l2_format : &info))
 		TH_LOG("cmd %#lx", cmds[i]);
 		EXPECT_EQ(ENOTTY, errno) TH_LOG("cmd %#lx", cmds[i]);
 	}
+	/* the magic is one that ioctl-number.rst leaves free */
+	EXPECT_EQ(0xB8, VNPU_IOC_MAGIC);
 }
 
 TEST(unload_refused_while_open)

@@ -1232,11 +1232,9 @@ static void fuzz_ioctl(struct fz *z, const struct ioc *d)
 		/* valid: only what the contract allows to vary */
 		if (d->build(z, c, 0) < 0)
 			return;
+		/* (other size bits are another number: fuzz_badcmd's -ENOTTY) */
 		r = rnd(z, 20);
-		if (r == 0)
-			c->cmd =
-				_IOC(_IOC_READ | _IOC_WRITE, VNPU_IOC_MAGIC, d->nr, rnd(z, 0x4000));
-		else if (r == 1) /* the upper half of a 64-bit command is not the command */
+		if (r == 1) /* the upper half of a 64-bit command is not the command */
 			c->cmd |= (unsigned long)(1 + rnd(z, 0xffff)) << 32;
 		else if (r == 2)
 			c->usize = k + 8 * (1 + rnd(z, 4)); /* a zero tail */
@@ -1461,7 +1459,10 @@ static void fuzz_badcmd(struct fz *z)
 	if (vfs)
 		type = 'W';
 	cmd = _IOC(dir, type, nr, size);
-	d = type == VNPU_IOC_MAGIC && dir == (_IOC_READ | _IOC_WRITE) ? ioc_by_nr(nr) : NULL;
+	/* only the header's whole numbers are the driver's */
+	d = ioc_by_nr(nr);
+	if (d && (unsigned int)d->cmd != (unsigned int)cmd)
+		d = NULL;
 
 	arg = z->arena;
 	if (chance(z, 30)) {
