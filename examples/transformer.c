@@ -35,7 +35,7 @@ static int check(int ret, const struct npuprof_error *err)
 static int layer(struct worker *w, int l, uint32_t devices, unsigned int batch)
 {
 	uint64_t act[3] = { batch, SEQ, HIDDEN }, ffn[3] = { batch, SEQ, FFN };
-	uint64_t scores[4] = { batch, HEADS, SEQ, SEQ };
+	uint64_t scores[4] = { batch, HEADS, SEQ, SEQ }, seeds[2] = { batch, HEADS };
 	uint64_t rows = (uint64_t)batch * SEQ;
 	struct vnpu_task t[13];
 	struct npuprof_error err;
@@ -55,9 +55,9 @@ static int layer(struct worker *w, int l, uint32_t devices, unsigned int batch)
 				 VNPU_DT_FLOAT16);
 	snprintf(name[3], 48, "layer%d/attn/SoftmaxV2", l);
 	ret |= npuprof_op_softmax(&t[n++], name[3], w->stream, 4, scores, VNPU_DT_FLOAT16);
-	/* the dropout mask is drawn on the AI CPU, as CANN runs DropOutGenMask */
+	/* the dropout mask's seeds are drawn on the AI CPU, as CANN runs DropOutGenMask */
 	snprintf(name[12], 48, "layer%d/attn/DropOutGenMask", l);
-	ret |= npuprof_op_relu(&t[n], name[12], w->stream, 4, scores, VNPU_DT_UINT8);
+	ret |= npuprof_op_relu(&t[n], name[12], w->stream, 2, seeds, VNPU_DT_UINT8);
 	snprintf(t[n].op_type, sizeof(t[n].op_type), "DropOutGenMask");
 	t[n].task_type = VNPU_TASK_AI_CPU;
 	t[n++].block_num = 1;
