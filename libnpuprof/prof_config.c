@@ -367,7 +367,15 @@ int npc_write_device(const char *dev_dir, unsigned int id, const struct npc_sess
 	mono = c->start_mono_ns;
 	raw = mono + t->raw_ns - t->mono_ns;
 	real = mono + t->real_ns - t->mono_ns;
-	start = (struct npc_instant){ .real_ns = real, .raw_ns = raw, .mono_ns = mono };
+	/*
+	 * The collection begins a microsecond before the first tick a task can
+	 * start at: an idle device starts the first task at start_ticks itself,
+	 * and msprof's op_statistic takes only tasks that start after
+	 * collectionTimeBegin (a real device's first task is never at it).
+	 */
+	start = (struct npc_instant){ .real_ns = real - 1000,
+				      .raw_ns = raw - 1000,
+				      .mono_ns = mono };
 	snprintf(name, sizeof(name), "start_info.%u", id);
 	if (!ret)
 		ret = pathcat(path, sizeof(path), dev_dir, name, err);
