@@ -432,10 +432,14 @@ static uint64_t whole_records(const struct dev_collect *d, uint64_t pos, uint64_
 
 	while (pos + n < end) {
 		const struct vnpu_rec_hdr *h = ring_rec(d, pos + n);
+		uint32_t size = h->size;
 
-		if (n && n + h->size > room)
+		/* not the kernel's framing: take the rest as it is (the export reports it) */
+		if (size < sizeof(*h) || size % 8 || size > end - pos - n)
+			return end - pos;
+		if (n && n + size > room)
 			break;
-		n += h->size;
+		n += size;
 	}
 	return n;
 }
