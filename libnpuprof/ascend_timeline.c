@@ -331,8 +331,7 @@ static int cann(struct tl *t, const struct npa_export *x, const struct npa_dev *
 		char tname[32], *p = buf;
 		const char *api, *mode;
 
-		if (a->begin == a->end)
-			continue;
+		/* a zero-length call is an event too (dur 0.0), though no tree node */
 		host_local(tsb, a->begin, h->cfg.clock.offset);
 		if (strtod(tsb, NULL) < begin)
 			continue;
