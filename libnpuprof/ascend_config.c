@@ -26,6 +26,7 @@
 #include <string.h>
 
 #include "ascend_export.h"
+#include "npuprof_internal.h"
 
 /* a member as a string: JSON strings as they are, numbers printed */
 static const char *jstr(struct json_object *o, const char *key)
@@ -271,29 +272,6 @@ static bool log_value(const char *path, const char *key, bool ini, char *out, si
 	return found;
 }
 
-/* ai_core_metrics as enum vnpu_metric_group (A2/A3 name PipeUtilization's AIC list Exct) */
-static uint32_t group_of(const char *name)
-{
-	static const struct {
-		const char *name;
-		uint32_t group;
-	} groups[] = {
-		{ "ArithmeticUtilization", VNPU_METRIC_ARITHMETIC_UTILIZATION },
-		{ "PipeUtilization", VNPU_METRIC_PIPE_UTILIZATION },
-		{ "PipeUtilizationExct", VNPU_METRIC_PIPE_UTILIZATION },
-		{ "Memory", VNPU_METRIC_MEMORY },
-		{ "MemoryL0", VNPU_METRIC_MEMORY_L0 },
-		{ "MemoryUB", VNPU_METRIC_MEMORY_UB },
-		{ "ResourceConflictRatio", VNPU_METRIC_RESOURCE_CONFLICT_RATIO },
-		{ "L2Cache", VNPU_METRIC_L2_CACHE },
-	};
-
-	for (size_t i = 0; i < sizeof(groups) / sizeof(groups[0]); i++)
-		if (!strcmp(name, groups[i].name))
-			return groups[i].group;
-	return VNPU_METRIC_NONE;
-}
-
 int npa_dev_cfg_load(const char *dir, uint32_t id, struct npa_dev_cfg *c, struct npx_warn *w,
 		     struct npuprof_error *err)
 {
@@ -344,7 +322,7 @@ int npa_dev_cfg_load(const char *dir, uint32_t id, struct npa_dev_cfg *c, struct
 						   : VNPU_PROF_L0;
 		s = jstr(o, "ai_core_metrics");
 		snprintf(c->aic_metrics, sizeof(c->aic_metrics), "%s", s ? s : "");
-		c->metric_group = group_of(c->aic_metrics);
+		c->metric_group = npuprof_metric_group(c->aic_metrics, false);
 		s = jstr(o, "aiv_metrics");
 		snprintf(c->aiv_metrics, sizeof(c->aiv_metrics), "%s", s ? s : "");
 		if (!parse_events(jstr(o, "ai_core_profiling_events"), c->aic_events,

@@ -167,35 +167,9 @@ struct npuprof_collector {
 /* PROF_NNNNNN: sessions of this process, from 1. */
 static atomic_uint prof_index;
 
-/*
- * Write @n bytes at offset @off, or at the file position when @off is -1;
- * on failure the bytes written before it in *@done.
- */
-static int write_at(int fd, const void *buf, size_t n, int64_t off, size_t *done)
-{
-	const char *p = buf;
-
-	*done = 0;
-	while (n) {
-		ssize_t w = off < 0 ? write(fd, p, n) : pwrite(fd, p, n, (off_t)(off + *done));
-
-		if (w < 0) {
-			if (errno == EINTR)
-				continue;
-			return -errno;
-		}
-		if (!w)
-			return -EIO;
-		p += w;
-		n -= (size_t)w;
-		*done += (size_t)w;
-	}
-	return 0;
-}
-
 static int write_some(int fd, const void *buf, size_t n, size_t *done)
 {
-	return write_at(fd, buf, n, -1, done);
+	return npuprof_write_at(fd, buf, n, -1, done);
 }
 
 static int write_all(int fd, const void *buf, size_t n)
@@ -251,7 +225,7 @@ static int pwrite_all(int fd, const void *buf, size_t n, uint64_t off)
 {
 	size_t done;
 
-	return write_at(fd, buf, n, (int64_t)off, &done);
+	return npuprof_write_at(fd, buf, n, (int64_t)off, &done);
 }
 
 static int rm_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)

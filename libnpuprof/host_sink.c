@@ -644,26 +644,6 @@ void host_sink_uninstall(struct host_sink *s)
 	pthread_mutex_unlock(&host_lock);
 }
 
-static int write_all(int fd, const unsigned char *p, size_t n, size_t *done)
-{
-	*done = 0;
-	while (n) {
-		ssize_t w = write(fd, p, n);
-
-		if (w < 0) {
-			if (errno == EINTR)
-				continue;
-			return -errno;
-		}
-		if (!w)
-			return -EIO;
-		p += w;
-		n -= (size_t)w;
-		*done += (size_t)w;
-	}
-	return 0;
-}
-
 static void write_failed(struct host_sink *s, struct kind_file *f, int error)
 {
 	s->error = error;
@@ -734,7 +714,7 @@ static void write_kind(struct host_sink *s, enum host_kind k, const unsigned cha
 			break;
 		if (chunk > limit - f->bytes)
 			chunk = (size_t)(limit - f->bytes);
-		ret = write_all(f->fd, p, chunk, &done);
+		ret = npuprof_write_at(f->fd, p, chunk, -1, &done);
 		if (ret) {
 			done = rs ? done / rs * rs : done;
 			count_written(s, k, done);

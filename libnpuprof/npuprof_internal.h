@@ -55,6 +55,21 @@ void npuprof_api_record(enum npuprof_api_id api, uint64_t start_ns, uint64_t rt_
 void npuprof_launch_record(const struct npuprof_dev *dev, const struct vnpu_task *tasks,
 			   unsigned int n, const uint64_t *ids, uint64_t start_ns);
 
+/*
+ * fileio.c: write all of @buf at @off (or at the file position when -1),
+ * retrying short writes and EINTR; on failure, the bytes written in *@done.
+ */
+int npuprof_write_at(int fd, const void *buf, size_t n, int64_t off, size_t *done);
+
+/*
+ * metric_names.c: the group of a metric name (VNPU_METRIC_NONE if none):
+ * only the Profiler's aic_metrics keys with @profiler_keys_only, else
+ * every name sample.json may give; and the name sample.json gives the
+ * group a device of @chip_id programmed on its AIC or AIV side.
+ */
+uint32_t npuprof_metric_group(const char *name, bool profiler_keys_only);
+const char *npuprof_metric_sample_name(uint32_t group, uint32_t chip_id, bool aiv);
+
 /* global.c: PROFILING_MODE=true profiles every device the process opens. */
 int npuprof_global_device_opened(struct npuprof_dev *dev, struct npuprof_error *err);
 /* The PROF_* folder of global profiling, or NULL. */

@@ -20,6 +20,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "npuprof_internal.h"
 #include "prof_config.h"
 
 /* Our driver version, for msprof's drvVersion checks (>= 467473: flips) */
@@ -170,29 +171,6 @@ static struct json_object *info_common(const char *devices, const struct npc_ses
 	return o;
 }
 
-/* The name of @group as sample.json says it, on the AIV side when @aiv. */
-static const char *group_name(uint32_t group, uint32_t chip_id, int aiv)
-{
-	static const char *const names[VNPU_METRIC_COUNT] = {
-		[VNPU_METRIC_ARITHMETIC_UTILIZATION] = "ArithmeticUtilization",
-		[VNPU_METRIC_PIPE_UTILIZATION] = "PipeUtilization",
-		[VNPU_METRIC_MEMORY] = "Memory",
-		[VNPU_METRIC_MEMORY_L0] = "MemoryL0",
-		[VNPU_METRIC_RESOURCE_CONFLICT_RATIO] = "ResourceConflictRatio",
-		[VNPU_METRIC_MEMORY_UB] = "MemoryUB",
-		[VNPU_METRIC_L2_CACHE] = "L2Cache",
-		[VNPU_METRIC_PIPE_EXECUTE_UTILIZATION] = "PipeExecuteUtilization",
-		[VNPU_METRIC_MEMORY_ACCESS] = "MemoryAccess",
-	};
-
-	if (group >= VNPU_METRIC_COUNT)
-		return "";
-	/* A2/A3 program the AIC side of PipeUtilization with the Exct list */
-	if (group == VNPU_METRIC_PIPE_UTILIZATION && chip_id == 5 && !aiv)
-		return "PipeUtilizationExct";
-	return names[group];
-}
-
 static void events_str(char *buf, size_t len, const uint32_t *ev, uint32_t n)
 {
 	size_t off = 0;
@@ -214,12 +192,14 @@ static struct json_object *sample_json(const char *devices, const struct npc_ses
 
 	if (!o)
 		return NULL;
-	put_str(o, "ai_core_metrics", pmu ? group_name(c->metric_group, chip, 0) : "");
+	put_str(o, "ai_core_metrics",
+		pmu ? npuprof_metric_sample_name(c->metric_group, chip, false) : "");
 	put_str(o, "ai_core_profiling", pmu ? "on" : "off");
 	events_str(ev, sizeof(ev), c->aic_events, pmu ? c->n_events : 0);
 	put_str(o, "ai_core_profiling_events", ev);
 	put_str(o, "ai_core_profiling_mode", "task-based");
-	put_str(o, "aiv_metrics", pmu ? group_name(c->metric_group, chip, 1) : "");
+	put_str(o, "aiv_metrics",
+		pmu ? npuprof_metric_sample_name(c->metric_group, chip, true) : "");
 	put_str(o, "aiv_profiling", pmu ? "on" : "off");
 	events_str(ev, sizeof(ev), c->aiv_events, pmu ? c->n_events : 0);
 	put_str(o, "aiv_profiling_events", ev);

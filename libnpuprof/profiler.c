@@ -33,19 +33,6 @@
 #include "npuprof_internal.h"
 #include "vnpu_prof.h"
 
-static const struct {
-	const char *name;
-	uint32_t group;
-} metric_names[] = {
-	{ "ArithmeticUtilization", VNPU_METRIC_ARITHMETIC_UTILIZATION },
-	{ "PipeUtilization", VNPU_METRIC_PIPE_UTILIZATION },
-	{ "Memory", VNPU_METRIC_MEMORY },
-	{ "MemoryL0", VNPU_METRIC_MEMORY_L0 },
-	{ "MemoryUB", VNPU_METRIC_MEMORY_UB },
-	{ "ResourceConflictRatio", VNPU_METRIC_RESOURCE_CONFLICT_RATIO },
-	{ "L2Cache", VNPU_METRIC_L2_CACHE },
-};
-
 /* the keys of the adapter's std::map, so in byte order */
 #define METRIC_KEYS                                                    \
 	"ArithmeticUtilization, L2Cache, Memory, MemoryL0, MemoryUB, " \
@@ -124,12 +111,9 @@ int npuprof_parse_metrics(const char *metrics, uint32_t level, uint32_t *out,
 	if (level == VNPU_PROF_L0)
 		return npuprof_set_error(err, -EINVAL,
 					 "Please use L1 or L2 if you want to collect aic metrics!");
-	for (size_t i = 0; i < sizeof(metric_names) / sizeof(metric_names[0]); i++) {
-		if (!strcmp(metrics, metric_names[i].name)) {
-			*out = metric_names[i].group;
-			return 0;
-		}
-	}
+	*out = npuprof_metric_group(metrics, true);
+	if (*out != VNPU_METRIC_NONE)
+		return 0;
 	return npuprof_set_error(err, -EINVAL,
 				 "Profiler options: aic_metrics cannot set to: %s, should set"
 				 " aic_metrics to [" METRIC_KEYS "].",
