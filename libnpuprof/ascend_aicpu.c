@@ -97,24 +97,53 @@ static int cmp_row(const void *a, const void *b)
 	return strcmp(((const struct aicpu_row *)a)->ts, ((const struct aicpu_row *)b)->ts);
 }
 
-/* The op of the AI CPU task whose window holds @a's end (get_aicpu_batch_id, then ge_summary). */
-static const char *aicpu_node(const struct npa_export *x, const struct npa_dev *d,
+static int cmp_aicpu_task(const void *a, const void *b)
+{
+	const struct npa_task *x = *(const struct npa_task *const *)a;
+	const struct npa_task *y = *(const struct npa_task *const *)b;
+
+	if (x->stream != y->stream)
+		return x->stream < y->stream ? -1 : 1;
+	if (x->task != y->task)
+		return x->task < y->task ? -1 : 1;
+	return x->start < y->start ? -1 : x->start > y->start;
+}
+
+/*
+ * The op of the AI CPU task of @a's stream and task id whose window holds
+ * @a's run end (get_aicpu_batch_id, then ge_summary), from @idx[0..n), the
+ * AI CPU tasks sorted by cmp_aicpu_task; "N/A" when none. The windows of
+ * one stream do not overlap: the one to look at is the last that starts
+ * at or before the end.
+ */
+static const char *aicpu_node(const struct npa_export *x, const struct npa_task **idx, size_t n,
 			      const struct npa_aicpu *a)
 {
 	double end_ns = a->end_ms * 1000.0 * 1000;
+	const struct npa_task *t = NULL;
+	const struct npa_htask *h;
+	const struct npa_op *op;
+	size_t lo = 0, hi = n;
 
-	for (size_t i = 0; i < d->n_tasks; i++) {
-		const struct npa_task *t = &d->tasks[i];
-		const struct npa_htask *h = t->host >= 0 ? &x->host.htask[t->host] : NULL;
-		const struct npa_op *op;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		const struct npa_task *m = idx[mid];
+		bool before = m->stream != a->stream ? m->stream < a->stream
+			      : m->task != a->task   ? m->task < a->task
+						     : m->start <= end_ns;
 
-		if (!h || strcmp(h->type, "KERNEL_AICPU") || t->stream != a->stream ||
-		    t->task != a->task || !(t->start <= end_ns && end_ns <= t->start + t->dur))
-			continue;
-		op = h->op >= 0 ? &x->host.ops[h->op] : NULL;
-		return op && op->task_type == CANN_GE_AI_CPU ? op->name : "N/A";
+		if (before)
+			lo = mid + 1;
+		else
+			hi = mid;
 	}
-	return "N/A";
+	if (lo)
+		t = idx[lo - 1];
+	if (!t || t->stream != a->stream || t->task != a->task || end_ns > t->start + t->dur)
+		return "N/A";
+	h = &x->host.htask[t->host];
+	op = h->op >= 0 ? &x->host.ops[h->op] : NULL;
+	return op && op->task_type == CANN_GE_AI_CPU ? op->name : "N/A";
 }
 
 static char *put_us(char *p, double ms)
@@ -126,8 +155,9 @@ int npa_aicpu_csv(struct npa_export *x, const struct npa_dev *d)
 {
 	double begin = strtod(d->cfg.clock.begin, NULL);
 	char off[NPX_PY_FMT_MAX], us[NPX_PY_FMT_MAX];
+	const struct npa_task **idx;
 	struct aicpu_row *rows;
-	size_t n = 0;
+	size_t n = 0, n_idx = 0;
 	int rc = 0;
 
 	if (!d->n_aicpu)
@@ -138,8 +168,19 @@ int npa_aicpu_csv(struct npa_export *x, const struct npa_dev *d)
 			return rc;
 	}
 	rows = malloc(d->n_aicpu * sizeof(*rows));
-	if (!rows)
+	idx = malloc((d->n_tasks ? d->n_tasks : 1) * sizeof(*idx));
+	if (!rows || !idx) {
+		free(rows);
+		free(idx);
 		return npuprof_set_error(x->o.err, -ENOMEM, "out of memory");
+	}
+	for (size_t i = 0; i < d->n_tasks; i++) {
+		const struct npa_task *t = &d->tasks[i];
+
+		if (t->host >= 0 && !strcmp(x->host.htask[t->host].type, "KERNEL_AICPU"))
+			idx[n_idx++] = t;
+	}
+	qsort(idx, n_idx, sizeof(*idx), cmp_aicpu_task);
 	npx_py_repr(off, d->cfg.clock.offset);
 	for (size_t i = 0; i < d->n_aicpu; i++) {
 		const struct npa_aicpu *a = &d->aicpu[i];
@@ -153,7 +194,7 @@ int npa_aicpu_csv(struct npa_export *x, const struct npa_dev *d)
 		e[0] = '\t';
 		e[1] = '\0';
 		rows[n].a = a;
-		rows[n++].node = aicpu_node(x, d, a);
+		rows[n++].node = aicpu_node(x, idx, n_idx, a);
 	}
 	qsort(rows, n, sizeof(*rows), cmp_row);
 	for (size_t i = 0; i < n && !rc; i++) {
@@ -188,5 +229,6 @@ int npa_aicpu_csv(struct npa_export *x, const struct npa_dev *d)
 		npx_csv_end(&x->aicpu, p);
 	}
 	free(rows);
+	free(idx);
 	return rc;
 }
