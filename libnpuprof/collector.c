@@ -371,16 +371,8 @@ static int host_start(struct npuprof_collector *c, const struct npc_session *ses
 	if (c->cann) {
 		npc_now(&now);
 		ret = npc_write_host(c->host_dir, sess, &now, err);
-		if (!ret && pathf(data, "%s/" NPUPROF_RAW_LOSS_FILE, c->host_dir))
-			ret = npuprof_set_error(err, -ENAMETOOLONG, "path too long: %s",
-						c->host_dir);
 		if (!ret)
-			ret = npc_reserve_loss(data, err);
-		if (!ret && pathf(data, "%s/end_info", c->host_dir))
-			ret = npuprof_set_error(err, -ENAMETOOLONG, "path too long: %s",
-						c->host_dir);
-		if (!ret)
-			ret = npc_reserve_end(data, err);
+			ret = npc_reserve_ends(c->host_dir, -1, err);
 		if (ret) {
 			host_sink_forget(c->host);
 			c->host = NULL;
@@ -438,13 +430,19 @@ static uint64_t fitting_records(const struct dev_collect *d, uint64_t pos, uint6
  * records (a write that failed half way leaves part of a record), and
  * write nothing more; drain() then drops and counts what it drains.
  */
-static void write_failed(struct dev_collect *d, int error, const char *path)
+static void write_failed_at(struct dev_collect *d, int fd, uint64_t whole, int error,
+			    const char *path)
 {
 	d->error = error;
 	snprintf(d->error_path, sizeof(d->error_path), "%s", path);
 	/* if this fails too, the export ignores a cut record at the end */
-	if (d->out >= 0 && !ftruncate(d->out, (off_t)d->file_bytes))
-		lseek(d->out, (off_t)d->file_bytes, SEEK_SET);
+	if (fd >= 0 && !ftruncate(fd, (off_t)whole))
+		lseek(fd, (off_t)whole, SEEK_SET);
+}
+
+static void write_failed(struct dev_collect *d, int error, const char *path)
+{
+	write_failed_at(d, d->out, d->file_bytes, error, path);
 }
 
 /* Drop [pos, @end): count its data records, and the counts of its LOST records. */
@@ -540,10 +538,7 @@ static void drain(struct dev_collect *d)
 static void chan_write_failed(struct dev_collect *d, struct chan_collect *ch, int error,
 			      const char *path)
 {
-	d->error = error;
-	snprintf(d->error_path, sizeof(d->error_path), "%s", path);
-	if (ch->out >= 0 && !ftruncate(ch->out, (off_t)ch->file_bytes))
-		lseek(ch->out, (off_t)ch->file_bytes, SEEK_SET);
+	write_failed_at(d, ch->out, ch->file_bytes, error, path);
 }
 
 /* Open slice @no of channel @ch; on failure the error is the device's. */
@@ -818,13 +813,7 @@ static int dev_files(struct npuprof_collector *c, struct dev_collect *d,
 	if (d->chans) {
 		npc_now(&now);
 		ret = npc_write_device(d->devdir, d->dev_id, &sess, &now, err);
-		if (!ret && pathf(file, "%s/" NPUPROF_RAW_LOSS_FILE, d->devdir))
-			ret = npuprof_set_error(err, -ENAMETOOLONG, "path too long: %s", d->devdir);
-		if (!ret)
-			ret = npc_reserve_loss(file, err);
-		if (!ret && pathf(file, "%s/end_info.%u", d->devdir, d->dev_id))
-			ret = npuprof_set_error(err, -ENAMETOOLONG, "path too long: %s", d->devdir);
-		return ret ? ret : npc_reserve_end(file, err);
+		return ret ? ret : npc_reserve_ends(d->devdir, (int)d->dev_id, err);
 	}
 	ret = pathf(file, "%s/" NPUPROF_RAW_INFO_JSON, d->devdir, d->dev_id) ? -errno : 0;
 	if (!ret)
@@ -1122,8 +1111,7 @@ static int report(struct npuprof_error *err, int ret, const struct npuprof_error
 static int chans_end(struct dev_collect *d, int *ret, struct npuprof_error *err)
 {
 	struct npc_loss loss[VNPU_CH_COUNT];
-	struct npuprof_error e = { 0 };
-	char path[PATH_MAX];
+	struct npuprof_error e;
 
 	for (int i = 0; i < VNPU_CH_COUNT; i++) {
 		struct chan_collect *ch = &d->ch[i];
@@ -1143,12 +1131,7 @@ static int chans_end(struct dev_collect *d, int *ret, struct npuprof_error *err)
 			.not_written = ch->dropped,
 		};
 	}
-	if (pathf(path, "%s/" NPUPROF_RAW_LOSS_FILE, d->devdir)) {
-		npuprof_set_error(&e, -ENAMETOOLONG, "path too long: %s", d->devdir);
-		*ret = report(err, *ret, &e);
-		return 0;
-	}
-	if (npc_write_loss(path, loss, VNPU_CH_COUNT, &e)) {
+	if (npc_write_loss(d->devdir, loss, VNPU_CH_COUNT, &e)) {
 		*ret = report(err, *ret, &e);
 		return 0;
 	}
@@ -1156,19 +1139,12 @@ static int chans_end(struct dev_collect *d, int *ret, struct npuprof_error *err)
 }
 
 /* end_info(.N) at @end, a failure reported. */
-static int write_end(const char *dir, const char *name, const struct npc_instant *end, int ret,
+static int write_end(const char *dir, int id, const struct npc_instant *end, int ret,
 		     struct npuprof_error *err)
 {
 	struct npuprof_error e;
-	char path[PATH_MAX];
 
-	if (pathf(path, "%s/%s", dir, name)) {
-		npuprof_set_error(&e, -ENAMETOOLONG, "path too long: %s", dir);
-		return report(err, ret, &e);
-	}
-	if (npc_write_end(path, end, &e))
-		return report(err, ret, &e);
-	return ret;
+	return npc_write_end(dir, id, end, &e) ? report(err, ret, &e) : ret;
 }
 
 /* Report a device's write failure. */
@@ -1246,12 +1222,8 @@ int npuprof_collector_finish(struct npuprof_collector *c, int export, struct npu
 		else if (d->dropped || d->dropped_lost)
 			in_band = !record_dropped(d);
 		ret = dev_report(d, ret, in_band, err);
-		if (d->chans) {
-			char name[32];
-
-			snprintf(name, sizeof(name), "end_info.%u", d->dev_id);
-			ret = write_end(d->devdir, name, &end, ret, err);
-		}
+		if (d->chans)
+			ret = write_end(d->devdir, (int)d->dev_id, &end, ret, err);
 		if (d->ctrl && (d->ctrl->lost || d->dropped))
 			fprintf(stderr,
 				"npuprof: warning: vnpu%u lost %llu of %llu records (%llu: ring "
@@ -1262,15 +1234,10 @@ int npuprof_collector_finish(struct npuprof_collector *c, int export, struct npu
 				(unsigned long long)d->ctrl->lost, (unsigned long long)d->dropped);
 		dev_close(d);
 	}
-	if (c->host) {
-		char loss[PATH_MAX];
-
-		if (!c->cann || pathf(loss, "%s/" NPUPROF_RAW_LOSS_FILE, c->host_dir))
-			loss[0] = '\0';
-		ret = host_sink_close(c->host, loss[0] ? loss : NULL, ret, err);
-	}
+	if (c->host)
+		ret = host_sink_close(c->host, c->cann ? c->host_dir : NULL, ret, err);
 	if (c->cann && !stat(c->dir, &sb))
-		ret = write_end(c->host_dir, "end_info", &end, ret, err);
+		ret = write_end(c->host_dir, -1, &end, ret, err);
 	if (!ret && export)
 		ret = npuprof_export(c->dir, &eo, err);
 

@@ -772,7 +772,7 @@ static void free_sink(struct host_sink *s)
 	free(s);
 }
 
-int host_sink_close(struct host_sink *s, const char *loss_path, int ret, struct npuprof_error *err)
+int host_sink_close(struct host_sink *s, const char *loss_dir, int ret, struct npuprof_error *err)
 {
 	struct npc_loss loss[HK_COUNT];
 	struct npuprof_error e;
@@ -817,7 +817,7 @@ int host_sink_close(struct host_sink *s, const char *loss_path, int ret, struct 
 				  strerror(ENOENT));
 	}
 	/* the counts, in the room reserved at the start */
-	if (loss_path && npc_write_loss(loss_path, loss, n, code ? NULL : &e) && !code)
+	if (loss_dir && npc_write_loss(loss_dir, loss, n, code ? NULL : &e) && !code)
 		code = e.code;
 	if (code) {
 		if (!ret) {

@@ -51,12 +51,12 @@ void host_sink_uninstall(struct host_sink *s);
 void host_sink_flush(struct host_sink *s);
 
 /*
- * Flush, write the counts per kind into @loss_path (the loss report whose
- * room npc_reserve_loss() made; NULL: none), report a write failure or
+ * Flush, write the counts per kind into @loss_dir's loss report (whose
+ * room npc_reserve_ends() made; NULL: none), report a write failure or
  * records not written (into @err when @ret is 0, else to stderr), close
  * the files and free @s. Returns @ret, or the first failure.
  */
-int host_sink_close(struct host_sink *s, const char *loss_path, int ret, struct npuprof_error *err);
+int host_sink_close(struct host_sink *s, const char *loss_dir, int ret, struct npuprof_error *err);
 
 /* In a child of fork(): free @s without a write (its files are the parent's). */
 void host_sink_forget(struct host_sink *s);

@@ -11,6 +11,7 @@
  * so msprof's time_from_syscnt lands device times on the host's line.
  */
 #include <errno.h>
+#include <limits.h>
 #include <fcntl.h>
 #include <json-c/json.h>
 #include <stdio.h>
@@ -388,94 +389,114 @@ int npc_write_device(const char *dev_dir, unsigned int id, const struct npc_sess
 	return ret;
 }
 
-/* The hidden file that holds the room of @path: dir/.name.reserve */
-static int reserve_name(char *buf, size_t len, const char *path)
+/*
+ * Write @len bytes of @buf at the start of @path, opened with @oflags, and
+ * cut it there when @cut (else its later bytes stay): the end files are
+ * written into room their file already has, so that a full disk takes them.
+ */
+static int write_in_place(const char *path, int oflags, const char *buf, size_t len, bool cut,
+			  struct npuprof_error *err)
 {
-	const char *slash = strrchr(path, '/');
-	int dl = slash ? (int)(slash - path + 1) : 0;
-	int n = snprintf(buf, len, "%.*s.%s.reserve", dl, path, slash ? slash + 1 : path);
+	int fd = open(path, oflags | O_WRONLY | O_CLOEXEC, 0644), ret = 0;
 
-	return n < 0 || (size_t)n >= len ? -ENAMETOOLONG : 0;
-}
-
-#define END_FILE_BYTES 256
-
-int npc_reserve_end(const char *path, struct npuprof_error *err)
-{
-	char name[4096], buf[END_FILE_BYTES + 1];
-
-	if (reserve_name(name, sizeof(name), path))
-		return npuprof_set_error(err, -ENAMETOOLONG, "path too long: %s", path);
-	memset(buf, ' ', END_FILE_BYTES);
-	buf[END_FILE_BYTES] = '\0';
-	return write_text(name, buf, err);
-}
-
-int npc_write_end(const char *path, const struct npc_instant *t, struct npuprof_error *err)
-{
-	struct json_object *o = start_end("collectionDateEnd", "collectionTimeEnd", t);
-	const char *text = o ? json_object_to_json_string_ext(o, JSON_C_TO_STRING_SPACED) : NULL;
-	char name[4096];
-	size_t len = text ? strlen(text) : 0;
-	int fd, ret = 0;
-
-	if (!text) {
-		json_object_put(o);
-		return npuprof_set_error(err, -ENOMEM, "%s: out of memory", path);
-	}
-	/* into the room reserved at the start, then under its name: no new room */
-	fd = reserve_name(name, sizeof(name), path) || len > END_FILE_BYTES
-		     ? -1
-		     : open(name, O_WRONLY | O_CLOEXEC);
-	if (fd < 0) {
-		ret = write_text(path, text, err);
-		json_object_put(o);
-		return ret;
-	}
+	if (fd < 0)
+		return npuprof_set_error(err, -errno, "cannot open %s: %s", path, strerror(errno));
 	errno = 0;
-	if (pwrite(fd, text, len, 0) != (ssize_t)len || ftruncate(fd, (off_t)len))
+	if (pwrite(fd, buf, len, 0) != (ssize_t)len || (cut && ftruncate(fd, (off_t)len)))
 		ret = errno ? -errno : -EIO;
 	if (close(fd) && !ret)
 		ret = -errno;
-	if (!ret && rename(name, path))
-		ret = -errno;
-	json_object_put(o);
 	if (ret)
 		return npuprof_set_error(err, ret, "cannot write %s: %s", path, strerror(-ret));
 	return 0;
 }
 
-/*
- * The loss report is rewritten in place at the end of the run: its bytes
- * are written at the start, so that a full disk at the end still takes
- * the counts (rewriting bytes a file holds needs no new room).
- */
-#define LOSS_FILE_BYTES 2048
-
-int npc_reserve_loss(const char *path, struct npuprof_error *err)
+/* end_info (@id < 0, the host) or end_info.@id in @dir, and its room .end_info(.N).reserve */
+static int end_paths(char *path, char *room, const char *dir, int id, struct npuprof_error *err)
 {
-	char buf[LOSS_FILE_BYTES + 1];
+	char name[32];
+	int n, m;
 
-	memset(buf, ' ', LOSS_FILE_BYTES);
-	memcpy(buf, "{}", 2);
-	buf[LOSS_FILE_BYTES - 1] = '\n';
-	buf[LOSS_FILE_BYTES] = '\0';
-	return write_text(path, buf, err);
+	if (id < 0)
+		snprintf(name, sizeof(name), "end_info");
+	else
+		snprintf(name, sizeof(name), "end_info.%d", id);
+	n = snprintf(path, PATH_MAX, "%s/%s", dir, name);
+	m = snprintf(room, PATH_MAX, "%s/.%s.reserve", dir, name);
+	if (n < 0 || n >= PATH_MAX || m < 0 || m >= PATH_MAX)
+		return npuprof_set_error(err, -ENAMETOOLONG, "path too long: %s", dir);
+	return 0;
 }
 
-int npc_write_loss(const char *path, const struct npc_loss *l, unsigned int n,
+/*
+ * The loss report and end_info are written at the end of the run into room
+ * reserved at the start, so that a full disk at the end still takes them.
+ */
+#define END_FILE_BYTES 256
+#define LOSS_FILE_BYTES 2048
+
+int npc_reserve_ends(const char *dir, int id, struct npuprof_error *err)
+{
+	char path[PATH_MAX], room[PATH_MAX], end[END_FILE_BYTES + 1], loss[LOSS_FILE_BYTES + 1];
+	int ret;
+
+	memset(end, ' ', END_FILE_BYTES);
+	end[END_FILE_BYTES] = '\0';
+	/* an empty object and room: a report never filled says the run did not end */
+	memset(loss, ' ', LOSS_FILE_BYTES);
+	memcpy(loss, "{}", 2);
+	loss[LOSS_FILE_BYTES - 1] = '\n';
+	loss[LOSS_FILE_BYTES] = '\0';
+	ret = end_paths(path, room, dir, id, err);
+	if (!ret)
+		ret = write_text(room, end, err);
+	if (!ret)
+		ret = pathcat(path, sizeof(path), dir, NPUPROF_RAW_LOSS_FILE, err);
+	if (!ret)
+		ret = write_text(path, loss, err);
+	return ret;
+}
+
+int npc_write_end(const char *dir, int id, const struct npc_instant *t, struct npuprof_error *err)
+{
+	struct json_object *o = start_end("collectionDateEnd", "collectionTimeEnd", t);
+	const char *text = o ? json_object_to_json_string_ext(o, JSON_C_TO_STRING_SPACED) : NULL;
+	char path[PATH_MAX], room[PATH_MAX];
+	size_t len = text ? strlen(text) : 0;
+	int ret;
+
+	ret = end_paths(path, room, dir, id, err);
+	if (!ret && !text)
+		ret = npuprof_set_error(err, -ENOMEM, "%s: out of memory", path);
+	if (!ret && (len > END_FILE_BYTES || access(room, F_OK))) {
+		/* no room reserved (or too little): a file of its own */
+		ret = write_text(path, text, err);
+	} else if (!ret) {
+		/* into the room reserved at the start, then under its name */
+		ret = write_in_place(room, 0, text, len, true, err);
+		if (!ret && rename(room, path))
+			ret = npuprof_set_error(err, -errno, "cannot write %s: %s", path,
+						strerror(errno));
+	}
+	json_object_put(o);
+	return ret;
+}
+
+int npc_write_loss(const char *dir, const struct npc_loss *l, unsigned int n,
 		   struct npuprof_error *err)
 {
 	struct json_object *o = json_object_new_object(), *arr = json_object_new_array();
-	char buf[LOSS_FILE_BYTES];
+	char path[PATH_MAX], buf[LOSS_FILE_BYTES];
 	const char *text;
 	size_t len;
-	int fd, ret = 0;
+	int ret = pathcat(path, sizeof(path), dir, NPUPROF_RAW_LOSS_FILE, err);
 
-	if (!o || !arr) {
+	if (!ret && (!o || !arr))
+		ret = npuprof_set_error(err, -ENOMEM, "%s: out of memory", path);
+	if (ret) {
 		json_object_put(o);
 		json_object_put(arr);
-		return npuprof_set_error(err, -ENOMEM, "%s: out of memory", path);
+		return ret;
 	}
 	for (unsigned int i = 0; i < n; i++) {
 		struct json_object *c = json_object_new_object();
@@ -497,19 +518,10 @@ int npc_write_loss(const char *path, const struct npc_loss *l, unsigned int n,
 		json_object_put(o);
 		return npuprof_set_error(err, -EOVERFLOW, "%s: the loss report does not fit", path);
 	}
+	/* the whole room, padded: the report's length never changes the file's */
 	memset(buf, ' ', sizeof(buf));
 	memcpy(buf, text, len);
 	buf[sizeof(buf) - 1] = '\n';
 	json_object_put(o);
-	fd = open(path, O_WRONLY | O_CREAT | O_CLOEXEC, 0644);
-	if (fd < 0)
-		return npuprof_set_error(err, -errno, "cannot open %s: %s", path, strerror(errno));
-	errno = 0;
-	if (pwrite(fd, buf, sizeof(buf), 0) != (ssize_t)sizeof(buf))
-		ret = errno ? -errno : -EIO;
-	if (close(fd) && !ret)
-		ret = -errno;
-	if (ret)
-		return npuprof_set_error(err, ret, "cannot write %s: %s", path, strerror(-ret));
-	return 0;
+	return write_in_place(path, O_CREAT, buf, sizeof(buf), false, err);
 }

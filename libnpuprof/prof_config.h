@@ -56,13 +56,15 @@ int npc_write_device(const char *dev_dir, unsigned int id, const struct npc_sess
 		     const struct npc_instant *t, struct npuprof_error *err);
 
 /*
- * @path (host/end_info or device_N/end_info.N) at @t. npc_reserve_end()
- * at the start keeps its room in a hidden file (.end_info.N.reserve), so
- * that a disk full at the end still takes it; npc_write_end() writes it
- * there and renames it (or writes @path anew without a reserve).
+ * The end of the run's files in @dir (host/, @id < 0, or device_N/, @id N),
+ * written into room reserved at the start, so that a disk full at the end
+ * still takes them: npc_reserve_ends() writes the room of end_info(.N) (a
+ * hidden .end_info(.N).reserve) and of the loss report (vnpu_loss.json,
+ * an empty object until the end); npc_write_end() writes end_info(.N) at
+ * @t into its room and renames it (a file anew without a room).
  */
-int npc_reserve_end(const char *path, struct npuprof_error *err);
-int npc_write_end(const char *path, const struct npc_instant *t, struct npuprof_error *err);
+int npc_reserve_ends(const char *dir, int id, struct npuprof_error *err);
+int npc_write_end(const char *dir, int id, const struct npc_instant *t, struct npuprof_error *err);
 
 /**
  * struct npc_loss - the accounting of one channel (produced == written +
@@ -84,12 +86,10 @@ struct npc_loss {
 };
 
 /*
- * device_N/vnpu_loss.json and host/vnpu_loss.json: ours, not msprof's
- * (docs/output.md). npc_reserve_loss() writes its room at the start;
- * npc_write_loss() rewrites it in place.
+ * @dir/vnpu_loss.json, the loss report (ours, not msprof's;
+ * docs/output.md), rewritten in place in the room npc_reserve_ends() made.
  */
-int npc_reserve_loss(const char *path, struct npuprof_error *err);
-int npc_write_loss(const char *path, const struct npc_loss *l, unsigned int n,
+int npc_write_loss(const char *dir, const struct npc_loss *l, unsigned int n,
 		   struct npuprof_error *err);
 
 #endif /* NPUPROF_PROF_CONFIG_H */
