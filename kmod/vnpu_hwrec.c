@@ -109,12 +109,6 @@ static void vnpu_hwrec_pmu(struct vnpu_ring *r, const struct vnpu_prof *prof,
 			rec->pmu[i] = vnpu_pmu_read(c, aiv, ev[i]);
 }
 
-/* ticks to device microseconds, without overflow */
-static u64 vnpu_ticks_us(u64 ticks, u32 khz)
-{
-	return div_u64(ticks, khz) * 1000 + div_u64((ticks % khz) * 1000, khz);
-}
-
 /*
  * An AI CPU task: it computes for the first 90% of its run and copies its
  * outputs out in the last 10% (the split msprof reports as Compute_time and
@@ -133,8 +127,9 @@ static void vnpu_hwrec_aicpu(struct vnpu_ring *r, const struct vnpu_prof *prof,
 	rec = vnpu_chan_reserve(r, VNPU_CH_AICPU, &cnt);
 	if (!rec)
 		return;
-	start_us = vnpu_ticks_us(t->start, khz);
-	end_us = vnpu_ticks_us(t->end, khz);
+	/* ticks to device microseconds, as vnpu_exec.c's ticks to ns (128-bit) */
+	start_us = mul_u64_u32_div(t->start, 1000, khz);
+	end_us = mul_u64_u32_div(t->end, 1000, khz);
 	*rec = (struct vnpu_aicpu_node){
 		.magic = VNPU_AICPU_MAGIC,
 		.level = VNPU_AICPU_LEVEL,
