@@ -215,8 +215,8 @@ int main(int argc, char **argv)
 			return 2;
 		}
 	}
-	if (devs < 2 || devs > VNPU_MAX_DEVICES || secs <= 0 || !batch || batch > VNPU_MAX_SUBMIT ||
-	    rounds < 1 || rounds > 16) {
+	if (devs < 2 || devs > VNPU_MAX_DEVICES || secs <= 0 || !batch ||
+	    batch > 4096 /* vnpu_info.max_submit */ || rounds < 1 || rounds > 16) {
 		fprintf(stderr, "scale: bad arguments\n");
 		return 2;
 	}

@@ -103,6 +103,12 @@ static void vnpu_fill_info(const struct vnpu_device *vdev, struct vnpu_info *inf
 	info->metric_groups = p->metric_groups;
 	info->cube_flops = vnpu_product_cube_flops(p);
 	info->vector_flops = vnpu_product_vector_flops(p);
+	info->max_streams = VNPU_MAX_STREAMS;
+	info->max_hw_streams = VNPU_HW_STREAMS;
+	info->max_submit = VNPU_MAX_SUBMIT;
+	info->max_pending = VNPU_MAX_PENDING;
+	info->ring_default_bytes = (u64)VNPU_RING_DEFAULT_PAGES * PAGE_SIZE;
+	info->ring_max_bytes = (u64)VNPU_RING_MAX_PAGES * PAGE_SIZE;
 }
 
 static long vnpu_ioctl_get_info(struct vnpu_file *vfile, void __user *arg)
@@ -114,8 +120,9 @@ static long vnpu_ioctl_get_info(struct vnpu_file *vfile, void __user *arg)
 	ret = vnpu_copy_struct_in(&info, sizeof(info), VNPU_INFO_SIZE_VER0, arg);
 	if (ret)
 		return ret;
-	if (info.flags || memchr_inv((u8 *)&info + sizeof(info.size),
-				     0, sizeof(info) - sizeof(info.size)))
+	/* everything else is an output: a reused struct is fine */
+	if (info.flags || info.reserved0 ||
+	    memchr_inv(info.reserved, 0, sizeof(info.reserved)))
 		return -EINVAL;
 
 	usize = info.size;
@@ -169,6 +176,7 @@ static long vnpu_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
 	 */
 	switch (cmd) {
 	case VNPU_IOC_GET_INFO:
+	case VNPU_IOC_GET_INFO_VER0:
 		return vnpu_ioctl_get_info(vfile, uarg);
 	case VNPU_IOC_STREAM_CREATE:
 	case VNPU_IOC_STREAM_DESTROY:

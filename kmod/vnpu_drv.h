@@ -35,6 +35,13 @@
 /* Device-wide stream ids: msprof re-encodes ids with bit 12 or 13 set. */
 #define VNPU_HW_STREAMS VNPU_MAX_HW_STREAMS
 
+/* The device's limits, reported by VNPU_IOC_GET_INFO (struct vnpu_info). */
+#define VNPU_MAX_STREAMS 64	  /* per open file */
+#define VNPU_MAX_SUBMIT 4096	  /* tasks per VNPU_IOC_SUBMIT call */
+#define VNPU_MAX_PENDING 4096	  /* tasks queued per open file; submit waits */
+#define VNPU_RING_DEFAULT_PAGES 1024	/* 4 MiB of data */
+#define VNPU_RING_MAX_PAGES 8192	/* 32 MiB of data */
+
 /* Cores of one type a device models at most (the product table's maximum). */
 #define VNPU_MAX_CORES 64
 

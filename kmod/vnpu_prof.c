@@ -82,10 +82,8 @@ static int vnpu_prof_check_start(const struct vnpu_product_desc *p,
 {
 	if ((ps->flags & ~VNPU_PROF_F_ALL) || ps->level >= VNPU_PROF_LEVEL_COUNT)
 		return -EINVAL;
-	if (ps->session_id || ps->n_events || ps->mmap_size ||
-	    memchr_inv(ps->aic_events, 0, sizeof(ps->aic_events)) ||
-	    memchr_inv(ps->aiv_events, 0, sizeof(ps->aiv_events)) ||
-	    ps->reserved[0] || ps->reserved[1])
+	/* session_id, n_events, the events and mmap_size are outputs */
+	if (ps->reserved[0] || ps->reserved[1])
 		return -EINVAL;
 
 	if (ps->flags & VNPU_PROF_F_METRIC_GROUP) {
@@ -95,8 +93,7 @@ static int vnpu_prof_check_start(const struct vnpu_product_desc *p,
 		if (!(p->metric_groups & BIT(ps->metric_group)))
 			return -EOPNOTSUPP;
 	} else {
-		if (ps->metric_group)
-			return -EINVAL;
+		/* without the flag it is only an output (the group in force) */
 		ps->metric_group = ps->level == VNPU_PROF_L0 ?
 				   VNPU_METRIC_NONE : VNPU_METRIC_PIPE_UTILIZATION;
 	}
@@ -268,7 +265,8 @@ long vnpu_ioctl_prof_stats(struct vnpu_file *vfile, void __user *arg)
 	ret = vnpu_copy_struct_in(&st, sizeof(st), VNPU_PROF_STATS_SIZE_VER0, arg);
 	if (ret)
 		return ret;
-	if (st.flags || memchr_inv((u8 *)&st + 8, 0, sizeof(st) - 8))
+	/* every member but @flags and @reserved is an output */
+	if (st.flags || st.reserved[0] || st.reserved[1])
 		return -EINVAL;
 	usize = st.size;
 	memset(&st, 0, sizeof(st));

@@ -39,7 +39,8 @@ long vnpu_ioctl_stream_create(struct vnpu_file *vfile, void __user *arg)
 	ret = vnpu_copy_struct_in(&sc, sizeof(sc), VNPU_STREAM_CREATE_SIZE_VER0, arg);
 	if (ret)
 		return ret;
-	if (sc.flags || sc.stream_id || sc.hw_stream_id)
+	/* stream_id and hw_stream_id are outputs: a reused struct is fine */
+	if (sc.flags)
 		return -EINVAL;
 
 	stream = vnpu_fail_alloc() ? NULL : kzalloc(sizeof(*stream), GFP_KERNEL);
@@ -170,8 +171,8 @@ long vnpu_ioctl_sync(struct vnpu_file *vfile, void __user *arg)
 	ret = vnpu_copy_struct_in(&sy, sizeof(sy), VNPU_SYNC_SIZE_VER0, arg);
 	if (ret)
 		return ret;
-	if ((sy.flags & ~VNPU_SYNC_F_ALL_STREAMS) || sy.reserved ||
-	    sy.last_task_id || sy.device_time)
+	/* last_task_id and device_time are outputs: a reused struct is fine */
+	if ((sy.flags & ~VNPU_SYNC_F_ALL_STREAMS) || sy.reserved)
 		return -EINVAL;
 
 	if (sy.flags & VNPU_SYNC_F_ALL_STREAMS) {

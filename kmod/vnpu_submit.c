@@ -290,10 +290,12 @@ long vnpu_ioctl_submit(struct vnpu_file *vfile, void __user *arg, u32 *count)
 	ret = vnpu_copy_struct_in(&sub, sizeof(sub), VNPU_SUBMIT_SIZE_VER0, arg);
 	if (ret)
 		return ret;
-	if (sub.flags || sub.reserved || sub.submitted || !sub.count || !sub.tasks)
+	/* submitted is an output: a reused struct is fine */
+	if (sub.flags || sub.reserved || !sub.count || !sub.tasks)
 		return -EINVAL;
+	/* not E2BIG, which says "a non-zero tail" */
 	if (sub.count > VNPU_MAX_SUBMIT)
-		return -E2BIG;
+		return -EMSGSIZE;
 	*count = sub.count;
 	if (sub.task_size < VNPU_TASK_SIZE_VER0 || sub.task_size > PAGE_SIZE)
 		return -EINVAL;

@@ -543,7 +543,8 @@ void npuprof_launch_record(const struct npuprof_dev *dev, const struct vnpu_task
 		w = 8;
 	for (unsigned int i = 0; i < n; i++) {
 		uint32_t st = tasks[i].stream_id;
-		uint16_t hw = st < VNPU_MAX_STREAMS ? dev->hw_stream[st] : NPUPROF_NO_HW_STREAM;
+		uint16_t hw =
+			st < dev->info.max_streams ? dev->hw_stream[st] : NPUPROF_NO_HW_STREAM;
 
 		if (hw == NPUPROF_NO_HW_STREAM)
 			continue; /* not a stream of ours: the device ran nothing */

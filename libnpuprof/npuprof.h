@@ -72,7 +72,7 @@ int npuprof_stream_destroy(struct npuprof_dev *dev, uint32_t stream, struct npup
  * npuprof_launch() - queue @n tasks (all or nothing)
  * @dev: the device.
  * @tasks: the tasks (see the npuprof_op_* builders).
- * @n: 1 .. VNPU_MAX_SUBMIT.
+ * @n: 1 .. the device's vnpu_info.max_submit (4096).
  * @ids: out: the task ids, or NULL.
  * @err: filled on failure (the driver's errno and the first bad task).
  */

@@ -23,14 +23,15 @@
  * @fd: /dev/vnpuN.
  * @id: N.
  * @info: VNPU_IOC_GET_INFO at open.
- * @hw_stream: per stream of @fd, its device-wide id (the one the device's
- *             records and task_track name), NPUPROF_NO_HW_STREAM if none.
+ * @hw_stream: per stream of @fd (info.max_streams of them), its device-wide
+ *             id (the one the device's records and task_track name),
+ *             NPUPROF_NO_HW_STREAM if none.
  */
 struct npuprof_dev {
 	int fd;
 	unsigned int id;
 	struct vnpu_info info;
-	uint16_t hw_stream[VNPU_MAX_STREAMS];
+	uint16_t *hw_stream;
 };
 
 /* Host record time: CLOCK_MONOTONIC_RAW, as CANN's (host CPU Frequency ""). */

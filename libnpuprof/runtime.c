@@ -38,7 +38,6 @@ NPUPROF_API int npuprof_open(unsigned int dev_id, struct npuprof_dev **devp,
 	if (!dev)
 		return npuprof_set_error(err, -ENOMEM, "out of memory");
 	dev->id = dev_id;
-	memset(dev->hw_stream, 0xff, sizeof(dev->hw_stream));
 	snprintf(path, sizeof(path), "/dev/vnpu%u", dev_id);
 	dev->fd = open(path, O_RDWR | O_CLOEXEC);
 	if (dev->fd < 0) {
@@ -52,21 +51,36 @@ NPUPROF_API int npuprof_open(unsigned int dev_id, struct npuprof_dev **devp,
 	r1 = npuprof_now_ns();
 	if (ret) {
 		ret = -errno;
-		close(dev->fd);
-		free(dev);
-		return npuprof_set_error(err, ret, "%s: VNPU_IOC_GET_INFO: %s", path,
-					 strerror(-ret));
+		npuprof_set_error(err, ret, "%s: VNPU_IOC_GET_INFO: %s", path, strerror(-ret));
+		goto err_close;
 	}
+	/* the device's limits come with uapi 0.5 (VNPU_INFO_SIZE_VER1) */
+	if (dev->info.size < VNPU_INFO_SIZE_VER1 || !dev->info.max_streams) {
+		ret = npuprof_set_error(
+			err, -EPROTONOSUPPORT, "%s: the vnpu module's uapi %u.%u is older than 0.5",
+			path, dev->info.uapi_version >> 16, dev->info.uapi_version & 0xffff);
+		goto err_close;
+	}
+	dev->hw_stream = malloc(dev->info.max_streams * sizeof(*dev->hw_stream));
+	if (!dev->hw_stream) {
+		ret = npuprof_set_error(err, -ENOMEM, "out of memory");
+		goto err_close;
+	}
+	memset(dev->hw_stream, 0xff, dev->info.max_streams * sizeof(*dev->hw_stream));
 	ret = npuprof_global_device_opened(dev, err);
-	if (ret) {
-		close(dev->fd);
-		free(dev);
-		return ret;
-	}
+	if (ret)
+		goto err_free_streams;
 	current_dev = dev;
 	*devp = dev;
 	npuprof_api_record(NPUPROF_API_OPEN, t0, r0, r1);
 	return 0;
+
+err_free_streams:
+	free(dev->hw_stream);
+err_close:
+	close(dev->fd);
+	free(dev);
+	return ret;
 }
 
 NPUPROF_API void npuprof_close(struct npuprof_dev *dev)
@@ -79,6 +93,7 @@ NPUPROF_API void npuprof_close(struct npuprof_dev *dev)
 		current_dev = NULL;
 	close(dev->fd);
 	r1 = npuprof_now_ns();
+	free(dev->hw_stream);
 	free(dev);
 	npuprof_api_record(NPUPROF_API_CLOSE, t0, t0, r1);
 }
@@ -121,7 +136,7 @@ NPUPROF_API int npuprof_stream_create(struct npuprof_dev *dev, uint32_t *stream,
 				  strerror(-ret));
 	} else {
 		*stream = sc.stream_id;
-		if (sc.stream_id < VNPU_MAX_STREAMS)
+		if (sc.stream_id < dev->info.max_streams)
 			dev->hw_stream[sc.stream_id] = (uint16_t)sc.hw_stream_id;
 	}
 	npuprof_api_record(NPUPROF_API_STREAM_CREATE, t0, r0, r1);
@@ -144,7 +159,7 @@ NPUPROF_API int npuprof_stream_destroy(struct npuprof_dev *dev, uint32_t stream,
 	if (ret)
 		npuprof_set_error(err, ret, "vnpu%u: cannot destroy stream %u: %s", dev->id, stream,
 				  strerror(-ret));
-	else if (stream < VNPU_MAX_STREAMS)
+	else if (stream < dev->info.max_streams)
 		dev->hw_stream[stream] = NPUPROF_NO_HW_STREAM;
 	npuprof_api_record(NPUPROF_API_STREAM_DESTROY, t0, r0, r1);
 	return ret;
@@ -166,9 +181,9 @@ NPUPROF_API int npuprof_launch(struct npuprof_dev *dev, const struct vnpu_task *
 	npuprof_clear_error(err);
 	if (!dev || !tasks)
 		return npuprof_set_error(err, -EINVAL, "npuprof_launch: NULL argument");
-	if (n == 0 || n > VNPU_MAX_SUBMIT)
+	if (n == 0 || n > dev->info.max_submit)
 		return npuprof_set_error(err, -EINVAL, "npuprof_launch: %u tasks (1..%u)", n,
-					 VNPU_MAX_SUBMIT);
+					 dev->info.max_submit);
 	/* task_track names each task's id: ask for them while recording */
 	if (!ids && npuprof_host_recording()) {
 		own = malloc(n * sizeof(*own));

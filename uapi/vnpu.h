@@ -10,16 +10,20 @@
  *    knows it. The kernel accepts any size from the first published version
  *    (VNPU_*_SIZE_VER0) up; bytes the kernel does not know must be zero
  *    (-E2BIG otherwise), bytes the caller did not pass read as zero.
- *  - @flags, every reserved member and every output-only member must be
- *    zero on input (-EINVAL otherwise).
+ *  - @flags and every reserved member must be zero on input (-EINVAL
+ *    otherwise). Output members are ignored on input, so a structure can
+ *    be passed again as it came back (a second SYNC or PROF_START).
  *  - Members are only ever appended; a new version gets a new SIZE_VER.
  *  - Output structures are written up to min(@size, kernel size) and @size
  *    comes back as the kernel's size; the kernel zeroes every byte it
  *    writes that has no meaning.
  *  - Arrays passed by pointer carry their element size (e.g. @task_size of
  *    struct vnpu_submit) under the same rules, element by element.
- *  - Ioctls are dispatched on _IOC_NR, so the size bits of the command do
- *    not have to match the kernel's structure size.
+ *  - Ioctls are dispatched on their whole number (anything else is
+ *    -ENOTTY); the size bits are those of this header's structures, and
+ *    the size the caller knows travels in @size.
+ *  - Limits (streams, queued tasks, batch and ring sizes) are the device's,
+ *    reported by VNPU_IOC_GET_INFO, not constants of this header.
  *
  * See docs/uapi.md for the ioctl table and the meaning of every field.
  */
@@ -32,19 +36,16 @@
 
 /* The user API version reported by VNPU_IOC_GET_INFO: major << 16 | minor. */
 #define VNPU_UAPI_VERSION_MAJOR 0
-#define VNPU_UAPI_VERSION_MINOR 4
+#define VNPU_UAPI_VERSION_MINOR 5
 #define VNPU_UAPI_VERSION ((VNPU_UAPI_VERSION_MAJOR << 16) | VNPU_UAPI_VERSION_MINOR)
 
-#define VNPU_MAX_DEVICES 16
-#define VNPU_MAX_STREAMS 64	  /* per open file */
-#define VNPU_MAX_HW_STREAMS 2048 /* device-wide stream ids (hw_stream_id) */
-#define VNPU_MAX_SUBMIT 4096	  /* tasks per VNPU_IOC_SUBMIT call */
+#define VNPU_MAX_DEVICES 16	  /* bits of a COMMUNICATION task's mask */
+#define VNPU_MAX_HW_STREAMS 2048 /* device-wide stream ids: 11 bits in records */
 #define VNPU_OP_NAME_LEN 64	  /* including the NUL */
 #define VNPU_OP_TYPE_LEN 32	  /* including the NUL */
 #define VNPU_NAME_LEN 32	  /* product and chip names, including the NUL */
 #define VNPU_MAX_TENSORS 8	  /* inputs + outputs of one task */
 #define VNPU_MAX_DIMS 8
-#define VNPU_MAX_PENDING 4096	  /* tasks queued per open file; submit waits */
 #define VNPU_TASK_MAX_FLOPS _BITULL(50)
 #define VNPU_TASK_MAX_BYTES _BITULL(40)
 
@@ -112,6 +113,19 @@ enum vnpu_metric_group {
  * @cube_flops: out: peak cube throughput of the device, FLOP/s (fp16).
  * @vector_flops: out: peak vector throughput of the device, FLOP/s (fp16).
  * @reserved: must be zero on input; zero on output.
+ *
+ * The device's limits (VNPU_INFO_SIZE_VER1 on):
+ * @max_streams: out: streams per open file (ids 0 .. max_streams - 1).
+ * @max_hw_streams: out: device-wide stream ids (hw_stream_id below it).
+ * @max_submit: out: tasks per VNPU_IOC_SUBMIT (-EMSGSIZE above).
+ * @max_pending: out: tasks one open file may have queued; SUBMIT waits for
+ *               room beyond it.
+ * @ring_default_bytes: out: data bytes of a session's ring (of its ACSQ and
+ *                      PMU channels each) when ring_pages is 0.
+ * @ring_max_bytes: out: the most data bytes ring_pages may ask for.
+ *
+ * Every member but @size, @flags and the reserved ones is an output, and
+ * is ignored on input.
  */
 struct vnpu_info {
 	__u32 size;
@@ -137,9 +151,16 @@ struct vnpu_info {
 	__u64 cube_flops;
 	__u64 vector_flops;
 	__u64 reserved[4];
+	__u32 max_streams;
+	__u32 max_hw_streams;
+	__u32 max_submit;
+	__u32 max_pending;
+	__u64 ring_default_bytes;
+	__u64 ring_max_bytes;
 };
 
 #define VNPU_INFO_SIZE_VER0 184
+#define VNPU_INFO_SIZE_VER1 216
 
 /**
  * struct vnpu_stream_create - VNPU_IOC_STREAM_CREATE
@@ -316,7 +337,7 @@ struct vnpu_task {
  * @tasks: in: user pointer to @count tasks, @task_size bytes apart.
  * @task_ids: in: user pointer to @count __u64, out: the task ids (device
  *            wide, increasing in submission order), or 0 (not wanted).
- * @count: in: 1 .. VNPU_MAX_SUBMIT (-E2BIG above).
+ * @count: in: 1 .. vnpu_info.max_submit (-EMSGSIZE above).
  * @task_size: in: sizeof(struct vnpu_task) as the caller knows it.
  * @submitted: out: tasks queued. The batch is all or nothing: on any
  *             error nothing is queued and this is 0.
@@ -378,6 +399,9 @@ struct vnpu_sync {
 #define VNPU_IOC_NR_SYNC 0x04
 
 #define VNPU_IOC_GET_INFO _IOWR(VNPU_IOC_MAGIC, VNPU_IOC_NR_GET_INFO, struct vnpu_info)
+/* GET_INFO as uapi 0.4 spelled it (a 184-byte struct vnpu_info): still taken */
+#define VNPU_IOC_GET_INFO_VER0 \
+	_IOC(_IOC_READ | _IOC_WRITE, VNPU_IOC_MAGIC, VNPU_IOC_NR_GET_INFO, VNPU_INFO_SIZE_VER0)
 #define VNPU_IOC_STREAM_CREATE \
 	_IOWR(VNPU_IOC_MAGIC, VNPU_IOC_NR_STREAM_CREATE, struct vnpu_stream_create)
 #define VNPU_IOC_STREAM_DESTROY \

@@ -60,8 +60,6 @@ enum vnpu_prof_level {
 	VNPU_PROF_LEVEL_COUNT
 };
 
-#define VNPU_RING_DEFAULT_PAGES 1024	/* 4 MiB of data */
-#define VNPU_RING_MAX_PAGES 8192	/* 32 MiB of data */
 #define VNPU_PMU_EVENTS 8		/* programmable counters per core */
 
 /* struct vnpu_prof_start.flags */
@@ -103,10 +101,12 @@ enum vnpu_channel {
  * @level: in: enum vnpu_prof_level.
  * @metric_group: in, with VNPU_PROF_F_METRIC_GROUP: enum vnpu_metric_group,
  *                one the product supports; rejected at L0 (-EINVAL).
- *                Without the flag: none at L0, PipeUtilization at L1/L2.
+ *                Without the flag: none at L0, PipeUtilization at L1/L2,
+ *                and the value passed is ignored.
  *                out: the group in force (VNPU_METRIC_NONE at L0).
- * @ring_pages: in: data pages, a power of two up to VNPU_RING_MAX_PAGES;
- *              0 for VNPU_RING_DEFAULT_PAGES. With VNPU_PROF_F_CHANNELS:
+ * @ring_pages: in: data pages, a power of two, at most
+ *              vnpu_info.ring_max_bytes; 0 for vnpu_info.ring_default_bytes.
+ *              out: the pages in force. With VNPU_PROF_F_CHANNELS:
  *              the pages of the ACSQ and of the PMU channel each; the
  *              TS_TRACK channel gets ring_pages / 256, the AICPU channel
  *              ring_pages / 8 (at least one page each).
@@ -119,6 +119,9 @@ enum vnpu_channel {
  * @aiv_events: out: the event ids of the AI Vector Core side.
  * @mmap_size: out: bytes to map at offset 0.
  * @reserved: must be zero.
+ *
+ * Outputs are ignored on input: the structure an earlier START returned
+ * starts the same session again.
  */
 struct vnpu_prof_start {
 	__u32 size;

@@ -38,10 +38,13 @@ static void fake_launch(uint64_t id)
 			     { .ndims = 2, .dims = { 4, 4 } },
 			     { .ndims = 2, .dims = { 4, 4 } } },
 	};
-	struct npuprof_dev dev = { .fd = -1, .id = 0 };
+	uint16_t hw_stream[4] = { 5, 0xffff, 0xffff, 0xffff };
+	struct npuprof_dev dev = {
+		.fd = -1,
+		.info = { .max_streams = 4, .max_submit = 4096 },
+		.hw_stream = hw_stream,
+	};
 
-	memset(dev.hw_stream, 0xff, sizeof(dev.hw_stream));
-	dev.hw_stream[0] = 5;
 	npuprof_launch_record(&dev, &task, 1, &id, npuprof_now_ns());
 }
 

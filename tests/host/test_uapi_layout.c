@@ -78,11 +78,18 @@ TEST(vnpu_info)
 		MEMBER(vnpu_info, cube_flops, 136, 8),
 		MEMBER(vnpu_info, vector_flops, 144, 8),
 		MEMBER(vnpu_info, reserved, 152, 32),
+		MEMBER(vnpu_info, max_streams, 184, 4),
+		MEMBER(vnpu_info, max_hw_streams, 188, 4),
+		MEMBER(vnpu_info, max_submit, 192, 4),
+		MEMBER(vnpu_info, max_pending, 196, 4),
+		MEMBER(vnpu_info, ring_default_bytes, 200, 8),
+		MEMBER(vnpu_info, ring_max_bytes, 208, 8),
 	};
 
-	CHECK_LAYOUT(vnpu_info, 184, m);
+	CHECK_LAYOUT(vnpu_info, 216, m);
 	EXPECT_EQ(184, VNPU_INFO_SIZE_VER0);
-	EXPECT_EQ(sizeof(struct vnpu_info), VNPU_INFO_SIZE_VER0);
+	EXPECT_EQ(216, VNPU_INFO_SIZE_VER1);
+	EXPECT_EQ(sizeof(struct vnpu_info), VNPU_INFO_SIZE_VER1);
 	EXPECT_EQ(0, sizeof(struct vnpu_info) % 8);
 }
 
@@ -297,7 +304,8 @@ TEST(u64_members_are_8_aligned)
 
 TEST(ioctl_numbers)
 {
-	EXPECT_EQ(0xc0b8b800u, (unsigned int)VNPU_IOC_GET_INFO);
+	EXPECT_EQ(0xc0d8b800u, (unsigned int)VNPU_IOC_GET_INFO);
+	EXPECT_EQ(0xc0b8b800u, (unsigned int)VNPU_IOC_GET_INFO_VER0);
 	EXPECT_EQ(0xc010b801u, (unsigned int)VNPU_IOC_STREAM_CREATE);
 	EXPECT_EQ(0xc010b802u, (unsigned int)VNPU_IOC_STREAM_DESTROY);
 	EXPECT_EQ(0xc028b803u, (unsigned int)VNPU_IOC_SUBMIT);
@@ -313,17 +321,15 @@ TEST(ioctl_numbers)
 TEST(version_and_limits)
 {
 	EXPECT_EQ(0, VNPU_UAPI_VERSION_MAJOR);
-	EXPECT_EQ(4, VNPU_UAPI_VERSION_MINOR);
-	EXPECT_EQ(0x00000004, VNPU_UAPI_VERSION);
+	EXPECT_EQ(5, VNPU_UAPI_VERSION_MINOR);
+	EXPECT_EQ(0x00000005, VNPU_UAPI_VERSION);
 	EXPECT_EQ(16, VNPU_MAX_DEVICES);
-	EXPECT_EQ(64, VNPU_MAX_STREAMS);
-	EXPECT_EQ(4096, VNPU_MAX_SUBMIT);
+	EXPECT_EQ(2048, VNPU_MAX_HW_STREAMS);
 	EXPECT_EQ(64, VNPU_OP_NAME_LEN);
 	EXPECT_EQ(32, VNPU_OP_TYPE_LEN);
 	EXPECT_EQ(32, VNPU_NAME_LEN);
 	EXPECT_EQ(8, VNPU_MAX_TENSORS);
 	EXPECT_EQ(8, VNPU_MAX_DIMS);
-	EXPECT_EQ(4096, VNPU_MAX_PENDING);
 	EXPECT_EQ(1125899906842624ull, VNPU_TASK_MAX_FLOPS);
 	EXPECT_EQ(1099511627776ull, VNPU_TASK_MAX_BYTES);
 }

@@ -191,6 +191,101 @@ TEST_F(dev, unknown_ioctls_are_enotty)
 	EXPECT_EQ(0xB8, VNPU_IOC_MAGIC);
 }
 
+/*
+ * Issue 16 item 11: the limits come from GET_INFO (uapi 0.5), and they are
+ * the ones the device enforces.
+ */
+TEST_F(dev, info_reports_limits)
+{
+	struct vnpu_info info;
+	int ids[VNPU_MAX_STREAMS + 1], n = 0;
+
+	ASSERT_EQ(0, vnpu_get_info(self->fd, &info));
+	EXPECT_EQ(VNPU_MAX_STREAMS, info.max_streams);
+	EXPECT_EQ(VNPU_MAX_HW_STREAMS, info.max_hw_streams);
+	EXPECT_EQ(VNPU_MAX_SUBMIT, info.max_submit);
+	EXPECT_EQ(VNPU_MAX_PENDING, info.max_pending);
+	EXPECT_EQ((__u64)VNPU_RING_DEFAULT_PAGES * getpagesize(), info.ring_default_bytes);
+	EXPECT_EQ((__u64)VNPU_RING_MAX_PAGES * getpagesize(), info.ring_max_bytes);
+
+	/* max_streams streams, and not one more */
+	for (n = 0; n < (int)info.max_streams; n++)
+		ASSERT_EQ(n, ids[n] = vnpu_stream_new(self->fd));
+	EXPECT_EQ(-EMFILE, vnpu_stream_new(self->fd));
+	while (n--)
+		EXPECT_EQ(0, vnpu_stream_del(self->fd, ids[n]));
+}
+
+/* A 0.4 caller's GET_INFO number and 184-byte struct still work. */
+TEST_F(dev, info_ver0_number)
+{
+	struct vnpu_info info;
+
+	memset(&info, 0xa5, sizeof(info));
+	memset(&info, 0, VNPU_INFO_SIZE_VER0);
+	info.size = VNPU_INFO_SIZE_VER0;
+	ASSERT_EQ(0, ioctl(self->fd, VNPU_IOC_GET_INFO_VER0, &info));
+	EXPECT_EQ(VNPU_UAPI_VERSION, info.uapi_version);
+	EXPECT_EQ(sizeof(info), info.size);
+	EXPECT_EQ(0xa5a5a5a5, info.max_streams); /* past its 184 bytes: untouched */
+}
+
+/*
+ * Issue 16 item 11: output members are not inputs, so a structure passed
+ * back as it came out is accepted: a second GET_INFO, STREAM_CREATE, SYNC,
+ * PROF_START and PROF_STATS with the same structure.
+ */
+TEST_F(dev, reused_structs_are_accepted)
+{
+	struct vnpu_info info = { .size = sizeof(info) };
+	struct vnpu_stream_create sc = { .size = sizeof(sc) };
+	struct vnpu_sync sy = { .size = sizeof(sy), .flags = VNPU_SYNC_F_ALL_STREAMS };
+	struct vnpu_prof_start ps = { .size = sizeof(ps), .level = VNPU_PROF_L1 };
+	struct vnpu_prof_stop st = { .size = sizeof(st) };
+	struct vnpu_prof_stats ss = { .size = sizeof(ss) };
+	struct vnpu_task t;
+	struct vnpu_submit sub = { .size = sizeof(sub), .count = 1, .task_size = sizeof(t) };
+	__u32 first_stream = 0;
+
+	for (int round = 0; round < 2; round++) {
+		ASSERT_EQ(0, ioctl(self->fd, VNPU_IOC_GET_INFO, &info)) TH_LOG("round %d", round);
+		ASSERT_EQ(0, ioctl(self->fd, VNPU_IOC_PROF_START, &ps))
+		TH_LOG("round %d: %s", round, strerror(errno));
+		EXPECT_NE(0, ps.session_id);
+		EXPECT_NE(0, ps.mmap_size);
+		ASSERT_EQ(0, ioctl(self->fd, VNPU_IOC_STREAM_CREATE, &sc))
+		TH_LOG("round %d", round);
+		if (!round)
+			first_stream = sc.stream_id;
+		vnpu_task_init(&t, "reuse", "Add", VNPU_TASK_AI_CORE, sc.stream_id, 1000, 64);
+		sub.tasks = (unsigned long)&t;
+		ASSERT_EQ(0, ioctl(self->fd, VNPU_IOC_SUBMIT, &sub)) TH_LOG("round %d", round);
+		EXPECT_EQ(1, sub.submitted);
+		ASSERT_EQ(0, ioctl(self->fd, VNPU_IOC_SYNC, &sy)) TH_LOG("round %d", round);
+		EXPECT_NE(0, sy.last_task_id);
+		EXPECT_NE(0, sy.device_time);
+		ASSERT_EQ(0, ioctl(self->fd, VNPU_IOC_PROF_STOP, &st)) TH_LOG("round %d", round);
+		ASSERT_EQ(0, ioctl(self->fd, VNPU_IOC_PROF_STATS, &ss)) TH_LOG("round %d", round);
+		EXPECT_EQ(ps.session_id, ss.session_id);
+		EXPECT_NE(0, ss.produced);
+	}
+	EXPECT_NE(first_stream, sc.stream_id);
+}
+
+/* "count too large" and "non-zero tail" are told apart. */
+TEST_F(dev, submit_count_too_large_is_emsgsize)
+{
+	struct vnpu_submit sub = {
+		.size = sizeof(sub),
+		.count = VNPU_MAX_SUBMIT + 1,
+		.task_size = sizeof(struct vnpu_task),
+		.tasks = 8,
+	};
+
+	EXPECT_EQ(-1, ioctl(self->fd, VNPU_IOC_SUBMIT, &sub));
+	EXPECT_EQ(EMSGSIZE, errno);
+}
+
 TEST(unload_refused_while_open)
 {
 	int fd = vnpu_open_dev(0, O_RDWR);

@@ -389,7 +389,8 @@ static void desc_session(struct fz *z, unsigned int desc, __u32 pages, int activ
 
 enum kind {
 	K_ANY, /* any value */
-	K_ZERO, /* reserved or output: must be zero */
+	K_ZERO, /* reserved: must be zero */
+	K_OUT, /* an output: any value, ignored on input */
 	K_FLAGS, /* defined bits only */
 	K_STREAM, /* a stream id */
 	K_PTR, /* a user pointer (submit) */
@@ -413,17 +414,17 @@ struct field {
 	}
 
 static const struct field info_fields[] = {
-	FLD(vnpu_info, flags, K_FLAGS),	      FLD(vnpu_info, uapi_version, K_ZERO),
-	FLD(vnpu_info, dev_id, K_ZERO),	      FLD(vnpu_info, product_name, K_ZERO),
-	FLD(vnpu_info, chip_name, K_ZERO),    FLD(vnpu_info, metric_groups, K_ZERO),
-	FLD(vnpu_info, reserved0, K_ZERO),    FLD(vnpu_info, cube_flops, K_ZERO),
-	FLD(vnpu_info, vector_flops, K_ZERO), FLD(vnpu_info, reserved, K_ZERO),
+	FLD(vnpu_info, flags, K_FLAGS),	     FLD(vnpu_info, uapi_version, K_OUT),
+	FLD(vnpu_info, dev_id, K_OUT),	     FLD(vnpu_info, product_name, K_OUT),
+	FLD(vnpu_info, chip_name, K_OUT),    FLD(vnpu_info, metric_groups, K_OUT),
+	FLD(vnpu_info, reserved0, K_ZERO),   FLD(vnpu_info, cube_flops, K_OUT),
+	FLD(vnpu_info, vector_flops, K_OUT), FLD(vnpu_info, reserved, K_ZERO),
 };
 
 static const struct field create_fields[] = {
 	FLD(vnpu_stream_create, flags, K_FLAGS),
-	FLD(vnpu_stream_create, stream_id, K_ZERO),
-	FLD(vnpu_stream_create, hw_stream_id, K_ZERO),
+	FLD(vnpu_stream_create, stream_id, K_OUT),
+	FLD(vnpu_stream_create, hw_stream_id, K_OUT),
 };
 
 static const struct field destroy_fields[] = {
@@ -435,22 +436,22 @@ static const struct field destroy_fields[] = {
 static const struct field submit_fields[] = {
 	FLD(vnpu_submit, flags, K_FLAGS),     FLD(vnpu_submit, tasks, K_PTR),
 	FLD(vnpu_submit, task_ids, K_PTR),    FLD(vnpu_submit, count, K_COUNT),
-	FLD(vnpu_submit, task_size, K_TSIZE), FLD(vnpu_submit, submitted, K_ZERO),
+	FLD(vnpu_submit, task_size, K_TSIZE), FLD(vnpu_submit, submitted, K_OUT),
 	FLD(vnpu_submit, reserved, K_ZERO),
 };
 
 static const struct field sync_fields[] = {
-	FLD(vnpu_sync, flags, K_FLAGS),	     FLD(vnpu_sync, stream_id, K_STREAM),
-	FLD(vnpu_sync, timeout_ms, K_ANY),   FLD(vnpu_sync, last_task_id, K_ZERO),
-	FLD(vnpu_sync, device_time, K_ZERO), FLD(vnpu_sync, reserved, K_ZERO),
+	FLD(vnpu_sync, flags, K_FLAGS),	    FLD(vnpu_sync, stream_id, K_STREAM),
+	FLD(vnpu_sync, timeout_ms, K_ANY),  FLD(vnpu_sync, last_task_id, K_OUT),
+	FLD(vnpu_sync, device_time, K_OUT), FLD(vnpu_sync, reserved, K_ZERO),
 };
 
 static const struct field pstart_fields[] = {
 	FLD(vnpu_prof_start, flags, K_FLAGS),	    FLD(vnpu_prof_start, level, K_ENUM),
 	FLD(vnpu_prof_start, metric_group, K_ENUM), FLD(vnpu_prof_start, ring_pages, K_ANY),
-	FLD(vnpu_prof_start, wakeup_bytes, K_ANY),  FLD(vnpu_prof_start, session_id, K_ZERO),
-	FLD(vnpu_prof_start, n_events, K_ZERO),	    FLD(vnpu_prof_start, aic_events, K_ZERO),
-	FLD(vnpu_prof_start, aiv_events, K_ZERO),   FLD(vnpu_prof_start, mmap_size, K_ZERO),
+	FLD(vnpu_prof_start, wakeup_bytes, K_ANY),  FLD(vnpu_prof_start, session_id, K_OUT),
+	FLD(vnpu_prof_start, n_events, K_OUT),	    FLD(vnpu_prof_start, aic_events, K_OUT),
+	FLD(vnpu_prof_start, aiv_events, K_OUT),    FLD(vnpu_prof_start, mmap_size, K_OUT),
 	FLD(vnpu_prof_start, reserved, K_ZERO),
 };
 
@@ -460,10 +461,10 @@ static const struct field pstop_fields[] = {
 };
 
 static const struct field pstats_fields[] = {
-	FLD(vnpu_prof_stats, flags, K_FLAGS),	FLD(vnpu_prof_stats, session_id, K_ZERO),
-	FLD(vnpu_prof_stats, active, K_ZERO),	FLD(vnpu_prof_stats, produced, K_ZERO),
-	FLD(vnpu_prof_stats, lost, K_ZERO),	FLD(vnpu_prof_stats, written, K_ZERO),
-	FLD(vnpu_prof_stats, bytes, K_ZERO),	FLD(vnpu_prof_stats, consumed_pos, K_ZERO),
+	FLD(vnpu_prof_stats, flags, K_FLAGS),	FLD(vnpu_prof_stats, session_id, K_OUT),
+	FLD(vnpu_prof_stats, active, K_OUT),	FLD(vnpu_prof_stats, produced, K_OUT),
+	FLD(vnpu_prof_stats, lost, K_OUT),	FLD(vnpu_prof_stats, written, K_OUT),
+	FLD(vnpu_prof_stats, bytes, K_OUT),	FLD(vnpu_prof_stats, consumed_pos, K_OUT),
 	FLD(vnpu_prof_stats, reserved, K_ZERO),
 };
 
@@ -483,7 +484,7 @@ static const struct field task_fields[] = {
 static const int doc_info[] = { EFAULT, EINVAL, E2BIG, 0 };
 static const int doc_create[] = { EFAULT, EINVAL, E2BIG, EMFILE, ENOMEM, 0 };
 static const int doc_destroy[] = { EFAULT, EINVAL, E2BIG, ENOENT, EINTR, 0 };
-static const int doc_submit[] = { EFAULT, EINVAL, E2BIG, ENOENT, ENOMEM, EINTR, 0 };
+static const int doc_submit[] = { EFAULT, EINVAL, E2BIG, EMSGSIZE, ENOENT, ENOMEM, EINTR, 0 };
 static const int doc_sync[] = { EFAULT, EINVAL, E2BIG, ENOENT, ETIMEDOUT, EINTR, 0 };
 static const int doc_pstart[] = { EFAULT, EINVAL, E2BIG, EOPNOTSUPP, ENOMEM, EBUSY, 0 };
 static const int doc_pstop[] = { EFAULT, EINVAL, E2BIG, ENOENT, EPERM, 0 };

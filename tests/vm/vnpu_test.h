@@ -25,6 +25,16 @@
 #include "vnpu.h"
 #include "vnpu_prof.h"
 
+/*
+ * The limits of this tree's module, which the device reports in struct
+ * vnpu_info (uapi 0.5 on); test_devices.limits checks that it does.
+ */
+#define VNPU_MAX_STREAMS 64
+#define VNPU_MAX_SUBMIT 4096
+#define VNPU_MAX_PENDING 4096
+#define VNPU_RING_DEFAULT_PAGES 1024
+#define VNPU_RING_MAX_PAGES 8192
+
 static inline int vnpu_open_dev(unsigned int id, int flags)
 {
 	char path[32];
