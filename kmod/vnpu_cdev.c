@@ -14,9 +14,11 @@
 
 static int vnpu_open(struct inode *inode, struct file *file)
 {
-	struct vnpu_device *vdev = container_of(inode->i_cdev, struct vnpu_device, cdev);
+	struct vnpu_device *vdev = vnpu_device_get(iminor(inode));
 	struct vnpu_file *vfile;
 
+	if (!vdev)
+		return -ENXIO;
 	vfile = vnpu_fail_alloc() ? NULL : kzalloc(sizeof(*vfile), GFP_KERNEL);
 	if (!vfile)
 		return -ENOMEM;

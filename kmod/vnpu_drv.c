@@ -8,6 +8,7 @@
  */
 #include <linux/fs.h>
 #include <linux/kdev_t.h>
+#include <linux/delay.h>
 #include <linux/ktime.h>
 #include <linux/module.h>
 #include <linux/slab.h>
@@ -36,7 +37,25 @@ bool vnpu_param_pacing;
 module_param_named(pacing, vnpu_param_pacing, bool, 0444);
 MODULE_PARM_DESC(pacing, "device time tracks wall time (default 0: as fast as possible, deterministic)");
 
+/*
+ * A fault knob for the init-order test (test_lifecycle): the load waits
+ * this many ms at the last step of init that can fail, then fails it.
+ */
+static unsigned int fail_init_ms;
+module_param(fail_init_ms, uint, 0444);
+MODULE_PARM_DESC(fail_init_ms, "testing: fail the load after this many ms at its last failable step (default 0: never)");
+
+static int vnpu_init_fault(void)
+{
+	if (!fail_init_ms)
+		return 0;
+	msleep(fail_init_ms);
+	pr_info(VNPU_NAME ": fail_init_ms=%u: failing the load, as asked\n", fail_init_ms);
+	return -EIO;
+}
+
 static dev_t vnpu_devt;
+static struct cdev vnpu_cdev; /* every minor: added last at init */
 static struct class *vnpu_class;
 static struct vnpu_device *vnpu_devs;
 static u32 vnpu_ndevs;
@@ -74,11 +93,9 @@ static char *vnpu_devnode(struct device *dev, umode_t *mode)
 	return NULL;
 }
 
-static int vnpu_device_add(struct vnpu_device *vdev, u32 id, int product_id)
+/* Everything a device needs before anyone can open it. */
+static int vnpu_device_setup(struct vnpu_device *vdev, u32 id, int product_id)
 {
-	dev_t devt = MKDEV(MAJOR(vnpu_devt), id);
-	int ret;
-
 	vdev->id = id;
 	vdev->product_id = product_id;
 	vdev->product = vnpu_product_get(product_id);
@@ -91,39 +108,48 @@ static int vnpu_device_add(struct vnpu_device *vdev, u32 id, int product_id)
 	atomic_set(&vdev->kick, 0);
 	init_waitqueue_head(&vdev->exec_wq);
 	init_waitqueue_head(&vdev->done_wq);
-
-	ret = vnpu_exec_start(vdev);
-	if (ret)
-		return ret;
-
-	cdev_init(&vdev->cdev, &vnpu_fops);
-	vdev->cdev.owner = THIS_MODULE;
-	ret = cdev_add(&vdev->cdev, devt, 1);
-	if (ret)
-		goto err_exec_stop;
-
-	vdev->dev = device_create(vnpu_class, NULL, devt, vdev, VNPU_NAME "%u", id);
-	if (IS_ERR(vdev->dev)) {
-		ret = PTR_ERR(vdev->dev);
-		goto err_cdev_del;
-	}
-	return 0;
-
-err_cdev_del:
-	cdev_del(&vdev->cdev);
-err_exec_stop:
-	vnpu_exec_stop(vdev);
-	return ret;
+	return vnpu_exec_start(vdev);
 }
 
-static void vnpu_device_remove(struct vnpu_device *vdev)
+static void vnpu_device_teardown(struct vnpu_device *vdev)
 {
-	device_destroy(vnpu_class, vdev->cdev.dev);
-	cdev_del(&vdev->cdev);
 	vnpu_exec_stop(vdev);
 	ida_destroy(&vdev->hw_streams);
 }
 
+static void vnpu_nodes_remove(u32 n)
+{
+	while (n--)
+		device_destroy(vnpu_class, MKDEV(MAJOR(vnpu_devt), n));
+}
+
+/*
+ * The device nodes. Opening one gives -ENXIO until vnpu_cdev is added, so
+ * they may appear before init is sure to succeed.
+ */
+static int vnpu_nodes_add(void)
+{
+	struct device *dev;
+	u32 i;
+
+	for (i = 0; i < vnpu_ndevs; i++) {
+		dev = device_create(vnpu_class, NULL, MKDEV(MAJOR(vnpu_devt), i),
+				    &vnpu_devs[i], VNPU_NAME "%u", i);
+		if (IS_ERR(dev)) {
+			vnpu_nodes_remove(i);
+			return PTR_ERR(dev);
+		}
+		vnpu_devs[i].dev = dev;
+	}
+	return 0;
+}
+
+/*
+ * Init order: everything, netlink and debugfs included, then the nodes,
+ * and last the one cdev of every minor, which makes the devices openable.
+ * Nothing can fail after it, so no file is ever open on a device that a
+ * failed load frees (issue 16 item 10).
+ */
 static int __init vnpu_init(void)
 {
 	int products[VNPU_MAX_DEVICES];
@@ -169,25 +195,44 @@ static int __init vnpu_init(void)
 	}
 
 	for (i = 0; i < devices; i++) {
-		ret = vnpu_device_add(&vnpu_devs[i], i, products[i]);
+		ret = vnpu_device_setup(&vnpu_devs[i], i, products[i]);
 		if (ret)
-			goto err_remove_devices;
+			goto err_teardown_devices;
 		vnpu_ndevs++;
 	}
 
-	/* after the devices: a netlink request never sees one being added */
+	/* after the devices: a netlink request never sees one being set up */
 	ret = vnpu_nl_init();
 	if (ret)
-		goto err_remove_devices;
+		goto err_teardown_devices;
 	vnpu_debugfs_init();
+
+	ret = vnpu_nodes_add();
+	if (ret)
+		goto err_exit_nl_debugfs;
+
+	ret = vnpu_init_fault();
+	if (ret)
+		goto err_remove_nodes;
+
+	cdev_init(&vnpu_cdev, &vnpu_fops);
+	vnpu_cdev.owner = THIS_MODULE;
+	ret = cdev_add(&vnpu_cdev, vnpu_devt, vnpu_ndevs);
+	if (ret)
+		goto err_remove_nodes;
 
 	pr_info(VNPU_NAME ": %u device(s), uapi %u.%u\n", vnpu_ndevs,
 		VNPU_UAPI_VERSION_MAJOR, VNPU_UAPI_VERSION_MINOR);
 	return 0;
 
-err_remove_devices:
+err_remove_nodes:
+	vnpu_nodes_remove(vnpu_ndevs);
+err_exit_nl_debugfs:
+	vnpu_debugfs_exit();
+	vnpu_nl_exit();
+err_teardown_devices:
 	while (vnpu_ndevs)
-		vnpu_device_remove(&vnpu_devs[--vnpu_ndevs]);
+		vnpu_device_teardown(&vnpu_devs[--vnpu_ndevs]);
 	kfree(vnpu_devs);
 err_destroy_class:
 	class_destroy(vnpu_class);
@@ -198,11 +243,13 @@ err_unregister_region:
 
 static void __exit vnpu_exit(void)
 {
+	/* first: no new open, then nobody reads a device being removed */
+	cdev_del(&vnpu_cdev);
+	vnpu_nodes_remove(vnpu_ndevs);
 	vnpu_debugfs_exit();
-	/* first: no netlink request may read a device being removed */
 	vnpu_nl_exit();
 	while (vnpu_ndevs)
-		vnpu_device_remove(&vnpu_devs[--vnpu_ndevs]);
+		vnpu_device_teardown(&vnpu_devs[--vnpu_ndevs]);
 	kfree(vnpu_devs);
 	class_destroy(vnpu_class);
 	unregister_chrdev_region(vnpu_devt, devices);

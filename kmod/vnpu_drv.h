@@ -228,8 +228,8 @@ struct vnpu_stream {
  * @id: the N of /dev/vnpuN.
  * @product_id: enum vnpu_product_id.
  * @product: the modelled product (the table in vnpu_model.c).
- * @cdev: the character device.
- * @dev: the class device that makes the node appear.
+ * @dev: the class device that makes the node appear (the one cdev of
+ *       every minor is vnpu_drv.c's).
  * @lock: protects everything below it, the streams' queues and timing.
  * @active: streams with pending tasks.
  * @npending: tasks queued on the device.
@@ -261,7 +261,6 @@ struct vnpu_device {
 	u32 id;
 	u32 product_id;
 	const struct vnpu_product_desc *product;
-	struct cdev cdev;
 	struct device *dev;
 
 	spinlock_t lock; /* the executor's state, queues, timing */

@@ -393,6 +393,53 @@ TEST(aborted_collectives_are_bounded)
 	vnpu_figure("lifecycle", "half_collectives=%u kept=%ld", n, vnpu_object_count("comms"));
 }
 
+/*
+ * Issue 16 item 10: a load that fails late must not have published its
+ * device nodes. The module is loaded with fail_init_ms, so its last
+ * failable step waits, then fails; meanwhile a child keeps trying to open
+ * every device. Not one open may succeed: the file would outlive the
+ * devices (and the module) that the failed load frees.
+ */
+TEST_F_TIMEOUT(slow, failed_load_publishes_nothing, 120)
+{
+	int pfd[2], opened = -1, status;
+	pid_t pid;
+
+	ASSERT_EQ(0, vnpu_module_unload_settled());
+	ASSERT_EQ(0, pipe(pfd));
+	pid = fork();
+	ASSERT_GE(pid, 0);
+	if (!pid) {
+		double end = vnpu_now_s() + 4;
+		int n = 0;
+
+		close(pfd[0]);
+		while (vnpu_now_s() < end) {
+			for (unsigned int i = 0; i < 2; i++) {
+				int fd = vnpu_open_dev(i, O_RDWR);
+
+				if (fd >= 0) {
+					n++;
+					/* keep it: closing it is what would use freed memory */
+				}
+			}
+			usleep(1000);
+		}
+		if (write(pfd[1], &n, sizeof(n)) != sizeof(n))
+			_exit(2);
+		_exit(0);
+	}
+	close(pfd[1]);
+	usleep(200 * 1000);
+	EXPECT_EQ(-EIO, vnpu_module_load("devices=2 fail_init_ms=2000"));
+	EXPECT_FALSE(vnpu_module_loaded());
+	ASSERT_EQ(sizeof(opened), read(pfd[0], &opened, sizeof(opened)));
+	close(pfd[0]);
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	EXPECT_EQ(0, opened) TH_LOG("%d opens of a device whose load then failed", opened);
+	ASSERT_EQ(0, vnpu_module_restore());
+}
+
 /* Open files and mappings pin the module; unload waits for neither. */
 TEST(unload_refused_while_in_use)
 {
