@@ -19,7 +19,7 @@ static int vnpu_open(struct inode *inode, struct file *file)
 
 	if (!vdev)
 		return -ENXIO;
-	vfile = vnpu_fail_alloc() ? NULL : kzalloc(sizeof(*vfile), GFP_KERNEL);
+	vfile = vnpu_fail_alloc() ? NULL : kzalloc(sizeof(*vfile), GFP_KERNEL_ACCOUNT);
 	if (!vfile)
 		return -ENOMEM;
 	vnpu_obj_get(VNPU_OBJ_FILE);

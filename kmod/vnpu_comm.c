@@ -68,7 +68,7 @@ struct vnpu_comm *vnpu_comm_alloc(void)
 
 	if (vnpu_fail_alloc())
 		return NULL;
-	c = kzalloc(sizeof(*c), GFP_KERNEL);
+	c = kzalloc(sizeof(*c), GFP_KERNEL_ACCOUNT);
 	if (!c)
 		return NULL;
 	INIT_LIST_HEAD(&c->node);

@@ -106,6 +106,11 @@ struct vnpu_chan {
  * @wakeup_bytes: poll wakes at this many unread bytes.
  * @lost_event: a run of lost records began; cleared when the device hands
  *              it to vnpu_nl_records_lost() (a netlink event).
+ * @ref: held by the session and by each mapping.
+ * @maps: mappings of the ring (VMAs).
+ * @mapped: it has been mapped (under the owner's lock).
+ * @user: the user its pages are charged to (NULL: CAP_IPC_LOCK).
+ * @charged: the pages charged.
  */
 struct vnpu_ring {
 	struct page **pages;
@@ -127,13 +132,32 @@ struct vnpu_ring {
 	u64 written;
 	u32 wakeup_bytes;
 	bool lost_event;
+	struct kref ref;
+	atomic_t maps;
+	bool mapped;
+	struct user_struct *user;
+	unsigned long charged;
+};
+
+/**
+ * struct vnpu_ring_final - a stopped session's counters, kept once its
+ * ring is gone (PROF_STATS)
+ */
+struct vnpu_ring_final {
+	u64 produced;
+	u64 lost;
+	u64 written;
+	u64 bytes;
+	u64 consumed_pos;
 };
 
 /**
  * struct vnpu_prof - a profiling session
  * @owner: the file that started it; stays until that file starts another
  *         session or is released, so it can drain the ring after stop.
- * @ring: the ring.
+ * @ring: the ring; NULL once the session has stopped and the ring has no
+ *        mapping left (under the owner's lock): its memory is given back.
+ * @final: the ring's counters when it went.
  * @id: session id (module-wide counter).
  * @level: enum vnpu_prof_level.
  * @group: enum vnpu_metric_group, VNPU_METRIC_NONE at L0.
@@ -145,6 +169,7 @@ struct vnpu_ring {
 struct vnpu_prof {
 	struct vnpu_file *owner;
 	struct vnpu_ring *ring;
+	struct vnpu_ring_final final;
 	u32 id;
 	u32 level;
 	u32 group;
@@ -298,6 +323,8 @@ struct vnpu_device {
  * @streams: the streams by id; NULL where free. Entries change under both
  *           @lock and vdev->lock, so either is enough to read them.
  * @npending: tasks of this file queued (under vdev->lock).
+ * @nstaged: tasks of this file's submits that took quota and are being
+ *           copied in, not yet reserved (under vdev->lock).
  * @last_done_id: id of the last completed task of this file.
  * @last_end: device time the last completed task of this file ended.
  * @prof: the session this file started, active or stopped (under @lock).
@@ -308,6 +335,7 @@ struct vnpu_file {
 	struct mutex lock; /* stream table changes */
 	struct vnpu_stream *streams[VNPU_MAX_STREAMS];
 	u32 npending;
+	u32 nstaged;
 	u64 last_done_id;
 	u64 last_end;
 	struct vnpu_prof *prof;
@@ -353,6 +381,7 @@ struct vnpu_device *vnpu_device_get(u32 id);
 extern unsigned long vnpu_param_seed;
 extern unsigned int vnpu_param_jitter;
 extern bool vnpu_param_pacing;
+extern unsigned int vnpu_param_mlock_kb;
 
 /* vnpu_cdev.c */
 extern const struct file_operations vnpu_fops;
@@ -384,7 +413,8 @@ struct vnpu_ring *vnpu_ring_alloc(u32 nr_data);
 struct vnpu_ring *vnpu_ring_alloc_chans(const u32 *pages, const u32 *rec_size, u32 n);
 void *vnpu_chan_reserve(struct vnpu_ring *r, u32 ch, u8 *cnt);
 bool vnpu_ring_poll_in(struct vnpu_ring *r, bool stopped);
-void vnpu_ring_free(struct vnpu_ring *r);
+void vnpu_ring_hold(struct vnpu_ring *r);
+void vnpu_ring_drop(struct vnpu_ring *r);
 void *vnpu_ring_reserve(struct vnpu_ring *r, u16 type, u32 bytes);
 void vnpu_ring_publish(struct vnpu_ring *r, wait_queue_head_t *wq);
 void vnpu_ring_stop(struct vnpu_ring *r, wait_queue_head_t *wq);

@@ -42,7 +42,7 @@ struct vnpu_ktask *vnpu_task_alloc(void)
 
 	if (vnpu_fail_alloc())
 		return NULL;
-	task = kzalloc(sizeof(*task), GFP_KERNEL);
+	task = kzalloc(sizeof(*task), GFP_KERNEL_ACCOUNT);
 	if (task)
 		vnpu_obj_get(VNPU_OBJ_TASK);
 	return task;

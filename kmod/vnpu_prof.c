@@ -16,6 +16,7 @@
  * mmap_lock).
  */
 #include <linux/log2.h>
+#include <linux/mm.h>
 #include <linux/poll.h>
 #include <linux/sched.h>
 #include <linux/slab.h>
@@ -30,7 +31,7 @@ static void vnpu_prof_free(struct vnpu_prof *prof)
 {
 	if (!prof)
 		return;
-	vnpu_ring_free(prof->ring);
+	vnpu_ring_drop(prof->ring);
 	kfree(prof);
 	vnpu_obj_put(VNPU_OBJ_SESSION);
 }
@@ -117,12 +118,13 @@ static struct vnpu_prof *vnpu_prof_new(struct vnpu_device *vdev,
 				       const struct vnpu_prof_start *ps)
 {
 	const struct vnpu_product_desc *p = vdev->product;
+	struct vnpu_ring *ring;
 	struct vnpu_prof *prof;
 	u32 n_aic = 0, n_aiv = 0;
 
-	prof = vnpu_fail_alloc() ? NULL : kzalloc(sizeof(*prof), GFP_KERNEL);
+	prof = vnpu_fail_alloc() ? NULL : kzalloc(sizeof(*prof), GFP_KERNEL_ACCOUNT);
 	if (!prof)
-		return NULL;
+		return ERR_PTR(-ENOMEM);
 	vnpu_obj_get(VNPU_OBJ_SESSION);
 	if (ps->flags & VNPU_PROF_F_CHANNELS) {
 		const u32 pages[VNPU_CH_COUNT] = {
@@ -138,14 +140,15 @@ static struct vnpu_prof *vnpu_prof_new(struct vnpu_device *vdev,
 			[VNPU_CH_AICPU] = sizeof(struct vnpu_aicpu_node),
 		};
 
-		prof->ring = vnpu_ring_alloc_chans(pages, sizes, VNPU_CH_COUNT);
+		ring = vnpu_ring_alloc_chans(pages, sizes, VNPU_CH_COUNT);
 	} else {
-		prof->ring = vnpu_ring_alloc(ps->ring_pages);
+		ring = vnpu_ring_alloc(ps->ring_pages);
 	}
-	if (!prof->ring) {
+	if (IS_ERR(ring)) {
 		vnpu_prof_free(prof);
-		return NULL;
+		return ERR_CAST(ring);
 	}
+	prof->ring = ring;
 	prof->ring->wakeup_bytes = ps->wakeup_bytes;
 	prof->owner = vfile;
 	prof->id = atomic_inc_return(&vnpu_prof_ids);
@@ -160,6 +163,30 @@ static struct vnpu_prof *vnpu_prof_new(struct vnpu_device *vdev,
 	return prof;
 }
 
+/*
+ * A stopped session's ring whose readers have all unmapped it: nobody will
+ * read it any more, so give its memory back now rather than at the owner's
+ * next start or close (a file may hold a stopped session for ever). A ring
+ * that was never mapped stays, charged, for a reader that maps it after
+ * the stop to drain it. Under the owner's lock; returns the ring for the
+ * caller to drop after unlocking.
+ */
+static struct vnpu_ring *vnpu_prof_unhook_ring(struct vnpu_prof *prof)
+{
+	struct vnpu_ring *r = prof->ring;
+
+	lockdep_assert_held(&prof->owner->lock);
+	if (!r || READ_ONCE(prof->active) || !r->mapped || atomic_read(&r->maps))
+		return NULL;
+	prof->final.produced = r->produced;
+	prof->final.lost = r->lost;
+	prof->final.written = r->written;
+	prof->final.bytes = r->prod;
+	prof->final.consumed_pos = r->cons_seen;
+	prof->ring = NULL;
+	return r;
+}
+
 /* Stop @vdev's active session if @vfile owns it. Under prof_lock. */
 static int vnpu_prof_stop_locked(struct vnpu_device *vdev, struct vnpu_file *vfile)
 {
@@ -172,13 +199,32 @@ static int vnpu_prof_stop_locked(struct vnpu_device *vdev, struct vnpu_file *vfi
 		return -EPERM;
 	spin_lock(&vdev->lock);
 	vdev->prof = NULL;
-	prof->active = false;
+	WRITE_ONCE(prof->active, false);
 	vnpu_ring_stop(prof->ring, &vfile->prof_wq);
 	trace_vnpu_session_stop(vdev->id, prof->id, prof->level, prof->group,
 				prof->ring->produced, prof->ring->lost);
 	spin_unlock(&vdev->lock);
 	/* process context, prof_lock held: the counters are final */
 	vnpu_nl_session_stopped(vdev, prof);
+	return 0;
+}
+
+/* Stop the session, and free its ring at once if nothing maps it. */
+static int vnpu_prof_stop_file(struct vnpu_device *vdev, struct vnpu_file *vfile)
+{
+	struct vnpu_ring *gone = NULL;
+	int ret;
+
+	mutex_lock(&vdev->prof_lock);
+	ret = vnpu_prof_stop_locked(vdev, vfile);
+	mutex_unlock(&vdev->prof_lock);
+	if (ret)
+		return ret;
+	mutex_lock(&vfile->lock);
+	if (vfile->prof)
+		gone = vnpu_prof_unhook_ring(vfile->prof);
+	mutex_unlock(&vfile->lock);
+	vnpu_ring_drop(gone);
 	return 0;
 }
 
@@ -201,15 +247,16 @@ long vnpu_ioctl_prof_start(struct vnpu_file *vfile, void __user *arg)
 	if (ret)
 		return ret;
 
-	prof = vnpu_prof_new(vdev, vfile, &ps);
-	if (!prof)
-		return -ENOMEM;
-
+	/* busy before anything is allocated or charged */
 	mutex_lock(&vdev->prof_lock);
 	if (vdev->prof) {
 		mutex_unlock(&vdev->prof_lock);
-		vnpu_prof_free(prof);
 		return -EBUSY;
+	}
+	prof = vnpu_prof_new(vdev, vfile, &ps);
+	if (IS_ERR(prof)) {
+		mutex_unlock(&vdev->prof_lock);
+		return PTR_ERR(prof);
 	}
 	mutex_lock(&vfile->lock);
 	old = vfile->prof;
@@ -217,7 +264,7 @@ long vnpu_ioctl_prof_start(struct vnpu_file *vfile, void __user *arg)
 	spin_lock(&vdev->lock);
 	prof->ring->ctrl->start_ticks = vnpu_prof_now(vdev);
 	prof->ring->ctrl->start_mono_ns = ktime_get_ns();
-	prof->active = true;
+	WRITE_ONCE(prof->active, true);
 	vdev->prof = prof;
 	trace_vnpu_session_start(vdev->id, prof->id, prof->level, prof->group);
 	spin_unlock(&vdev->lock);
@@ -247,10 +294,7 @@ long vnpu_ioctl_prof_stop(struct vnpu_file *vfile, void __user *arg)
 		return ret;
 	if (st.flags || st.reserved)
 		return -EINVAL;
-	mutex_lock(&vdev->prof_lock);
-	ret = vnpu_prof_stop_locked(vdev, vfile);
-	mutex_unlock(&vdev->prof_lock);
-	return ret;
+	return vnpu_prof_stop_file(vdev, vfile);
 }
 
 long vnpu_ioctl_prof_stats(struct vnpu_file *vfile, void __user *arg)
@@ -280,11 +324,11 @@ long vnpu_ioctl_prof_stats(struct vnpu_file *vfile, void __user *arg)
 		r = prof->ring;
 		st.session_id = prof->id;
 		st.active = prof->active;
-		st.produced = r->produced;
-		st.lost = r->lost;
-		st.written = r->written;
-		st.bytes = r->prod;
-		st.consumed_pos = r->cons_seen;
+		st.produced = r ? r->produced : prof->final.produced;
+		st.lost = r ? r->lost : prof->final.lost;
+		st.written = r ? r->written : prof->final.written;
+		st.bytes = r ? r->prod : prof->final.bytes;
+		st.consumed_pos = r ? r->cons_seen : prof->final.consumed_pos;
 	}
 	spin_unlock(&vdev->lock);
 	mutex_unlock(&vfile->lock);
@@ -304,13 +348,55 @@ void vnpu_prof_release(struct vnpu_file *vfile)
 	vfile->prof = NULL;
 }
 
+/* A mapping is copied (fork) or split: one more holder of the ring. */
+static void vnpu_prof_vm_open(struct vm_area_struct *vma)
+{
+	struct vnpu_ring *r = vma->vm_private_data;
+
+	atomic_inc(&r->maps);
+	vnpu_ring_hold(r);
+}
+
+/*
+ * A mapping goes. The file outlives it (the mapping holds the file), but
+ * the ring may be an older session's than the file's current one.
+ */
+static void vnpu_prof_vm_close(struct vm_area_struct *vma)
+{
+	struct vnpu_file *vfile = vma->vm_file->private_data;
+	struct vnpu_ring *r = vma->vm_private_data, *gone = NULL;
+
+	if (atomic_dec_and_test(&r->maps)) {
+		mutex_lock(&vfile->lock);
+		if (vfile->prof && vfile->prof->ring == r)
+			gone = vnpu_prof_unhook_ring(vfile->prof);
+		mutex_unlock(&vfile->lock);
+	}
+	vnpu_ring_drop(gone);
+	vnpu_ring_drop(r);
+}
+
+static const struct vm_operations_struct vnpu_prof_vm_ops = {
+	.open = vnpu_prof_vm_open,
+	.close = vnpu_prof_vm_close,
+};
+
 int vnpu_prof_mmap(struct vnpu_file *vfile, struct vm_area_struct *vma)
 {
+	struct vnpu_ring *r;
 	int ret = -ENODEV;
 
 	mutex_lock(&vfile->lock);
-	if (vfile->prof)
-		ret = vnpu_ring_mmap(vfile->prof->ring, vma);
+	r = vfile->prof ? vfile->prof->ring : NULL;
+	if (r)
+		ret = vnpu_ring_mmap(r, vma);
+	if (!ret) {
+		vma->vm_ops = &vnpu_prof_vm_ops;
+		vma->vm_private_data = r;
+		r->mapped = true;
+		atomic_inc(&r->maps);
+		vnpu_ring_hold(r);
+	}
 	mutex_unlock(&vfile->lock);
 	return ret;
 }
@@ -334,6 +420,11 @@ __poll_t vnpu_prof_poll(struct vnpu_file *vfile, struct file *file,
 		goto out_unlock;
 	}
 	r = vfile->prof->ring;
+	/* stopped, and its ring gone with its last mapping: nothing to read */
+	if (!r) {
+		mask = EPOLLHUP;
+		goto out_unlock;
+	}
 	/* pairs with the release in vnpu_ring_stop(): all records visible */
 	stopped = smp_load_acquire(&r->ctrl->stopped);
 	if (vnpu_ring_poll_in(r, stopped))

@@ -11,8 +11,19 @@
  * All producers hold vnpu_device.lock. The consumer position is written by
  * userspace at any time: it is read once per reservation, validated, and
  * never used to compute an address.
+ *
+ * Memory: every page of a ring is charged to the user that started the
+ * session, as perf and io_uring charge theirs: against user->locked_vm,
+ * which may reach RLIMIT_MEMLOCK plus the module's mlock_kb allowance
+ * (perf_event_mlock_kb's counterpart), unless the caller has CAP_IPC_LOCK;
+ * and every allocation is GFP_KERNEL_ACCOUNT (memcg). A ring is
+ * refcounted: its session holds it, and so does each mapping of it, so
+ * that its pages and its charge go exactly when the last of them does.
  */
+#include <linux/capability.h>
 #include <linux/mm.h>
+#include <linux/sched/signal.h>
+#include <linux/sched/user.h>
 #include <linux/slab.h>
 #include <linux/vmalloc.h>
 
@@ -50,19 +61,68 @@ static struct page *vnpu_ring_page(const struct vnpu_ring *r, u32 i)
 	return r->pages[c->first + (i - c->map_first) % c->nr];
 }
 
+unsigned int vnpu_param_mlock_kb = 65536;
+module_param_named(mlock_kb, vnpu_param_mlock_kb, uint, 0644);
+MODULE_PARM_DESC(mlock_kb,
+		 "ring memory each user may lock beyond RLIMIT_MEMLOCK, KiB (default 65536; as perf_event_mlock_kb)");
+
+/*
+ * Charge @pages to the calling user before they are allocated: -EPERM if
+ * that takes the user's locked memory past RLIMIT_MEMLOCK plus mlock_kb.
+ */
+static int vnpu_ring_charge(struct vnpu_ring *r, unsigned long pages)
+{
+	unsigned long limit;
+	struct user_struct *user;
+	long cur, next;
+
+	if (capable(CAP_IPC_LOCK))
+		return 0;
+	limit = (rlimit(RLIMIT_MEMLOCK) >> PAGE_SHIFT) +
+		(READ_ONCE(vnpu_param_mlock_kb) >> (PAGE_SHIFT - 10));
+	user = get_current_user();
+	cur = atomic_long_read(&user->locked_vm);
+	do {
+		next = cur + pages;
+		if (next < cur || next > limit) {
+			free_uid(user);
+			return -EPERM;
+		}
+	} while (!atomic_long_try_cmpxchg(&user->locked_vm, &cur, next));
+	r->user = user;
+	r->charged = pages;
+	return 0;
+}
+
+static void vnpu_ring_uncharge(struct vnpu_ring *r)
+{
+	if (!r->user)
+		return;
+	atomic_long_sub(r->charged, &r->user->locked_vm);
+	free_uid(r->user);
+	r->user = NULL;
+}
+
 /* Allocate the pages and the vmap of @r, whose page counts are set. */
 static int vnpu_ring_alloc_pages(struct vnpu_ring *r)
 {
 	struct page **map;
 	u32 i, n;
+	int ret;
 
+	kref_init(&r->ref);
+	ret = vnpu_ring_charge(r, 2 + r->nr_data);
+	if (ret)
+		return ret;
 	r->pages = vnpu_fail_alloc() ? NULL :
-		   kvcalloc(2 + r->nr_data, sizeof(*r->pages), GFP_KERNEL);
-	if (!r->pages)
+		   kvcalloc(2 + r->nr_data, sizeof(*r->pages), GFP_KERNEL_ACCOUNT);
+	if (!r->pages) {
+		vnpu_ring_uncharge(r);
 		return -ENOMEM;
+	}
 	for (i = 0; i < 2 + r->nr_data; i++) {
 		r->pages[i] = vnpu_fail_alloc() ? NULL :
-			      alloc_page(GFP_KERNEL | __GFP_ZERO);
+			      alloc_page(GFP_KERNEL_ACCOUNT | __GFP_ZERO);
 		if (!r->pages[i])
 			goto err_free_pages;
 	}
@@ -86,6 +146,7 @@ err_free_pages:
 	for (i = 0; i < 2 + r->nr_data && r->pages[i]; i++)
 		__free_page(r->pages[i]);
 	kvfree(r->pages);
+	vnpu_ring_uncharge(r);
 	return -ENOMEM;
 }
 
@@ -93,19 +154,22 @@ err_free_pages:
  * vnpu_ring_alloc() - allocate a ring of vnpu records with @nr_data data pages
  * @nr_data: a power of two, 1 .. VNPU_RING_MAX_PAGES.
  *
- * Return: the ring, zeroed, or NULL.
+ * Return: the ring, zeroed, with one reference; ERR_PTR(-ENOMEM), or
+ * ERR_PTR(-EPERM) past the caller's locked-memory limit.
  */
 struct vnpu_ring *vnpu_ring_alloc(u32 nr_data)
 {
 	struct vnpu_ring *r;
+	int ret;
 
-	r = vnpu_fail_alloc() ? NULL : kzalloc(sizeof(*r), GFP_KERNEL);
+	r = vnpu_fail_alloc() ? NULL : kzalloc(sizeof(*r), GFP_KERNEL_ACCOUNT);
 	if (!r)
-		return NULL;
+		return ERR_PTR(-ENOMEM);
 	r->nr_data = nr_data;
-	if (vnpu_ring_alloc_pages(r)) {
+	ret = vnpu_ring_alloc_pages(r);
+	if (ret) {
 		kfree(r);
-		return NULL;
+		return ERR_PTR(ret);
 	}
 	r->data = r->vaddr + 2 * PAGE_SIZE;
 	r->size = (u64)nr_data * PAGE_SIZE;
@@ -120,20 +184,21 @@ struct vnpu_ring *vnpu_ring_alloc(u32 nr_data)
  *
  * The control page gets the channel descriptors' static fields.
  *
- * Return: the ring, zeroed, or NULL.
+ * Return: as vnpu_ring_alloc().
  */
 struct vnpu_ring *vnpu_ring_alloc_chans(const u32 *pages, const u32 *rec_size, u32 n)
 {
 	struct vnpu_ring *r;
 	u32 ch, first = 2, map = 2;
+	int ret;
 
 	BUILD_BUG_ON(VNPU_RING_CHAN_OFFSET + VNPU_CH_COUNT * sizeof(struct vnpu_ring_chan) >
 		     PAGE_SIZE);
 	BUILD_BUG_ON(sizeof(struct vnpu_ring_chan) != 64);
 	BUILD_BUG_ON(VNPU_RING_CHAN_CONS_OFFSET(VNPU_CH_COUNT) > PAGE_SIZE);
-	r = vnpu_fail_alloc() ? NULL : kzalloc(sizeof(*r), GFP_KERNEL);
+	r = vnpu_fail_alloc() ? NULL : kzalloc(sizeof(*r), GFP_KERNEL_ACCOUNT);
 	if (!r)
-		return NULL;
+		return ERR_PTR(-ENOMEM);
 	r->n_chan = n;
 	for (ch = 0; ch < n; ch++) {
 		struct vnpu_chan *c = &r->chan[ch];
@@ -147,9 +212,10 @@ struct vnpu_ring *vnpu_ring_alloc_chans(const u32 *pages, const u32 *rec_size, u
 		map += 2 * c->nr;
 		r->nr_data += c->nr;
 	}
-	if (vnpu_ring_alloc_pages(r)) {
+	ret = vnpu_ring_alloc_pages(r);
+	if (ret) {
 		kfree(r);
-		return NULL;
+		return ERR_PTR(ret);
 	}
 	for (ch = 0; ch < n; ch++) {
 		struct vnpu_chan *c = &r->chan[ch];
@@ -165,19 +231,30 @@ struct vnpu_ring *vnpu_ring_alloc_chans(const u32 *pages, const u32 *rec_size, u
 	return r;
 }
 
-/* Free the kernel's view; pages still mapped by a process stay until munmap. */
-void vnpu_ring_free(struct vnpu_ring *r)
+static void vnpu_ring_release(struct kref *ref)
 {
+	struct vnpu_ring *r = container_of(ref, struct vnpu_ring, ref);
 	u32 i;
 
-	if (!r)
-		return;
 	vunmap(r->vaddr);
 	for (i = 0; i < 2 + r->nr_data; i++)
 		put_page(r->pages[i]);
 	kvfree(r->pages);
+	vnpu_ring_uncharge(r);
 	kfree(r);
 	vnpu_obj_put(VNPU_OBJ_RING);
+}
+
+void vnpu_ring_hold(struct vnpu_ring *r)
+{
+	kref_get(&r->ref);
+}
+
+/* Drop a reference: the last one (session or mapping) frees the ring. */
+void vnpu_ring_drop(struct vnpu_ring *r)
+{
+	if (r)
+		kref_put(&r->ref, vnpu_ring_release);
 }
 
 /* Read the consumer position once; an implausible one counts as no move. */

@@ -43,7 +43,7 @@ long vnpu_ioctl_stream_create(struct vnpu_file *vfile, void __user *arg)
 	if (sc.flags)
 		return -EINVAL;
 
-	stream = vnpu_fail_alloc() ? NULL : kzalloc(sizeof(*stream), GFP_KERNEL);
+	stream = vnpu_fail_alloc() ? NULL : kzalloc(sizeof(*stream), GFP_KERNEL_ACCOUNT);
 	if (!stream)
 		return -ENOMEM;
 	ret = vnpu_fail_alloc() ? -ENOMEM :

@@ -176,45 +176,75 @@ static bool vnpu_batch_streams_exist(struct vnpu_file *vfile,
 	return true;
 }
 
+/* Tasks of the file queued, reserved or being copied in. */
+static u32 vnpu_quota_used(const struct vnpu_file *vfile)
+{
+	return READ_ONCE(vfile->npending) + READ_ONCE(vfile->nstaged);
+}
+
 /*
- * Wait (interruptibly, without vfile->lock) until the file's quota has room
- * for the batch, then reserve the room and the ids: on return 0 the batch is
- * counted as pending but not queued, each task knows its stream, and each
- * stream counts it in @reserved, so that a destroy waits for it. No lock
- * is held then: the caller copies to user memory, which may fault and take
- * mmap_lock, and mmap takes vfile->lock under mmap_lock.
+ * Wait (interruptibly, holding nothing) until the file's quota has room for
+ * @count tasks, and take it, before anything is allocated for them: a
+ * submitter that waits holds no memory, and the task copies a file can
+ * make are bounded by its quota. The quota is the file's own: one file's
+ * stuck work (a collective whose partner never comes) never keeps
+ * another's from the device.
+ */
+static int vnpu_quota_take(struct vnpu_file *vfile, u32 count)
+{
+	struct vnpu_device *vdev = vfile->vdev;
+	int ret;
+
+	for (;;) {
+		ret = wait_event_interruptible(vdev->done_wq,
+					       vnpu_quota_used(vfile) + count <= VNPU_MAX_PENDING);
+		if (ret)
+			return ret;
+		spin_lock(&vdev->lock);
+		if (vfile->npending + vfile->nstaged + count <= VNPU_MAX_PENDING)
+			break;
+		/* another submitter took the room first */
+		spin_unlock(&vdev->lock);
+	}
+	WRITE_ONCE(vfile->nstaged, vfile->nstaged + count);
+	spin_unlock(&vdev->lock);
+	return 0;
+}
+
+static void vnpu_quota_give_back(struct vnpu_file *vfile, u32 count)
+{
+	struct vnpu_device *vdev = vfile->vdev;
+
+	spin_lock(&vdev->lock);
+	WRITE_ONCE(vfile->nstaged, vfile->nstaged - count);
+	spin_unlock(&vdev->lock);
+	/* another submitter of the file may be waiting for the room */
+	wake_up_all(&vdev->done_wq);
+}
+
+/*
+ * Turn the quota the batch took into a reservation, with its ids: on
+ * return 0 the batch is counted as pending but not queued, each task knows
+ * its stream, and each stream counts it in @reserved, so that a destroy
+ * waits for it. No lock is held then: the caller copies to user memory,
+ * which may fault and take mmap_lock, and mmap takes vfile->lock under
+ * mmap_lock.
  */
 static int vnpu_reserve_batch(struct vnpu_file *vfile, struct vnpu_ktask **tasks,
 			      u32 count, u64 *first_id)
 {
 	struct vnpu_device *vdev = vfile->vdev;
 	u32 i;
-	int ret;
 
-	/*
-	 * The quota is the file's own: one file's stuck work (a collective
-	 * whose partner never comes) never keeps another's from the device.
-	 */
-	for (;;) {
-		ret = wait_event_interruptible(vdev->done_wq,
-					       READ_ONCE(vfile->npending) + count <=
-					       VNPU_MAX_PENDING);
-		if (ret)
-			return ret;
-		mutex_lock(&vfile->lock);
-		if (!vnpu_batch_streams_exist(vfile, tasks, count)) {
-			mutex_unlock(&vfile->lock);
-			return -ENOENT;
-		}
-		spin_lock(&vdev->lock);
-		if (vfile->npending + count <= VNPU_MAX_PENDING)
-			break;
-		/* another submitter took the room first */
-		spin_unlock(&vdev->lock);
+	mutex_lock(&vfile->lock);
+	if (!vnpu_batch_streams_exist(vfile, tasks, count)) {
 		mutex_unlock(&vfile->lock);
+		return -ENOENT;
 	}
+	spin_lock(&vdev->lock);
 	*first_id = vdev->next_task_id;
 	vdev->next_task_id += count;
+	WRITE_ONCE(vfile->nstaged, vfile->nstaged - count);
 	WRITE_ONCE(vdev->npending, vdev->npending + count);
 	WRITE_ONCE(vfile->npending, vfile->npending + count);
 	for (i = 0; i < count; i++) {
@@ -304,10 +334,15 @@ long vnpu_ioctl_submit(struct vnpu_file *vfile, void __user *arg, u32 *count)
 	if (vnpu_copy_struct_out(arg, &sub, sizeof(sub), sub.size))
 		return -EFAULT;
 
+	ret = vnpu_quota_take(vfile, sub.count);
+	if (ret)
+		return ret;
 	tasks = vnpu_fail_alloc() ? NULL :
-		kvcalloc(sub.count, sizeof(*tasks), GFP_KERNEL);
-	if (!tasks)
+		kvcalloc(sub.count, sizeof(*tasks), GFP_KERNEL_ACCOUNT);
+	if (!tasks) {
+		vnpu_quota_give_back(vfile, sub.count);
 		return -ENOMEM;
+	}
 	for (n = 0; n < sub.count; n++) {
 		const void __user *src = u64_to_user_ptr(sub.tasks) +
 					 (u64)n * sub.task_size;
@@ -369,10 +404,12 @@ long vnpu_ioctl_submit(struct vnpu_file *vfile, void __user *arg, u32 *count)
 
 out_unreserve:
 	vnpu_unreserve_batch(vfile, tasks, n, first_id);
-	goto out_free;
+	vnpu_free_batch(tasks, n);
+	return ret;
 out_free_all:
 	n++;
 out_free:
 	vnpu_free_batch(tasks, n);
+	vnpu_quota_give_back(vfile, sub.count);
 	return ret;
 }

@@ -8,6 +8,7 @@
 #include <pthread.h>
 #include <stdatomic.h>
 #include <sys/mman.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 
 #include "kselftest_harness.h"
@@ -345,9 +346,205 @@ TEST(stuck_file_does_not_block_another)
 	ASSERT_EQ(pid, waitpid(pid, &status, 0));
 	EXPECT_TRUE(WIFEXITED(status)) TH_LOG("the other file's launch never returned");
 	EXPECT_EQ(0, WEXITSTATUS(status));
+	/*
+	 * Item 2: a submit that waits for room holds no task copies. A's
+	 * quota is full; a child that shares A's file submits a full batch,
+	 * which can only wait. The device then holds A's 4096 tasks, not
+	 * 8192 (before the fix the batch was copied in, then it waited).
+	 */
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (pid == 0)
+		_exit(vnpu_submit_tasks(a, behind, VNPU_MAX_PENDING - 1, NULL) ? 1 : 0);
+	usleep(500 * 1000);
+	EXPECT_EQ(0, waitpid(pid, &status, WNOHANG)) TH_LOG("the full batch did not wait");
+	EXPECT_EQ(VNPU_MAX_PENDING, vnpu_object_count("tasks"));
+	kill(pid, SIGKILL);
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+
 	/* A's file goes: its collective is aborted, its tasks dropped */
 	close(a);
 	free(behind);
+	EXPECT_EQ(0, vnpu_objects_settled());
+}
+
+/* ---- item 2: memory accounting ---- */
+
+#define GRANTED_GID 4242
+#define MEMLOCK_LIMIT (1u << 20) /* the child's RLIMIT_MEMLOCK: 256 pages */
+#define SMALL_RING 64 /* data pages: 66 pages charged in all */
+
+/*
+ * Run @fn(tell, go) as nobody (with the group the devices are granted to)
+ * in a child: @tell is a pipe to the parent, @go one from it. Returns the
+ * child's pid, the parent's ends in *@tell_fd and *@go_fd.
+ */
+static pid_t as_nobody_start(int (*fn)(int tell, int go), int *tell_fd, int *go_fd)
+{
+	int up[2], down[2];
+	pid_t pid;
+
+	if (pipe(up) || pipe(down))
+		return -1;
+	pid = fork();
+	if (pid == 0) {
+		close(up[0]);
+		close(down[1]);
+		if (vnpu_become_nobody(GRANTED_GID))
+			_exit(100);
+		_exit(fn(up[1], down[0]));
+	}
+	close(up[1]);
+	close(down[0]);
+	*tell_fd = up[0];
+	*go_fd = down[1];
+	return pid;
+}
+
+static int wait_status(pid_t pid)
+{
+	int st;
+
+	if (waitpid(pid, &st, 0) != pid)
+		return -1;
+	return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+}
+
+/* Tell the parent a step is reached, then wait for it to say go on. */
+static int rendezvous(int tell, int go)
+{
+	char c = 's';
+
+	return write(tell, &c, 1) == 1 && read(go, &c, 1) == 1 ? 0 : -1;
+}
+
+/* The child's part: every step returns a distinct status on failure. */
+static int memlock_child(int tell, int go)
+{
+	struct rlimit rl = { MEMLOCK_LIMIT, MEMLOCK_LIMIT };
+	struct vnpu_prof_start ps;
+	int fd, fds[20], i;
+	void *maps[4];
+	size_t len = 0;
+
+	if (setrlimit(RLIMIT_MEMLOCK, &rl))
+		return 10;
+	fd = vnpu_open_dev(0, O_RDWR);
+	if (fd < 0)
+		return 11;
+	/* 1024 data pages, past the 1 MiB limit: refused, nothing allocated */
+	if (vnpu_prof_start(fd, VNPU_PROF_L1, -1, 1024, 0, &ps) != -EPERM)
+		return 12;
+	if (vnpu_prof_start(fd, VNPU_PROF_L1, -1, SMALL_RING, 0, &ps))
+		return 13;
+	if (vnpu_prof_stop(fd))
+		return 14;
+	close(fd);
+
+	/* the charge goes back at close: 20 sessions in turn fit in 256 pages */
+	for (int i = 0; i < 20; i++) {
+		fd = vnpu_open_dev(0, O_RDWR);
+		if (fd < 0 || vnpu_prof_start(fd, VNPU_PROF_L1, -1, SMALL_RING, 0, &ps))
+			return 20;
+		close(fd);
+	}
+
+	/*
+	 * A stopped session whose ring is unmapped gives the ring back at
+	 * once, though its file stays open: 20 files kept, 20 sessions.
+	 */
+	for (int i = 0; i < 20; i++) {
+		void *m;
+
+		fds[i] = vnpu_open_dev(0, O_RDWR);
+		if (fds[i] < 0 || vnpu_prof_start(fds[i], VNPU_PROF_L1, -1, SMALL_RING, 0, &ps))
+			return 30 + (i > 3);
+		m = mmap(NULL, ps.mmap_size, PROT_READ, MAP_SHARED, fds[i], 0);
+		if (m == MAP_FAILED)
+			return 32;
+		if (vnpu_prof_stop(fds[i]))
+			return 33;
+		munmap(m, ps.mmap_size);
+	}
+	/* the parent counts the rings now: none */
+	if (rendezvous(tell, go))
+		return 34;
+	for (int i = 0; i < 20; i++)
+		close(fds[i]);
+
+	/*
+	 * The charge follows the pages: a stopped session's ring that is
+	 * still mapped stays charged, after its file starts another one too.
+	 * 256 pages hold three 66-page rings, not four.
+	 */
+	fd = vnpu_open_dev(0, O_RDWR);
+	for (i = 0; i < 3; i++) {
+		if (vnpu_prof_start(fd, VNPU_PROF_L1, -1, SMALL_RING, 0, &ps))
+			return 40;
+		len = ps.mmap_size;
+		maps[i] = mmap(NULL, len, PROT_READ, MAP_SHARED, fd, 0);
+		if (maps[i] == MAP_FAILED || vnpu_prof_stop(fd))
+			return 41;
+	}
+	if (vnpu_prof_start(fd, VNPU_PROF_L1, -1, SMALL_RING, 0, &ps) != -EPERM)
+		return 42;
+	for (i = 0; i < 3; i++)
+		if (munmap(maps[i], len))
+			return 43;
+	i = vnpu_prof_start(fd, VNPU_PROF_L1, -1, SMALL_RING, 0, &ps);
+	if (i)
+		return 44;
+	close(fd);
+	return 0;
+}
+
+/*
+ * Item 2: ring pages are charged to the user against RLIMIT_MEMLOCK (the
+ * mlock_kb allowance set to 0 here), refused with -EPERM past it, given
+ * back at close, and freed as soon as a stopped session's ring has no
+ * mapping left. Before the fix nothing was charged (the first step got a
+ * session), and the 20 stopped rings stayed until their files closed.
+ */
+TEST(ring_memory_is_charged_and_given_back)
+{
+	int tell, go, status;
+	char c = 'g';
+	pid_t pid;
+
+	ASSERT_EQ(0, vnpu_grant_devices(GRANTED_GID));
+	EXPECT_EQ(0, vnpu_param_set("mlock_kb", "0"));
+	pid = as_nobody_start(memlock_child, &tell, &go);
+	ASSERT_LT(0, pid);
+	/* at the rendezvous: 20 stopped sessions, no ring left */
+	if (read(tell, &c, 1) == 1) {
+		EXPECT_EQ(0, vnpu_object_count("rings"));
+		EXPECT_EQ(20, vnpu_object_count("sessions"));
+		ASSERT_EQ(1, write(go, &c, 1));
+	}
+	status = wait_status(pid);
+	EXPECT_EQ(0, status) TH_LOG("the child failed at step %d", status);
+	close(tell);
+	close(go);
+	EXPECT_EQ(0, vnpu_param_set("mlock_kb", "65536"));
+	EXPECT_EQ(0, vnpu_grant_devices(0));
+	EXPECT_EQ(0, vnpu_objects_settled());
+}
+
+/* Item 2: a START on a busy device is refused before it allocates. */
+TEST(busy_start_allocates_nothing)
+{
+	struct vnpu_prof_start ps;
+	int a = vnpu_open_dev(0, O_RDWR), b = vnpu_open_dev(0, O_RDWR);
+
+	ASSERT_LE(0, a);
+	ASSERT_LE(0, b);
+	ASSERT_EQ(0, vnpu_prof_start(a, VNPU_PROF_L1, -1, 0, 0, &ps));
+	ASSERT_EQ(0, vnpu_fail_alloc_set(1));
+	EXPECT_EQ(-EBUSY, vnpu_prof_start(b, VNPU_PROF_L1, -1, 0, 0, &ps));
+	EXPECT_EQ(1, vnpu_fail_alloc_left()) TH_LOG("the refused START allocated");
+	ASSERT_EQ(0, vnpu_fail_alloc_set(0));
+	close(b);
+	close(a);
 }
 
 TEST_HARNESS_MAIN

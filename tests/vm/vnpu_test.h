@@ -139,17 +139,39 @@ static inline double vnpu_now_s(void)
 #define VNPU_NOBODY 65534
 
 /*
- * In a forked child: become uid and gid nobody, with @gid as the only
+ * In a forked child: become @uid (its own gid too), with @gid as the only
  * supplementary group (0: none). 0, or -1 if any step failed.
  */
-static inline int vnpu_become_nobody(gid_t gid)
+static inline int vnpu_become_user(uid_t uid, gid_t gid)
 {
 	gid_t groups[1] = { gid };
 
-	if (setgroups(gid ? 1 : 0, groups) || setresgid(VNPU_NOBODY, VNPU_NOBODY, VNPU_NOBODY) ||
-	    setresuid(VNPU_NOBODY, VNPU_NOBODY, VNPU_NOBODY) || geteuid() != VNPU_NOBODY)
+	if (setgroups(gid ? 1 : 0, groups) || setresgid(uid, uid, uid) ||
+	    setresuid(uid, uid, uid) || geteuid() != uid)
 		return -1;
 	return 0;
+}
+
+static inline int vnpu_become_nobody(gid_t gid)
+{
+	return vnpu_become_user(VNPU_NOBODY, gid);
+}
+
+/* Write a module parameter (root); 0 or -1. */
+static inline int vnpu_param_set(const char *name, const char *value)
+{
+	char path[96];
+	FILE *f;
+	int ret;
+
+	snprintf(path, sizeof(path), "/sys/module/vnpu/parameters/%s", name);
+	f = fopen(path, "w");
+	if (!f)
+		return -1;
+	ret = fputs(value, f) < 0 ? -1 : 0;
+	if (fclose(f))
+		ret = -1;
+	return ret;
 }
 
 /* Put the module back as the runner loaded it, for the suites that follow. */
@@ -173,6 +195,21 @@ static inline unsigned int vnpu_param_devices(void)
 		n = 0;
 	fclose(f);
 	return n;
+}
+
+/* Give group @gid (0: root only) every device node, as a udev rule would. */
+static inline int vnpu_grant_devices(gid_t gid)
+{
+	unsigned int n = vnpu_param_devices();
+
+	for (unsigned int i = 0; i < n; i++) {
+		char path[32];
+
+		snprintf(path, sizeof(path), "/dev/vnpu%u", i);
+		if (chown(path, 0, gid))
+			return -1;
+	}
+	return 0;
 }
 
 /*
