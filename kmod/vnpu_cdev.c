@@ -24,6 +24,8 @@ static int vnpu_open(struct inode *inode, struct file *file)
 		return -ENOMEM;
 	vnpu_obj_get(VNPU_OBJ_FILE);
 	vfile->vdev = vdev;
+	/* whose work it is, for sessions of other users (vnpu_prof_sees()) */
+	vfile->uid = file->f_cred->euid;
 	mutex_init(&vfile->lock);
 	init_waitqueue_head(&vfile->prof_wq);
 	file->private_data = vfile;
@@ -162,7 +164,7 @@ static long vnpu_ioctl_runtime(struct vnpu_file *vfile, unsigned int nr,
 		break;
 	}
 	if (READ_ONCE(vfile->vdev->prof))
-		vnpu_prof_runtime(vfile->vdev, api, ret, count, start);
+		vnpu_prof_runtime(vfile, api, ret, count, start);
 	return ret;
 }
 

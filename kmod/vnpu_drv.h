@@ -22,6 +22,7 @@
 #include <linux/mutex.h>
 #include <linux/spinlock.h>
 #include <linux/types.h>
+#include <linux/uidgid.h>
 #include <linux/wait.h>
 #include <linux/workqueue.h>
 
@@ -158,6 +159,9 @@ struct vnpu_ring_final {
  * @ring: the ring; NULL once the session has stopped and the ring has no
  *        mapping left (under the owner's lock): its memory is given back.
  * @final: the ring's counters when it went.
+ * @uid: the effective user that started it.
+ * @see_all: it records every file's work, not only @uid's (prof_paranoid).
+ * @pid_ns: the starter's pid namespace, that of the tids it records.
  * @id: session id (module-wide counter).
  * @level: enum vnpu_prof_level.
  * @group: enum vnpu_metric_group, VNPU_METRIC_NONE at L0.
@@ -170,6 +174,9 @@ struct vnpu_prof {
 	struct vnpu_file *owner;
 	struct vnpu_ring *ring;
 	struct vnpu_ring_final final;
+	kuid_t uid;
+	bool see_all;
+	struct pid_namespace *pid_ns;
 	u32 id;
 	u32 level;
 	u32 group;
@@ -329,6 +336,7 @@ struct vnpu_device {
  * @last_end: device time the last completed task of this file ended.
  * @prof: the session this file started, active or stopped (under @lock).
  * @prof_wq: poll() waits here; in the file so epoll never outlives it.
+ * @uid: the effective user that opened it.
  */
 struct vnpu_file {
 	struct vnpu_device *vdev;
@@ -340,6 +348,7 @@ struct vnpu_file {
 	u64 last_end;
 	struct vnpu_prof *prof;
 	wait_queue_head_t prof_wq;
+	kuid_t uid;
 };
 
 /* Kinds of objects vnpu_debugfs.c counts while they live. */
@@ -431,7 +440,7 @@ void vnpu_prof_task(struct vnpu_device *vdev, const struct vnpu_ktask *task,
 		    const struct vnpu_model_out *out);
 void vnpu_hwrec_task(struct vnpu_prof *prof, const struct vnpu_ktask *task,
 		     const struct vnpu_counters *c);
-void vnpu_prof_runtime(struct vnpu_device *vdev, u32 api, s32 result, u32 count,
+void vnpu_prof_runtime(struct vnpu_file *vfile, u32 api, s32 result, u32 count,
 		       u64 start_ns);
 int vnpu_prof_mmap(struct vnpu_file *vfile, struct vm_area_struct *vma);
 __poll_t vnpu_prof_poll(struct vnpu_file *vfile, struct file *file,

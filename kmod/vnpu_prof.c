@@ -15,7 +15,10 @@
  * No user memory is touched under vnpu_file.lock (mmap takes it under
  * mmap_lock).
  */
+#include <linux/capability.h>
+#include <linux/cred.h>
 #include <linux/log2.h>
+#include <linux/pid_namespace.h>
 #include <linux/mm.h>
 #include <linux/poll.h>
 #include <linux/sched.h>
@@ -27,11 +30,30 @@
 
 static atomic_t vnpu_prof_ids = ATOMIC_INIT(0);
 
+/*
+ * What a session may record of other users' work, as perf_event_paranoid
+ * rules perf's: 0, every file's tasks and calls on the device; 1, only
+ * those of files its starter's user opened, unless the starter is
+ * perfmon_capable() (CAP_PERFMON or CAP_SYS_ADMIN).
+ */
+static int prof_paranoid = 1;
+module_param(prof_paranoid, int, 0644);
+MODULE_PARM_DESC(prof_paranoid,
+		 "0: a session records every user's work; 1 (default): other users' only with CAP_PERFMON");
+
+/* Does @prof record the work of @vfile? */
+static bool vnpu_prof_sees(const struct vnpu_prof *prof, const struct vnpu_file *vfile)
+{
+	return prof->see_all || uid_eq(vfile->uid, prof->uid);
+}
+
 static void vnpu_prof_free(struct vnpu_prof *prof)
 {
 	if (!prof)
 		return;
 	vnpu_ring_drop(prof->ring);
+	if (prof->pid_ns)
+		put_pid_ns(prof->pid_ns);
 	kfree(prof);
 	vnpu_obj_put(VNPU_OBJ_SESSION);
 }
@@ -149,6 +171,9 @@ static struct vnpu_prof *vnpu_prof_new(struct vnpu_device *vdev,
 		return ERR_CAST(ring);
 	}
 	prof->ring = ring;
+	prof->uid = current_euid();
+	prof->see_all = READ_ONCE(prof_paranoid) <= 0 || perfmon_capable();
+	prof->pid_ns = get_pid_ns(task_active_pid_ns(current));
 	prof->ring->wakeup_bytes = ps->wakeup_bytes;
 	prof->owner = vfile;
 	prof->id = atomic_inc_return(&vnpu_prof_ids);
@@ -563,7 +588,7 @@ void vnpu_prof_task(struct vnpu_device *vdev, const struct vnpu_ktask *task,
 	struct vnpu_ring *r;
 
 	lockdep_assert_held(&vdev->lock);
-	if (!prof)
+	if (!prof || !vnpu_prof_sees(prof, task->stream->vfile))
 		return;
 	r = prof->ring;
 	if (r->n_chan) {
@@ -589,26 +614,29 @@ publish:
 
 /**
  * vnpu_prof_runtime() - record a runtime call (L2)
- * @vdev: the device.
+ * @vfile: the file the call came on.
  * @api: enum vnpu_rt_api.
  * @result: what the call returns.
  * @count: tasks of a submit, else 0.
  * @start_ns: CLOCK_MONOTONIC when the call entered the driver.
  */
-void vnpu_prof_runtime(struct vnpu_device *vdev, u32 api, s32 result, u32 count,
+void vnpu_prof_runtime(struct vnpu_file *vfile, u32 api, s32 result, u32 count,
 		       u64 start_ns)
 {
+	struct vnpu_device *vdev = vfile->vdev;
 	struct vnpu_rec_runtime *rec;
 	struct vnpu_prof *prof;
 
 	spin_lock(&vdev->lock);
 	prof = vdev->prof;
 	/* with channels, the host runtime records its own calls (api_event) */
-	if (prof && prof->level >= VNPU_PROF_L2 && !prof->ring->n_chan) {
+	if (prof && prof->level >= VNPU_PROF_L2 && !prof->ring->n_chan &&
+	    vnpu_prof_sees(prof, vfile)) {
 		rec = vnpu_ring_reserve(prof->ring, VNPU_REC_RUNTIME, sizeof(*rec));
 		if (rec) {
 			rec->api = api;
-			rec->tid = task_pid_vnr(current);
+			/* the thread as the session's owner names it: 0 if it cannot */
+			rec->tid = task_pid_nr_ns(current, prof->pid_ns);
 			rec->result = result;
 			rec->count = count;
 			rec->start_ns = start_ns;

@@ -506,7 +506,8 @@ enum vnpu_rt_api {
  * struct vnpu_rec_runtime - VNPU_REC_RUNTIME: one runtime (ioctl) call
  * @hdr: the header.
  * @api: enum vnpu_rt_api.
- * @tid: the calling thread (as gettid() in the caller's namespace).
+ * @tid: the calling thread, as the session's starter names it (its pid
+ *       namespace); 0 if the thread is not visible there.
  * @result: 0 or -errno.
  * @count: tasks of a submit, else 0.
  * @start_ns: CLOCK_MONOTONIC when the call entered the driver.

@@ -14,6 +14,7 @@
 #include "kselftest_harness.h"
 #include "npuprof_nl.h"
 #include "vm/vnpu_test.h"
+#include "vm/vnpu_test_ring.h"
 
 /*
  * A STREAM_CREATE argument in a read-only page: the copy in succeeds, the
@@ -418,6 +419,16 @@ static int rendezvous(int tell, int go)
 	return write(tell, &c, 1) == 1 && read(go, &c, 1) == 1 ? 0 : -1;
 }
 
+static int run_small(int fd, unsigned int n);
+
+/* nobody runs 5 tasks on device 0. */
+static int nobody_runs_5(int tell, int go)
+{
+	int fd = vnpu_open_dev(0, O_RDWR);
+
+	return fd >= 0 && !run_small(fd, 5) ? 0 : 1;
+}
+
 /* The child's part: every step returns a distinct status on failure. */
 static int memlock_child(int tell, int go)
 {
@@ -528,6 +539,158 @@ TEST(ring_memory_is_charged_and_given_back)
 	EXPECT_EQ(0, vnpu_param_set("mlock_kb", "65536"));
 	EXPECT_EQ(0, vnpu_grant_devices(0));
 	EXPECT_EQ(0, vnpu_objects_settled());
+}
+
+/* ---- item 5: isolation ---- */
+
+/* Queue @n small tasks on a new stream of @fd and wait for them; 0 or -1. */
+static int run_small(int fd, unsigned int n)
+{
+	struct vnpu_task t[16];
+	int s = vnpu_stream_new(fd);
+
+	if (s < 0 || n > 16)
+		return -1;
+	for (unsigned int i = 0; i < n; i++)
+		vnpu_task_init(&t[i], "iso/Add", "Add", VNPU_TASK_AI_CORE, (unsigned int)s, 1 << 10,
+			       1 << 10);
+	if (vnpu_submit_tasks(fd, t, n, NULL) ||
+	    vnpu_sync_stream(fd, (unsigned int)s, 0, 10000, NULL))
+		return -1;
+	return vnpu_stream_del(fd, (unsigned int)s) ? -1 : 0;
+}
+
+/*
+ * nobody's session on device 0; in the middle of it root runs 10 tasks on
+ * the device and nobody 5. Returns the records the session produced (two
+ * per task at L0), or a negative step.
+ */
+static int nobody_session(int tell, int go)
+{
+	struct vnpu_prof_start ps;
+	struct vnpu_prof_stats st = { .size = sizeof(st) };
+	int fd = vnpu_open_dev(0, O_RDWR);
+
+	if (fd < 0 || vnpu_prof_start(fd, VNPU_PROF_L0, -1, 0, 0, &ps))
+		return 201;
+	if (rendezvous(tell, go)) /* root runs its tasks meanwhile */
+		return 202;
+	if (run_small(fd, 5))
+		return 203;
+	if (ioctl(fd, VNPU_IOC_PROF_STATS, &st) || vnpu_prof_stop(fd))
+		return 204;
+	/* exit statuses are 8 bits: the count in tasks */
+	return (int)(st.produced / 2);
+}
+
+static int nobody_session_counts(struct __test_metadata *_metadata)
+{
+	int tell, go, fd;
+	char c = 'g';
+	pid_t pid = as_nobody_start(nobody_session, &tell, &go);
+
+	if (pid <= 0)
+		return -1;
+	if (read(tell, &c, 1) == 1) {
+		fd = vnpu_open_dev(0, O_RDWR);
+		EXPECT_EQ(0, run_small(fd, 10));
+		close(fd);
+		EXPECT_EQ(1, write(go, &c, 1));
+	}
+	close(tell);
+	close(go);
+	return wait_status(pid);
+}
+
+/*
+ * Item 5: a session records other users' work only when its starter is
+ * perfmon_capable(), or with prof_paranoid=0. Before the fix nobody's
+ * session recorded root's 10 tasks too (15 in all).
+ */
+TEST(sessions_record_only_their_users_work)
+{
+	struct vnpu_prof_stats st = { .size = sizeof(st) };
+	struct vnpu_prof_start ps;
+	int fd, tell, go;
+	pid_t pid;
+
+	ASSERT_EQ(0, vnpu_grant_devices(GRANTED_GID));
+	EXPECT_EQ(5, nobody_session_counts(_metadata)) TH_LOG("nobody's session saw root's work");
+	ASSERT_EQ(0, vnpu_param_set("prof_paranoid", "0"));
+	EXPECT_EQ(15, nobody_session_counts(_metadata)) TH_LOG("prof_paranoid=0: every user's");
+	ASSERT_EQ(0, vnpu_param_set("prof_paranoid", "1"));
+
+	/* root (CAP_PERFMON) records nobody's work */
+	fd = vnpu_open_dev(0, O_RDWR);
+	ASSERT_EQ(0, vnpu_prof_start(fd, VNPU_PROF_L0, -1, 0, 0, &ps));
+	pid = as_nobody_start(nobody_runs_5, &tell, &go);
+	ASSERT_LT(0, pid);
+	EXPECT_EQ(0, wait_status(pid));
+	close(tell);
+	close(go);
+	ASSERT_EQ(0, ioctl(fd, VNPU_IOC_PROF_STATS, &st));
+	EXPECT_EQ(10, st.produced);
+	close(fd);
+	EXPECT_EQ(0, vnpu_grant_devices(0));
+}
+
+/*
+ * Item 5: L2 records a runtime call's thread as the session's starter
+ * names it. A process in a child pid namespace (pid 1 there) makes the
+ * calls; root's session must record its pid in root's namespace. Before
+ * the fix it recorded 1.
+ */
+TEST(runtime_tids_in_the_starters_namespace)
+{
+	struct ring r = { 0 };
+	int pfd[2], status, seen = 0, ones = 0;
+	pid_t pid, inner = 0;
+
+	r.fd = vnpu_open_dev(0, O_RDWR);
+	ASSERT_LE(0, r.fd);
+	ASSERT_EQ(0, vnpu_prof_start(r.fd, VNPU_PROF_L2, -1, 0, 0, &r.ps));
+	ASSERT_EQ(0, ring_map(&r));
+	ASSERT_EQ(0, pipe(pfd));
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (pid == 0) {
+		pid_t g;
+
+		if (unshare(CLONE_NEWPID))
+			_exit(1);
+		g = fork();
+		if (g == 0) {
+			int fd = vnpu_open_dev(0, O_RDWR);
+
+			/* pid 1 of its namespace: a stream made and destroyed */
+			_exit(getpid() == 1 && fd >= 0 && !run_small(fd, 1) ? 0 : 1);
+		}
+		if (write(pfd[1], &g, sizeof(g)) != sizeof(g) || waitpid(g, &status, 0) != g)
+			_exit(2);
+		_exit(WIFEXITED(status) ? WEXITSTATUS(status) : 3);
+	}
+	ASSERT_EQ(sizeof(inner), read(pfd[0], &inner, sizeof(inner)));
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	ASSERT_EQ(0, WEXITSTATUS(status));
+	ASSERT_EQ(0, vnpu_prof_stop(r.fd));
+
+	for (__u64 cons = 0, prod = r.ctrl->producer_pos; cons < prod;) {
+		const struct vnpu_rec_hdr *h =
+			(const void *)(r.data + vnpu_ring_offset(cons, r.ctrl->data_size));
+
+		ASSERT_GE(h->size, sizeof(*h));
+		if (h->type == VNPU_REC_RUNTIME) {
+			const struct vnpu_rec_runtime *rt = (const void *)h;
+
+			seen += rt->tid == (__u32)inner;
+			ones += rt->tid == 1;
+		}
+		cons += h->size;
+	}
+	EXPECT_LE(4, seen) TH_LOG("create, submit, sync, destroy as pid %d", inner);
+	EXPECT_EQ(0, ones);
+	ring_unmap(&r);
+	close(r.fd);
 }
 
 /* Item 2: a START on a busy device is refused before it allocates. */
