@@ -22,6 +22,7 @@
 struct worker {
 	struct npuprof_dev *dev;
 	uint32_t stream;
+	uint32_t comm; /* its handle of the group of every device */
 };
 
 static int check(int ret, const struct npuprof_error *err)
@@ -32,7 +33,7 @@ static int check(int ret, const struct npuprof_error *err)
 }
 
 /* One layer on one device; the ops as a framework would launch them. */
-static int layer(struct worker *w, int l, uint32_t devices, unsigned int batch)
+static int layer(struct worker *w, int l, unsigned int batch)
 {
 	uint64_t act[3] = { batch, SEQ, HIDDEN }, ffn[3] = { batch, SEQ, FFN };
 	uint64_t scores[4] = { batch, HEADS, SEQ, SEQ }, seeds[2] = { batch, HEADS };
@@ -78,7 +79,7 @@ static int layer(struct worker *w, int l, uint32_t devices, unsigned int batch)
 	snprintf(name[10], 48, "layer%d/ffn/down/MatMul", l);
 	ret |= npuprof_op_matmul(&t[n++], name[10], w->stream, rows, FFN, HIDDEN, VNPU_DT_FLOAT16);
 	snprintf(name[11], 48, "layer%d/grad/hcom_allReduce", l);
-	ret |= npuprof_op_allreduce(&t[n++], name[11], w->stream, devices, (uint32_t)l,
+	ret |= npuprof_op_allreduce(&t[n++], name[11], w->stream, w->comm, (uint32_t)l,
 				    (uint64_t)HIDDEN * FFN, VNPU_DT_FLOAT16);
 	if (ret) {
 		fprintf(stderr, "transformer: cannot build the ops of layer %d\n", l);
@@ -92,6 +93,7 @@ int main(int argc, char **argv)
 	int layers = argc > 1 ? atoi(argv[1]) : 4;
 	int ndev = argc > 2 ? atoi(argv[2]) : 2;
 	struct worker w[VNPU_MAX_DEVICES];
+	struct npuprof_comm_key key;
 	struct npuprof_error err;
 	int ret = 0;
 
@@ -104,10 +106,18 @@ int main(int argc, char **argv)
 		    check(npuprof_stream_create(w[d].dev, &w[d].stream, &err), &err))
 			return 1;
 	}
+	/* one group of every device, rank d on device d, as hcom's world group */
+	if (check(npuprof_comm_create(w[0].dev, (uint32_t)ndev, 0, &key, &w[0].comm, &err), &err))
+		return 1;
+	for (int d = 1; d < ndev; d++)
+		if (check(npuprof_comm_join(w[d].dev, &key, (uint32_t)ndev, (uint32_t)d, &w[d].comm,
+					    &err),
+			  &err))
+			return 1;
 	/* every device queues its layers; the AllReduces meet on the devices */
 	for (int l = 0; l < layers && !ret; l++)
 		for (int d = 0; d < ndev && !ret; d++)
-			ret = layer(&w[d], l, (1u << ndev) - 1, 2);
+			ret = layer(&w[d], l, 2);
 	for (int d = 0; d < ndev && !ret; d++)
 		ret = check(npuprof_sync(w[d].dev, w[d].stream, 60000, &err), &err);
 	for (int d = 0; d < ndev; d++)

@@ -38,6 +38,8 @@ static int vnpu_release(struct inode *inode, struct file *file)
 
 	vnpu_prof_release(vfile);
 	vnpu_file_release_streams(vfile);
+	/* after the streams: no task of the file uses a communicator now */
+	vnpu_file_release_comms(vfile);
 	mutex_destroy(&vfile->lock);
 	kfree(vfile);
 	vnpu_obj_put(VNPU_OBJ_FILE);
@@ -113,6 +115,7 @@ static void vnpu_fill_info(const struct vnpu_device *vdev, struct vnpu_info *inf
 	info->max_pending = VNPU_MAX_PENDING;
 	info->ring_default_bytes = (u64)VNPU_RING_DEFAULT_PAGES * PAGE_SIZE;
 	info->ring_max_bytes = (u64)VNPU_RING_MAX_PAGES * PAGE_SIZE;
+	info->max_comms = VNPU_MAX_COMMS;
 }
 
 static long vnpu_ioctl_get_info(struct vnpu_file *vfile, void __user *arg)
@@ -125,7 +128,7 @@ static long vnpu_ioctl_get_info(struct vnpu_file *vfile, void __user *arg)
 	if (ret)
 		return ret;
 	/* everything else is an output: a reused struct is fine */
-	if (info.flags || info.reserved0 ||
+	if (info.flags || info.reserved0 || info.reserved1 ||
 	    memchr_inv(info.reserved, 0, sizeof(info.reserved)))
 		return -EINVAL;
 
@@ -187,6 +190,10 @@ static long vnpu_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
 	case VNPU_IOC_SUBMIT:
 	case VNPU_IOC_SYNC:
 		return vnpu_ioctl_runtime(vfile, _IOC_NR(cmd), uarg);
+	case VNPU_IOC_COMM_INIT:
+		return vnpu_ioctl_comm_init(vfile, uarg);
+	case VNPU_IOC_COMM_DESTROY:
+		return vnpu_ioctl_comm_destroy(vfile, uarg);
 	case VNPU_IOC_PROF_START:
 		return vnpu_ioctl_prof_start(vfile, uarg);
 	case VNPU_IOC_PROF_STOP:

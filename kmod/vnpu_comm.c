@@ -1,50 +1,85 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * vnpu: collective communication across the module's devices.
+ * vnpu: communicators and the collectives that run on them.
  *
- * A COMMUNICATION task names the devices taking part (a mask) and a tag.
- * When it reaches the head of its stream it "arrives" at the rendezvous of
- * that (mask, tag, op); when every device of the mask has arrived, the
- * collective starts on all of them at the latest arrival time and lasts
- * what the ring-algorithm cost model says. If a taking-part file is
- * released before that (whether its task had arrived or was still queued
- * behind others), the rendezvous is aborted: the devices that arrived, and
- * those that arrive later, complete theirs at once, so that no stream
- * waits forever on a closed file. An aborted rendezvous stays findable
- * until every device of its mask has come by (or the module unloads), but
- * only VNPU_COMM_MAX_IDLE of those no task holds are kept: beyond that the
- * oldest is forgotten, so that half-submitted collectives cannot pin kernel
- * memory without bound.
+ * A communicator is a group of ranks, one per device, as an HCCL "hcom"
+ * group is. One rank makes it (VNPU_COMM_F_CREATE) and gets a random key,
+ * which it hands to the others as HCCL hands out its root info; each rank
+ * joins with the key from a file on its own device and gets a handle in
+ * that file. Only a holder of the key can join, and only while a rank is
+ * free, so no other file can join or abort a group's collectives.
  *
- * Lock order: vnpu_device.lock, then vnpu_comm_lock.
+ * A COMMUNICATION task names a handle of its file. The n-th collective a
+ * rank queues on a communicator meets the n-th of every other rank (as in
+ * HCCL, a group's collectives are issued in the same order on every rank):
+ * when it reaches the head of its stream it "arrives" at the rendezvous of
+ * that number; when every rank has arrived, the collective starts on all of
+ * them at the latest arrival time and lasts what the ring-algorithm cost
+ * model says. Ranks that disagree on the operation abort it.
+ *
+ * A rank that leaves (its handle destroyed, its file released) breaks the
+ * communicator: every collective not yet complete on it, and every later
+ * one, completes at once with no duration, so that no stream waits forever
+ * for a rank that is gone. A rendezvous lives while a task of it does; a
+ * communicator while a handle does.
+ *
+ * Lock order: vnpu_file.lock, vnpu_device.lock, then vnpu_comm_lock.
  */
 #include <linux/bitops.h>
 #include <linux/list.h>
 #include <linux/minmax.h>
+#include <linux/random.h>
 #include <linux/slab.h>
 #include <linux/spinlock.h>
+#include <linux/uaccess.h>
 
 #include "vnpu_drv.h"
 
 /**
- * struct vnpu_comm - one collective between devices
- * @node: in vnpu_comm_list until every device of @devices has arrived.
- * @devices: the devices taking part (bit N for /dev/vnpuN).
- * @tag: the caller's tag that matches the submissions.
- * @op: enum vnpu_comm_op.
- * @arrived: devices whose task reached the head of its stream.
- * @left: devices whose task completed or was cancelled.
- * @bytes: message size per device (the largest given).
+ * struct vnpu_communicator - a group of ranks
+ * @node: in vnpu_comms while it has a handle.
+ * @refs: handles to it (under vnpu_comm_lock).
+ * @key: what a rank joins with.
+ * @nranks: its ranks.
+ * @joined: ranks that joined (bit per rank).
+ * @devices: the devices of the ranks that joined (bit N for /dev/vnpuN).
+ * @product: the product of its devices (all the same).
+ * @next_seq: per rank, the number its next collective gets.
+ * @pending: its rendezvous.
+ * @broken: a rank left: every collective completes at once.
+ */
+struct vnpu_communicator {
+	struct list_head node;
+	u32 refs;
+	u8 key[VNPU_COMM_KEY_LEN];
+	u32 nranks;
+	u32 joined;
+	u32 devices;
+	const struct vnpu_product_desc *product;
+	u64 next_seq[VNPU_MAX_DEVICES];
+	struct list_head pending;
+	bool broken;
+};
+
+/**
+ * struct vnpu_comm - the rendezvous of one collective
+ * @node: in its communicator's @pending.
+ * @cm: the communicator.
+ * @seq: the collective's number on it.
+ * @op: enum vnpu_comm_op, the first rank's.
+ * @arrived: ranks whose task reached the head of its stream.
+ * @left: ranks whose task completed or was cancelled.
+ * @bytes: message size per rank (the largest given).
  * @ready: the latest arrival time, device ticks.
  * @start: start of the collective, once @done.
  * @end: end of the collective, once @done.
- * @done: every device arrived: @start and @end are set.
- * @aborted: a device's task was cancelled before the collective started.
+ * @done: every rank arrived: @start and @end are set.
+ * @aborted: it completes at once (a rank left, or the ranks' ops differ).
  */
 struct vnpu_comm {
 	struct list_head node;
-	u32 devices;
-	u32 tag;
+	struct vnpu_communicator *cm;
+	u64 seq;
 	u32 op;
 	u32 arrived;
 	u32 left;
@@ -56,11 +91,18 @@ struct vnpu_comm {
 	bool aborted;
 };
 
-/* Aborted rendezvous kept for partners that have not come by yet. */
-#define VNPU_COMM_MAX_IDLE 64
-
 static DEFINE_SPINLOCK(vnpu_comm_lock);
-static LIST_HEAD(vnpu_comm_list);
+static LIST_HEAD(vnpu_comms);
+
+static void vnpu_communicator_free(struct vnpu_communicator *cm)
+{
+	if (!cm)
+		return;
+	/* every task of every rank is gone, and their rendezvous with them */
+	WARN_ON_ONCE(!list_empty(&cm->pending));
+	kfree(cm);
+	vnpu_obj_put(VNPU_OBJ_COMMUNICATOR);
+}
 
 struct vnpu_comm *vnpu_comm_alloc(void)
 {
@@ -84,7 +126,12 @@ void vnpu_comm_free(struct vnpu_comm *c)
 	vnpu_obj_put(VNPU_OBJ_COMM);
 }
 
-/* Wake the executors of the devices in @mask other than @self. */
+static u32 vnpu_comm_all_ranks(const struct vnpu_communicator *cm)
+{
+	return GENMASK(cm->nranks - 1, 0);
+}
+
+/* Wake the executors of the communicator's devices other than @self. */
 static void vnpu_comm_kick(u32 mask, u32 self)
 {
 	unsigned long bits = mask & ~BIT(self);
@@ -98,69 +145,282 @@ static void vnpu_comm_kick(u32 mask, u32 self)
 	}
 }
 
+/* ---- communicators and handles ---- */
+
 /*
- * Find the rendezvous of @task's collective that @vdev has not joined yet,
- * or start one with the task's spare, and join it. Under vnpu_comm_lock.
+ * Do two keys differ? In time that does not depend on where (as
+ * crypto_memneq(), which not every kernel exports to modules).
  */
-static struct vnpu_comm *vnpu_comm_join(struct vnpu_device *vdev,
-					struct vnpu_ktask *task, u64 ready)
+static bool vnpu_comm_key_differs(const u8 *a, const u8 *b)
 {
-	const struct vnpu_task *d = &task->desc;
-	u32 bit = BIT(vdev->id);
+	u8 diff = 0;
+	u32 i;
+
+	for (i = 0; i < VNPU_COMM_KEY_LEN; i++)
+		diff |= a[i] ^ b[i];
+	return diff;
+}
+
+static struct vnpu_communicator *vnpu_comm_find(const u8 *key)
+{
+	struct vnpu_communicator *cm;
+
+	lockdep_assert_held(&vnpu_comm_lock);
+	list_for_each_entry(cm, &vnpu_comms, node)
+		if (!vnpu_comm_key_differs(cm->key, key))
+			return cm;
+	return NULL;
+}
+
+/* Drop a handle's reference; the last one frees the communicator. */
+static void vnpu_comm_put(struct vnpu_communicator *cm)
+{
+	bool last;
+
+	spin_lock(&vnpu_comm_lock);
+	last = !--cm->refs;
+	if (last)
+		list_del(&cm->node);
+	spin_unlock(&vnpu_comm_lock);
+	if (last)
+		vnpu_communicator_free(cm);
+}
+
+/* A rank leaves: nothing on the communicator may wait for it any more. */
+static void vnpu_comm_break(struct vnpu_communicator *cm, u32 self)
+{
+	u32 devices;
+
+	spin_lock(&vnpu_comm_lock);
+	cm->broken = true;
+	devices = cm->devices;
+	spin_unlock(&vnpu_comm_lock);
+	vnpu_comm_kick(devices, self);
+}
+
+static int vnpu_comm_check_init(struct vnpu_comm_init *ci)
+{
+	if ((ci->flags & ~VNPU_COMM_F_CREATE) || ci->reserved)
+		return -EINVAL;
+	if (ci->nranks < 2 || ci->nranks > VNPU_MAX_DEVICES || ci->rank >= ci->nranks)
+		return -EINVAL;
+	return 0;
+}
+
+/* Join @cm as @rank from @vfile. Under vnpu_comm_lock. */
+static int vnpu_comm_add_rank(struct vnpu_communicator *cm, struct vnpu_file *vfile,
+			      const struct vnpu_comm_init *ci)
+{
+	struct vnpu_device *vdev = vfile->vdev;
+
+	lockdep_assert_held(&vnpu_comm_lock);
+	if (ci->nranks != cm->nranks)
+		return -EINVAL;
+	/* one clock rate and one link model for the whole group */
+	if (vdev->product != cm->product)
+		return -EINVAL;
+	if (cm->joined & BIT(ci->rank))
+		return -EBUSY;
+	if (cm->devices & BIT(vdev->id))
+		return -EEXIST;
+	cm->joined |= BIT(ci->rank);
+	cm->devices |= BIT(vdev->id);
+	cm->refs++;
+	return 0;
+}
+
+long vnpu_ioctl_comm_init(struct vnpu_file *vfile, void __user *arg)
+{
+	struct vnpu_communicator *cm, *fresh = NULL;
+	struct vnpu_comm_handle *h = NULL;
+	struct vnpu_comm_init ci;
+	u32 usize, id;
+	int ret;
+
+	ret = vnpu_copy_struct_in(&ci, sizeof(ci), VNPU_COMM_INIT_SIZE_VER0, arg);
+	if (ret)
+		return ret;
+	ret = vnpu_comm_check_init(&ci);
+	if (ret)
+		return ret;
+	usize = ci.size;
+	/* the struct is written back at the end: fault before joining */
+	if (vnpu_copy_struct_out(arg, &ci, sizeof(ci), usize))
+		return -EFAULT;
+
+	if (ci.flags & VNPU_COMM_F_CREATE) {
+		fresh = vnpu_fail_alloc() ? NULL : kzalloc(sizeof(*fresh), GFP_KERNEL_ACCOUNT);
+		if (!fresh)
+			return -ENOMEM;
+		vnpu_obj_get(VNPU_OBJ_COMMUNICATOR);
+		INIT_LIST_HEAD(&fresh->pending);
+		fresh->nranks = ci.nranks;
+		fresh->product = vfile->vdev->product;
+		get_random_bytes(fresh->key, sizeof(fresh->key));
+		memcpy(ci.key, fresh->key, sizeof(ci.key));
+	}
+
+	mutex_lock(&vfile->lock);
+	for (id = 0; id < VNPU_MAX_COMMS; id++) {
+		if (!vfile->comms[id].cm) {
+			h = &vfile->comms[id];
+			break;
+		}
+	}
+	if (!h) {
+		ret = -EMFILE;
+		goto out_unlock;
+	}
+	spin_lock(&vnpu_comm_lock);
+	if (fresh) {
+		/* a key is 256 random bits: it never meets another */
+		list_add_tail(&fresh->node, &vnpu_comms);
+		cm = fresh;
+		fresh = NULL;
+	} else {
+		cm = vnpu_comm_find(ci.key);
+	}
+	ret = cm ? vnpu_comm_add_rank(cm, vfile, &ci) : -ENOENT;
+	if (!ret) {
+		h->cm = cm;
+		h->rank = ci.rank;
+		h->queued = 0;
+	} else if (cm && !cm->refs) {
+		/* a communicator just made, whose first rank failed */
+		list_del(&cm->node);
+		fresh = cm;
+	}
+	spin_unlock(&vnpu_comm_lock);
+out_unlock:
+	mutex_unlock(&vfile->lock);
+	vnpu_communicator_free(fresh);
+	if (ret)
+		return ret;
+
+	ci.size = sizeof(ci);
+	ci.comm_id = id + 1;
+	/*
+	 * Written like STREAM_CREATE's id: once joined, the handle stays (the
+	 * file's other threads may use it) until destroyed or released.
+	 */
+	return vnpu_copy_struct_out(arg, &ci, sizeof(ci), usize);
+}
+
+long vnpu_ioctl_comm_destroy(struct vnpu_file *vfile, void __user *arg)
+{
+	struct vnpu_device *vdev = vfile->vdev;
+	struct vnpu_communicator *cm = NULL;
+	struct vnpu_comm_destroy cd;
+	struct vnpu_comm_handle *h;
+	int ret;
+
+	ret = vnpu_copy_struct_in(&cd, sizeof(cd), VNPU_COMM_DESTROY_SIZE_VER0, arg);
+	if (ret)
+		return ret;
+	if (cd.flags || cd.reserved || !cd.comm_id || cd.comm_id > VNPU_MAX_COMMS)
+		return -EINVAL;
+
+	mutex_lock(&vfile->lock);
+	h = &vfile->comms[cd.comm_id - 1];
+	spin_lock(&vdev->lock);
+	if (!h->cm) {
+		ret = -ENOENT;
+	} else if (h->queued) {
+		/* collectives of the file, queued or being submitted, use it */
+		ret = -EBUSY;
+	} else {
+		cm = h->cm;
+		h->cm = NULL;
+	}
+	spin_unlock(&vdev->lock);
+	mutex_unlock(&vfile->lock);
+	if (cm) {
+		vnpu_comm_break(cm, vdev->id);
+		vnpu_comm_put(cm);
+	}
+	return ret;
+}
+
+/* The file is going away, its tasks already gone: leave every group. */
+void vnpu_file_release_comms(struct vnpu_file *vfile)
+{
+	struct vnpu_comm_handle *h;
+	u32 id;
+
+	for (id = 0; id < VNPU_MAX_COMMS; id++) {
+		h = &vfile->comms[id];
+		if (!h->cm)
+			continue;
+		vnpu_comm_break(h->cm, vfile->vdev->id);
+		vnpu_comm_put(h->cm);
+		h->cm = NULL;
+	}
+}
+
+/**
+ * vnpu_comm_handle_get() - the handle a COMMUNICATION task names
+ * @vfile: its file (lock held).
+ * @comm_id: the task's comm_id, 1 .. VNPU_MAX_COMMS.
+ *
+ * Return: the handle, or NULL if the file has no such communicator.
+ */
+struct vnpu_comm_handle *vnpu_comm_handle_get(struct vnpu_file *vfile, u32 comm_id)
+{
+	lockdep_assert_held(&vfile->lock);
+	if (!comm_id || comm_id > VNPU_MAX_COMMS || !vfile->comms[comm_id - 1].cm)
+		return NULL;
+	return &vfile->comms[comm_id - 1];
+}
+
+/**
+ * vnpu_comm_queue() - number a collective as it is queued
+ * @task: a COMMUNICATION task of a reserved batch (vdev->lock held).
+ * @h: its handle.
+ *
+ * Its number on the communicator is the count of the rank's collectives
+ * before it: nothing can fail after this, so numbers have no holes.
+ */
+void vnpu_comm_queue(struct vnpu_ktask *task, struct vnpu_comm_handle *h)
+{
+	spin_lock(&vnpu_comm_lock);
+	task->cm = h->cm;
+	task->comm_rank = h->rank;
+	task->comm_seq = h->cm->next_seq[h->rank]++;
+	spin_unlock(&vnpu_comm_lock);
+}
+
+/* ---- rendezvous ---- */
+
+/*
+ * Find the rendezvous of @task's collective, or start one with the task's
+ * spare, and arrive at it. Under vnpu_comm_lock.
+ */
+static struct vnpu_comm *vnpu_comm_join(struct vnpu_ktask *task, u64 ready)
+{
+	struct vnpu_communicator *cm = task->cm;
 	struct vnpu_comm *c;
 
-	list_for_each_entry(c, &vnpu_comm_list, node) {
-		if (c->devices == d->comm_devices && c->tag == d->comm_tag &&
-		    c->op == d->comm_op && !(c->arrived & bit))
+	list_for_each_entry(c, &cm->pending, node) {
+		if (c->seq == task->comm_seq)
 			goto found;
 	}
 	c = task->comm_spare;
 	task->comm_spare = NULL;
-	c->devices = d->comm_devices;
-	c->tag = d->comm_tag;
-	c->op = d->comm_op;
-	list_add_tail(&c->node, &vnpu_comm_list);
+	c->cm = cm;
+	c->seq = task->comm_seq;
+	c->op = task->desc.comm_op;
+	list_add_tail(&c->node, &cm->pending);
 found:
-	c->arrived |= bit;
+	c->arrived |= BIT(task->comm_rank);
 	c->ready = max(c->ready, ready);
-	c->bytes = max(c->bytes, d->bytes);
+	c->bytes = max(c->bytes, task->desc.bytes);
+	/* ranks that disagree on a collective: the group is no longer usable */
+	if (c->op != task->desc.comm_op) {
+		c->aborted = true;
+		cm->broken = true;
+	}
 	task->comm = c;
 	return c;
-}
-
-/* Every device came by and every arrived task left: free. */
-static bool vnpu_comm_finished(const struct vnpu_comm *c)
-{
-	return c->arrived == c->devices && c->left == c->arrived;
-}
-
-/* Aborted, waiting for partners, and no task of it left to leave. */
-static bool vnpu_comm_idle(const struct vnpu_comm *c)
-{
-	return c->aborted && c->left == c->arrived && c->arrived != c->devices;
-}
-
-/*
- * Take the oldest idle rendezvous off the list while there are more than
- * VNPU_COMM_MAX_IDLE; returns the one to free (one per call is enough: each
- * call adds at most one). Under vnpu_comm_lock.
- */
-static struct vnpu_comm *vnpu_comm_trim(void)
-{
-	struct vnpu_comm *c, *oldest = NULL;
-	u32 idle = 0;
-
-	list_for_each_entry(c, &vnpu_comm_list, node) {
-		if (!vnpu_comm_idle(c))
-			continue;
-		if (!oldest)
-			oldest = c;
-		idle++;
-	}
-	if (idle <= VNPU_COMM_MAX_IDLE)
-		return NULL;
-	list_del_init(&oldest->node);
-	return oldest;
 }
 
 /**
@@ -171,22 +431,21 @@ static struct vnpu_comm *vnpu_comm_trim(void)
  */
 void vnpu_comm_arrive(struct vnpu_device *vdev, struct vnpu_ktask *task, u64 ready)
 {
+	struct vnpu_communicator *cm = task->cm;
 	struct vnpu_comm *c;
 
 	lockdep_assert_held(&vdev->lock);
 	spin_lock(&vnpu_comm_lock);
-	c = vnpu_comm_join(vdev, task, ready);
-	if (c->arrived == c->devices) {
-		list_del_init(&c->node);
-		if (!c->aborted) {
-			c->start = c->ready;
-			c->end = c->start +
-				 vnpu_model_comm_ticks(vdev->product, c->op,
-						       hweight32(c->devices), c->bytes);
-			c->done = true;
-			vnpu_comm_kick(c->devices, vdev->id);
-		}
+	c = vnpu_comm_join(task, ready);
+	if (c->arrived == vnpu_comm_all_ranks(cm) && !c->aborted && !cm->broken) {
+		c->start = c->ready;
+		c->end = c->start + vnpu_model_comm_ticks(vdev->product, c->op, cm->nranks,
+							   c->bytes);
+		c->done = true;
 	}
+	/* done, or aborted: the other ranks' executors may have a task to run */
+	if (c->done || cm->broken)
+		vnpu_comm_kick(cm->devices, vdev->id);
 	spin_unlock(&vnpu_comm_lock);
 }
 
@@ -196,8 +455,8 @@ void vnpu_comm_arrive(struct vnpu_device *vdev, struct vnpu_ktask *task, u64 rea
  * @start: set to its start when it can run.
  * @end: set to its end when it can run.
  *
- * Return: true when every device arrived, or the collective was aborted
- * (the task then takes no time).
+ * Return: true when every rank arrived, or the collective cannot happen
+ * (aborted, or its communicator broken: the task then takes no time).
  */
 bool vnpu_comm_ready(const struct vnpu_ktask *task, u64 *start, u64 *end)
 {
@@ -205,11 +464,11 @@ bool vnpu_comm_ready(const struct vnpu_ktask *task, u64 *start, u64 *end)
 	bool ready;
 
 	spin_lock(&vnpu_comm_lock);
-	ready = c->done || c->aborted;
+	ready = c->done || c->aborted || c->cm->broken;
 	if (c->done) {
 		*start = c->start;
 		*end = c->end;
-	} else if (c->aborted) {
+	} else if (ready) {
 		*start = c->ready;
 		*end = c->ready;
 	}
@@ -218,47 +477,55 @@ bool vnpu_comm_ready(const struct vnpu_ktask *task, u64 *start, u64 *end)
 }
 
 /**
- * vnpu_comm_leave() - a COMMUNICATION task completed or was cancelled
- * @vdev: its device (locked).
- * @task: the task, arrived or (when cancelled) still queued; the
- *        rendezvous is freed when every device came by and left.
- * @cancelled: the task's file is being released.
+ * vnpu_comm_devices() - the devices of a collective's communicator
+ * @task: a COMMUNICATION task that has been queued.
+ *
+ * Return: bit N for /dev/vnpuN, for its records.
  */
-void vnpu_comm_leave(struct vnpu_device *vdev, struct vnpu_ktask *task, bool cancelled)
+u32 vnpu_comm_devices(const struct vnpu_ktask *task)
 {
-	struct vnpu_comm *c, *forgotten = NULL;
-	bool last;
+	u32 devices;
 
-	lockdep_assert_held(&vdev->lock);
 	spin_lock(&vnpu_comm_lock);
-	/* a queued task that never arrived still counts for its partners */
-	c = task->comm ? task->comm : vnpu_comm_join(vdev, task, 0);
-	c->left |= BIT(vdev->id);
-	if (cancelled && !c->done && !c->aborted) {
-		c->aborted = true;
-		vnpu_comm_kick(c->arrived, vdev->id);
-	}
-	if (c->arrived == c->devices)
-		list_del_init(&c->node);
-	last = vnpu_comm_finished(c);
-	if (vnpu_comm_idle(c))
-		forgotten = vnpu_comm_trim();
+	devices = task->cm->devices;
 	spin_unlock(&vnpu_comm_lock);
-	task->comm = NULL;
-	if (last)
-		vnpu_comm_free(c);
-	vnpu_comm_free(forgotten);
+	return devices;
 }
 
-/* Module exit: no file is open; free the aborted ones never completed. */
-void vnpu_comm_cleanup(void)
+/**
+ * vnpu_comm_leave() - a COMMUNICATION task completed or was cancelled
+ * @vdev: its device (locked).
+ * @task: the task, arrived or (when cancelled) still queued.
+ * @h: its handle, whose queued count it leaves.
+ * @cancelled: the task's file is being released.
+ */
+void vnpu_comm_leave(struct vnpu_device *vdev, struct vnpu_ktask *task,
+		     struct vnpu_comm_handle *h, bool cancelled)
 {
-	struct vnpu_comm *c, *tmp;
+	struct vnpu_communicator *cm = task->cm;
+	struct vnpu_comm *c = task->comm, *gone = NULL;
+	u32 kick = 0;
 
+	lockdep_assert_held(&vdev->lock);
+	h->queued--;
 	spin_lock(&vnpu_comm_lock);
-	list_for_each_entry_safe(c, tmp, &vnpu_comm_list, node) {
-		list_del(&c->node);
-		vnpu_comm_free(c);
+	if (cancelled && !(c && c->done)) {
+		/* its partners must not wait for it: nor for this rank again */
+		cm->broken = true;
+		kick = cm->devices;
+	}
+	if (c) {
+		c->left |= BIT(task->comm_rank);
+		/* the last arrived rank to leave a collective that will not grow */
+		if (c->left == c->arrived &&
+		    (c->done || c->aborted || cm->broken)) {
+			list_del(&c->node);
+			gone = c;
+		}
 	}
 	spin_unlock(&vnpu_comm_lock);
+	task->comm = NULL;
+	vnpu_comm_free(gone);
+	if (kick)
+		vnpu_comm_kick(kick, vdev->id);
 }

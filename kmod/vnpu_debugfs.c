@@ -31,6 +31,7 @@ static const char *const vnpu_object_names[] = {
 	[VNPU_OBJ_STREAM] = "streams",
 	[VNPU_OBJ_TASK] = "tasks",
 	[VNPU_OBJ_COMM] = "comms",
+	[VNPU_OBJ_COMMUNICATOR] = "communicators",
 	[VNPU_OBJ_SESSION] = "sessions",
 	[VNPU_OBJ_RING] = "rings",
 };

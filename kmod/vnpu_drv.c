@@ -253,7 +253,6 @@ static void __exit vnpu_exit(void)
 	kfree(vnpu_devs);
 	class_destroy(vnpu_class);
 	unregister_chrdev_region(vnpu_devt, devices);
-	vnpu_comm_cleanup();
 	vnpu_objects_check_leaks();
 }
 

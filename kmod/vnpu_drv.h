@@ -42,11 +42,27 @@
 #define VNPU_MAX_PENDING 4096	  /* tasks queued per open file; submit waits */
 #define VNPU_RING_DEFAULT_PAGES 1024	/* 4 MiB of data */
 #define VNPU_RING_MAX_PAGES 8192	/* 32 MiB of data */
+#define VNPU_MAX_COMMS 16	  /* communicator handles per open file */
 
 /* Cores of one type a device models at most (the product table's maximum). */
 #define VNPU_MAX_CORES 64
 
 struct vnpu_comm;
+struct vnpu_communicator;
+
+/**
+ * struct vnpu_comm_handle - a file's membership of a communicator
+ * @cm: the communicator, NULL for a free handle (changes under the file's
+ *      lock and vnpu_device.lock).
+ * @rank: the file's rank in it.
+ * @queued: the file's collectives on it, reserved or queued and not yet
+ *          retired (under vnpu_device.lock): destroy waits for none.
+ */
+struct vnpu_comm_handle {
+	struct vnpu_communicator *cm;
+	u32 rank;
+	u32 queued;
+};
 
 /**
  * struct vnpu_chan - one channel of a VNPU_PROF_F_CHANNELS session
@@ -192,6 +208,10 @@ struct vnpu_prof {
  * @stream: the stream it was submitted to.
  * @id: device-wide task id, increasing in submission order.
  * @desc: the validated descriptor.
+ * @cm: a COMMUNICATION task's communicator, from when it is queued (its
+ *      file's handle keeps it).
+ * @comm_rank: its rank there.
+ * @comm_seq: its number among the rank's collectives on @cm.
  * @comm: the rendezvous of a COMMUNICATION task once it reached the head of
  *        its stream; NULL before and for other types.
  * @comm_spare: a rendezvous allocated at submit for a COMMUNICATION task,
@@ -209,6 +229,9 @@ struct vnpu_ktask {
 	struct vnpu_stream *stream;
 	u64 id;
 	struct vnpu_task desc;
+	struct vnpu_communicator *cm;
+	u32 comm_rank;
+	u64 comm_seq;
 	struct vnpu_comm *comm;
 	struct vnpu_comm *comm_spare;
 	u64 start;
@@ -337,6 +360,7 @@ struct vnpu_device {
  * @prof: the session this file started, active or stopped (under @lock).
  * @prof_wq: poll() waits here; in the file so epoll never outlives it.
  * @uid: the effective user that opened it.
+ * @comms: its communicator handles (task comm_id N is @comms[N - 1]).
  */
 struct vnpu_file {
 	struct vnpu_device *vdev;
@@ -349,6 +373,7 @@ struct vnpu_file {
 	struct vnpu_prof *prof;
 	wait_queue_head_t prof_wq;
 	kuid_t uid;
+	struct vnpu_comm_handle comms[VNPU_MAX_COMMS];
 };
 
 /* Kinds of objects vnpu_debugfs.c counts while they live. */
@@ -357,6 +382,7 @@ enum vnpu_obj_kind {
 	VNPU_OBJ_STREAM,
 	VNPU_OBJ_TASK,
 	VNPU_OBJ_COMM,
+	VNPU_OBJ_COMMUNICATOR,
 	VNPU_OBJ_SESSION,
 	VNPU_OBJ_RING,
 	VNPU_OBJ_KINDS,
@@ -454,13 +480,18 @@ void vnpu_nl_session_stopped(struct vnpu_device *vdev, const struct vnpu_prof *p
 void vnpu_nl_records_lost(struct vnpu_device *vdev, struct vnpu_prof *prof);
 
 /* vnpu_comm.c */
+long vnpu_ioctl_comm_init(struct vnpu_file *vfile, void __user *arg);
+long vnpu_ioctl_comm_destroy(struct vnpu_file *vfile, void __user *arg);
+void vnpu_file_release_comms(struct vnpu_file *vfile);
+struct vnpu_comm_handle *vnpu_comm_handle_get(struct vnpu_file *vfile, u32 comm_id);
+void vnpu_comm_queue(struct vnpu_ktask *task, struct vnpu_comm_handle *h);
 struct vnpu_comm *vnpu_comm_alloc(void);
 void vnpu_comm_free(struct vnpu_comm *c);
 void vnpu_comm_arrive(struct vnpu_device *vdev, struct vnpu_ktask *task,
 		      u64 ready);
 bool vnpu_comm_ready(const struct vnpu_ktask *task, u64 *start, u64 *end);
+u32 vnpu_comm_devices(const struct vnpu_ktask *task);
 void vnpu_comm_leave(struct vnpu_device *vdev, struct vnpu_ktask *task,
-		     bool cancelled);
-void vnpu_comm_cleanup(void);
+		     struct vnpu_comm_handle *h, bool cancelled);
 
 #endif /* _VNPU_DRV_H */

@@ -223,8 +223,8 @@ static void vnpu_exec_complete(struct vnpu_device *vdev, struct vnpu_ktask *task
 	trace_vnpu_task_end(vdev->id, task->id, s->hw_id, task->desc.task_type,
 			    task->desc.op_type, task->start, task->end, dur_ns,
 			    s->npending);
-	if (task->comm)
-		vnpu_comm_leave(vdev, task, false);
+	if (task->desc.task_type == VNPU_TASK_COMMUNICATION)
+		vnpu_comm_leave(vdev, task, &vfile->comms[task->desc.comm_id - 1], false);
 	vnpu_task_free(task);
 }
 
@@ -372,7 +372,8 @@ void vnpu_exec_cancel_file(struct vnpu_file *vfile)
 			WRITE_ONCE(vdev->npending, vdev->npending - 1);
 			WRITE_ONCE(vfile->npending, vfile->npending - 1);
 			if (task->desc.task_type == VNPU_TASK_COMMUNICATION)
-				vnpu_comm_leave(vdev, task, true);
+				vnpu_comm_leave(vdev, task,
+						&vfile->comms[task->desc.comm_id - 1], true);
 		}
 		if (!s->npending)
 			list_del_init(&s->active);

@@ -546,7 +546,7 @@ static void vnpu_rec_comm(struct vnpu_ring *r, const struct vnpu_ktask *t)
 	rec->task_id = t->id;
 	rec->stream_id = t->stream->hw_id;
 	rec->comm_op = t->desc.comm_op;
-	rec->devices = t->desc.comm_devices;
+	rec->devices = vnpu_comm_devices(t);
 	rec->tag = t->desc.comm_tag;
 	rec->bytes = t->desc.bytes;
 	rec->start = t->start;

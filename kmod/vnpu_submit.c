@@ -50,24 +50,15 @@ static int vnpu_tensor_validate(const struct vnpu_tensor *t, u64 *bytes)
 	return 0;
 }
 
-static int vnpu_comm_validate(const struct vnpu_device *vdev,
-			      const struct vnpu_task *t)
+/* The handle's existence is checked when the batch is reserved. */
+static int vnpu_comm_validate(const struct vnpu_task *t)
 {
-	u32 all = GENMASK(vnpu_device_count() - 1, 0);
-	unsigned long bits = t->comm_devices;
-	unsigned int i;
-
 	if (t->task_type != VNPU_TASK_COMMUNICATION)
-		return t->comm_op || t->comm_devices || t->comm_tag ? -EINVAL : 0;
+		return t->comm_op || t->comm_id || t->comm_tag ? -EINVAL : 0;
 	if (t->comm_op >= VNPU_COMM_OP_COUNT)
 		return -EINVAL;
-	if ((t->comm_devices & ~all) || !(t->comm_devices & BIT(vdev->id)) ||
-	    hweight32(t->comm_devices) < 2)
+	if (!t->comm_id || t->comm_id > VNPU_MAX_COMMS)
 		return -EINVAL;
-	/* one clock rate and one link model for the whole collective */
-	for_each_set_bit(i, &bits, VNPU_MAX_DEVICES)
-		if (vnpu_device_get(i)->product != vdev->product)
-			return -EINVAL;
 	return 0;
 }
 
@@ -76,7 +67,7 @@ static int vnpu_comm_validate(const struct vnpu_device *vdev,
  * @vdev: the device it is submitted to (product limits).
  * @t: the descriptor, as copied in (unknown tail bytes already checked).
  *
- * Stream existence is checked when the batch is queued.
+ * Stream and communicator existence is checked when the batch is reserved.
  *
  * Return: 0 or -EINVAL.
  */
@@ -109,7 +100,7 @@ int vnpu_task_validate(const struct vnpu_device *vdev, const struct vnpu_task *t
 		return -EINVAL;
 	if (t->task_type == VNPU_TASK_AI_VECTOR_CORE && !p->aiv_num)
 		return -EINVAL;
-	if (vnpu_comm_validate(vdev, t))
+	if (vnpu_comm_validate(t))
 		return -EINVAL;
 
 	if (t->n_inputs > VNPU_MAX_TENSORS || t->n_outputs > VNPU_MAX_TENSORS)
@@ -161,8 +152,11 @@ static void vnpu_free_batch(struct vnpu_ktask **tasks, u32 count)
 	kvfree(tasks);
 }
 
-/* Are the streams of the whole batch there? Under vfile->lock. */
-static bool vnpu_batch_streams_exist(struct vnpu_file *vfile,
+/*
+ * Are the streams and communicators of the whole batch there? Under
+ * vfile->lock.
+ */
+static bool vnpu_batch_targets_exist(struct vnpu_file *vfile,
 				     struct vnpu_ktask **tasks, u32 count)
 {
 	struct vnpu_stream *stream;
@@ -172,8 +166,18 @@ static bool vnpu_batch_streams_exist(struct vnpu_file *vfile,
 		stream = vfile->streams[tasks[i]->desc.stream_id];
 		if (!stream || stream->dying)
 			return false;
+		if (tasks[i]->desc.task_type == VNPU_TASK_COMMUNICATION &&
+		    !vnpu_comm_handle_get(vfile, tasks[i]->desc.comm_id))
+			return false;
 	}
 	return true;
+}
+
+/* The handle of a COMMUNICATION task of a reserved batch. */
+static struct vnpu_comm_handle *vnpu_task_handle(struct vnpu_file *vfile,
+						 const struct vnpu_ktask *t)
+{
+	return &vfile->comms[t->desc.comm_id - 1];
 }
 
 /* Tasks of the file queued, reserved or being copied in. */
@@ -237,7 +241,7 @@ static int vnpu_reserve_batch(struct vnpu_file *vfile, struct vnpu_ktask **tasks
 	u32 i;
 
 	mutex_lock(&vfile->lock);
-	if (!vnpu_batch_streams_exist(vfile, tasks, count)) {
+	if (!vnpu_batch_targets_exist(vfile, tasks, count)) {
 		mutex_unlock(&vfile->lock);
 		return -ENOENT;
 	}
@@ -250,6 +254,9 @@ static int vnpu_reserve_batch(struct vnpu_file *vfile, struct vnpu_ktask **tasks
 	for (i = 0; i < count; i++) {
 		tasks[i]->stream = vfile->streams[tasks[i]->desc.stream_id];
 		WRITE_ONCE(tasks[i]->stream->reserved, tasks[i]->stream->reserved + 1);
+		/* a destroy of the handle now waits for this collective */
+		if (tasks[i]->desc.task_type == VNPU_TASK_COMMUNICATION)
+			vnpu_task_handle(vfile, tasks[i])->queued++;
 	}
 	spin_unlock(&vdev->lock);
 	mutex_unlock(&vfile->lock);
@@ -267,8 +274,11 @@ static void vnpu_unreserve_batch(struct vnpu_file *vfile, struct vnpu_ktask **ta
 	u32 i;
 
 	spin_lock(&vdev->lock);
-	for (i = 0; i < count; i++)
+	for (i = 0; i < count; i++) {
 		WRITE_ONCE(tasks[i]->stream->reserved, tasks[i]->stream->reserved - 1);
+		if (tasks[i]->desc.task_type == VNPU_TASK_COMMUNICATION)
+			vnpu_task_handle(vfile, tasks[i])->queued--;
+	}
 	if (vdev->next_task_id == first_id + count)
 		vdev->next_task_id = first_id;
 	WRITE_ONCE(vdev->npending, vdev->npending - count);
@@ -294,6 +304,8 @@ static void vnpu_queue_batch(struct vnpu_file *vfile, struct vnpu_ktask **tasks,
 		stream = tasks[i]->stream;
 		WRITE_ONCE(stream->reserved, stream->reserved - 1);
 		tasks[i]->id = first_id + i;
+		if (tasks[i]->desc.task_type == VNPU_TASK_COMMUNICATION)
+			vnpu_comm_queue(tasks[i], vnpu_task_handle(vfile, tasks[i]));
 		list_add_tail(&tasks[i]->node, &stream->pending);
 		WRITE_ONCE(stream->npending, stream->npending + 1);
 		if (stream->npending == 1)

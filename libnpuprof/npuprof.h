@@ -108,9 +108,42 @@ int npuprof_op_layernorm(struct vnpu_task *t, const char *name, uint32_t stream,
 /* NCHW input, [cout, cin, kh, kw] filter, stride 1, same padding. */
 int npuprof_op_conv2d(struct vnpu_task *t, const char *name, uint32_t stream,
 		      const uint64_t nchw[4], const uint64_t filter[4], enum vnpu_dtype dtype);
-/* An AllReduce of @elems elements over the devices in @devices (mask). */
-int npuprof_op_allreduce(struct vnpu_task *t, const char *name, uint32_t stream, uint32_t devices,
+/* An AllReduce of @elems elements on communicator @comm (a handle of the device). */
+int npuprof_op_allreduce(struct vnpu_task *t, const char *name, uint32_t stream, uint32_t comm,
 			 uint32_t tag, uint64_t elems, enum vnpu_dtype dtype);
+
+/* ---- communicators (HCCL groups: libnpuprof/comm.c) ---- */
+
+/**
+ * struct npuprof_comm_key - what the ranks of a communicator join with,
+ * as HCCL's root info is: whoever holds it can join while a rank is free
+ */
+struct npuprof_comm_key {
+	uint8_t bytes[VNPU_COMM_KEY_LEN];
+};
+
+/* Characters of a key as text, NUL included. */
+#define NPUPROF_COMM_KEY_STRLEN (2 * VNPU_COMM_KEY_LEN + 1)
+
+/*
+ * npuprof_comm_create(): make a communicator of @nranks ranks (2 .. 16),
+ * join it as @rank from @dev, and get its new @key. npuprof_comm_join():
+ * join the one @key names as @rank, from another device. Either gives the
+ * handle in *@comm that COMMUNICATION tasks on @dev name. Every rank is on
+ * its own device. npuprof_comm_destroy(): leave it (-EBUSY while a
+ * collective of @dev is queued on it); the group is then broken, and the
+ * other ranks' collectives on it complete at once. Closing the device
+ * leaves every communicator it joined.
+ */
+int npuprof_comm_create(struct npuprof_dev *dev, uint32_t nranks, uint32_t rank,
+			struct npuprof_comm_key *key, uint32_t *comm, struct npuprof_error *err);
+int npuprof_comm_join(struct npuprof_dev *dev, const struct npuprof_comm_key *key, uint32_t nranks,
+		      uint32_t rank, uint32_t *comm, struct npuprof_error *err);
+int npuprof_comm_destroy(struct npuprof_dev *dev, uint32_t comm, struct npuprof_error *err);
+/* The key as 64 hex digits (to pass in an environment variable), and back. */
+void npuprof_comm_key_format(const struct npuprof_comm_key *key, char out[NPUPROF_COMM_KEY_STRLEN]);
+int npuprof_comm_key_parse(const char *hex, struct npuprof_comm_key *key,
+			   struct npuprof_error *err);
 
 /* Bytes of one element of @dtype, 0 when unknown. */
 unsigned int npuprof_dtype_size(enum vnpu_dtype dtype);

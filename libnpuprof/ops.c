@@ -210,8 +210,7 @@ NPUPROF_API int npuprof_op_conv2d(struct vnpu_task *t, const char *name, uint32_
 }
 
 NPUPROF_API int npuprof_op_allreduce(struct vnpu_task *t, const char *name, uint32_t stream,
-				     uint32_t devices, uint32_t tag, uint64_t n,
-				     enum vnpu_dtype dtype)
+				     uint32_t comm, uint32_t tag, uint64_t n, enum vnpu_dtype dtype)
 {
 	int ret = task_init(t, name, "AllReduce", VNPU_TASK_COMMUNICATION, stream);
 
@@ -220,7 +219,7 @@ NPUPROF_API int npuprof_op_allreduce(struct vnpu_task *t, const char *name, uint
 	if (!npuprof_dtype_size(dtype))
 		return -EINVAL;
 	t->comm_op = VNPU_COMM_ALLREDUCE;
-	t->comm_devices = devices;
+	t->comm_id = comm;
 	t->comm_tag = tag;
 	t->bytes = n * npuprof_dtype_size(dtype);
 	t->flops = n;

@@ -123,6 +123,8 @@ enum vnpu_metric_group {
  * @ring_default_bytes: out: data bytes of a session's ring (of its ACSQ and
  *                      PMU channels each) when ring_pages is 0.
  * @ring_max_bytes: out: the most data bytes ring_pages may ask for.
+ * @max_comms: out: communicator handles per open file.
+ * @reserved1: zero.
  *
  * Every member but @size, @flags and the reserved ones is an output, and
  * is ignored on input.
@@ -157,10 +159,12 @@ struct vnpu_info {
 	__u32 max_pending;
 	__u64 ring_default_bytes;
 	__u64 ring_max_bytes;
+	__u32 max_comms;
+	__u32 reserved1;
 };
 
 #define VNPU_INFO_SIZE_VER0 184
-#define VNPU_INFO_SIZE_VER1 216
+#define VNPU_INFO_SIZE_VER1 224
 
 /**
  * struct vnpu_stream_create - VNPU_IOC_STREAM_CREATE
@@ -291,12 +295,12 @@ struct vnpu_tensor {
  * @n_inputs: inputs, first in @tensors.
  * @n_outputs: outputs, after the inputs; n_inputs + n_outputs <= 8.
  * @comm_op: COMMUNICATION only: enum vnpu_comm_op; else zero.
- * @comm_devices: COMMUNICATION only: mask of the devices (bit N for
- *                /dev/vnpuN) taking part, including this one, >= 2 bits,
- *                all of the same product; else zero. Every device in the
- *                mask must submit the same collective (same @comm_op,
- *                @comm_devices and @comm_tag); each runs it when all have.
- * @comm_tag: COMMUNICATION only: matches the submissions of one collective.
+ * @comm_id: COMMUNICATION only: a communicator handle of this file
+ *           (VNPU_IOC_COMM_INIT); else zero. The n-th collective a rank
+ *           queues on a communicator meets the n-th of every other rank,
+ *           which must be the same @comm_op; each runs it when all have.
+ * @comm_tag: COMMUNICATION only: free for the caller, carried into the
+ *            records; else zero.
  * @reserved0: must be zero.
  * @flops: floating-point (or integer) operations of the task, at most
  *         VNPU_TASK_MAX_FLOPS.
@@ -319,7 +323,7 @@ struct vnpu_task {
 	__u32 n_inputs;
 	__u32 n_outputs;
 	__u32 comm_op;
-	__u32 comm_devices;
+	__u32 comm_id;
 	__u32 comm_tag;
 	__u32 reserved0;
 	__u64 flops;
@@ -383,6 +387,59 @@ struct vnpu_sync {
 
 #define VNPU_SYNC_SIZE_VER0 40
 
+/* The bytes of a communicator's key. */
+#define VNPU_COMM_KEY_LEN 32
+
+/* struct vnpu_comm_init.flags */
+#define VNPU_COMM_F_CREATE _BITUL(0) /* make the communicator; its key comes back */
+
+/**
+ * struct vnpu_comm_init - VNPU_IOC_COMM_INIT: join a communicator as a rank
+ * @size: in: sizeof(struct vnpu_comm_init).
+ * @flags: in: VNPU_COMM_F_CREATE to make a new communicator (and join it),
+ *         0 to join the one @key names.
+ * @nranks: in: its ranks, 2 .. VNPU_MAX_DEVICES; a join must say what the
+ *          creator said.
+ * @rank: in: this file's rank, below @nranks and not yet taken. Every rank
+ *        is on its own device, of the creator's product.
+ * @comm_id: out: the handle in this file, 1 .. vnpu_info.max_comms, that
+ *           COMMUNICATION tasks name.
+ * @reserved: must be zero.
+ * @key: in, to join: the key the creator got. out, with
+ *       VNPU_COMM_F_CREATE: a new random key. Whoever holds it can join
+ *       while a rank is free: hand it to the other ranks as HCCL hands out
+ *       its root info (HcclGetRootInfo).
+ */
+struct vnpu_comm_init {
+	__u32 size;
+	__u32 flags;
+	__u32 nranks;
+	__u32 rank;
+	__u32 comm_id;
+	__u32 reserved;
+	__u8 key[VNPU_COMM_KEY_LEN];
+};
+
+#define VNPU_COMM_INIT_SIZE_VER0 56
+
+/**
+ * struct vnpu_comm_destroy - VNPU_IOC_COMM_DESTROY: leave a communicator
+ * @size: in: sizeof(struct vnpu_comm_destroy).
+ * @flags: in: must be zero.
+ * @comm_id: in: a handle of this file with no collective queued on it
+ *           (-EBUSY otherwise). Its group is broken: the other ranks'
+ *           collectives on it complete at once from then on.
+ * @reserved: must be zero.
+ */
+struct vnpu_comm_destroy {
+	__u32 size;
+	__u32 flags;
+	__u32 comm_id;
+	__u32 reserved;
+};
+
+#define VNPU_COMM_DESTROY_SIZE_VER0 16
+
 /*
  * Ioctl numbers: only these whole numbers are the device's (anything else
  * is -ENOTTY); a structure's size as the caller knows it is carried in its
@@ -397,6 +454,8 @@ struct vnpu_sync {
 #define VNPU_IOC_NR_STREAM_DESTROY 0x02
 #define VNPU_IOC_NR_SUBMIT 0x03
 #define VNPU_IOC_NR_SYNC 0x04
+#define VNPU_IOC_NR_COMM_INIT 0x05
+#define VNPU_IOC_NR_COMM_DESTROY 0x06
 
 #define VNPU_IOC_GET_INFO _IOWR(VNPU_IOC_MAGIC, VNPU_IOC_NR_GET_INFO, struct vnpu_info)
 /* GET_INFO as uapi 0.4 spelled it (a 184-byte struct vnpu_info): still taken */
@@ -408,5 +467,9 @@ struct vnpu_sync {
 	_IOWR(VNPU_IOC_MAGIC, VNPU_IOC_NR_STREAM_DESTROY, struct vnpu_stream_destroy)
 #define VNPU_IOC_SUBMIT _IOWR(VNPU_IOC_MAGIC, VNPU_IOC_NR_SUBMIT, struct vnpu_submit)
 #define VNPU_IOC_SYNC _IOWR(VNPU_IOC_MAGIC, VNPU_IOC_NR_SYNC, struct vnpu_sync)
+#define VNPU_IOC_COMM_INIT \
+	_IOWR(VNPU_IOC_MAGIC, VNPU_IOC_NR_COMM_INIT, struct vnpu_comm_init)
+#define VNPU_IOC_COMM_DESTROY \
+	_IOWR(VNPU_IOC_MAGIC, VNPU_IOC_NR_COMM_DESTROY, struct vnpu_comm_destroy)
 
 #endif /* _UAPI_VNPU_H */

@@ -84,11 +84,13 @@ TEST(vnpu_info)
 		MEMBER(vnpu_info, max_pending, 196, 4),
 		MEMBER(vnpu_info, ring_default_bytes, 200, 8),
 		MEMBER(vnpu_info, ring_max_bytes, 208, 8),
+		MEMBER(vnpu_info, max_comms, 216, 4),
+		MEMBER(vnpu_info, reserved1, 220, 4),
 	};
 
-	CHECK_LAYOUT(vnpu_info, 216, m);
+	CHECK_LAYOUT(vnpu_info, 224, m);
 	EXPECT_EQ(184, VNPU_INFO_SIZE_VER0);
-	EXPECT_EQ(216, VNPU_INFO_SIZE_VER1);
+	EXPECT_EQ(224, VNPU_INFO_SIZE_VER1);
 	EXPECT_EQ(sizeof(struct vnpu_info), VNPU_INFO_SIZE_VER1);
 	EXPECT_EQ(0, sizeof(struct vnpu_info) % 8);
 }
@@ -105,6 +107,34 @@ TEST(vnpu_stream_create)
 	CHECK_LAYOUT(vnpu_stream_create, 16, m);
 	EXPECT_EQ(16, VNPU_STREAM_CREATE_SIZE_VER0);
 	EXPECT_EQ(sizeof(struct vnpu_stream_create), VNPU_STREAM_CREATE_SIZE_VER0);
+}
+
+TEST(vnpu_comm_init)
+{
+	static const struct member m[] = {
+		MEMBER(vnpu_comm_init, size, 0, 4),	MEMBER(vnpu_comm_init, flags, 4, 4),
+		MEMBER(vnpu_comm_init, nranks, 8, 4),	MEMBER(vnpu_comm_init, rank, 12, 4),
+		MEMBER(vnpu_comm_init, comm_id, 16, 4), MEMBER(vnpu_comm_init, reserved, 20, 4),
+		MEMBER(vnpu_comm_init, key, 24, 32),
+	};
+
+	CHECK_LAYOUT(vnpu_comm_init, 56, m);
+	EXPECT_EQ(sizeof(struct vnpu_comm_init), VNPU_COMM_INIT_SIZE_VER0);
+	EXPECT_EQ(32, VNPU_COMM_KEY_LEN);
+	EXPECT_EQ(1, VNPU_COMM_F_CREATE);
+}
+
+TEST(vnpu_comm_destroy)
+{
+	static const struct member m[] = {
+		MEMBER(vnpu_comm_destroy, size, 0, 4),
+		MEMBER(vnpu_comm_destroy, flags, 4, 4),
+		MEMBER(vnpu_comm_destroy, comm_id, 8, 4),
+		MEMBER(vnpu_comm_destroy, reserved, 12, 4),
+	};
+
+	CHECK_LAYOUT(vnpu_comm_destroy, 16, m);
+	EXPECT_EQ(sizeof(struct vnpu_comm_destroy), VNPU_COMM_DESTROY_SIZE_VER0);
 }
 
 TEST(vnpu_stream_destroy)
@@ -238,7 +268,7 @@ TEST(vnpu_task)
 		MEMBER(vnpu_task, block_num, 104, 4), MEMBER(vnpu_task, mix_block_num, 108, 4),
 		MEMBER(vnpu_task, flags, 112, 4),     MEMBER(vnpu_task, model_id, 116, 4),
 		MEMBER(vnpu_task, n_inputs, 120, 4),  MEMBER(vnpu_task, n_outputs, 124, 4),
-		MEMBER(vnpu_task, comm_op, 128, 4),   MEMBER(vnpu_task, comm_devices, 132, 4),
+		MEMBER(vnpu_task, comm_op, 128, 4),   MEMBER(vnpu_task, comm_id, 132, 4),
 		MEMBER(vnpu_task, comm_tag, 136, 4),  MEMBER(vnpu_task, reserved0, 140, 4),
 		MEMBER(vnpu_task, flops, 144, 8),     MEMBER(vnpu_task, bytes, 152, 8),
 		MEMBER(vnpu_task, reserved, 160, 16), MEMBER(vnpu_task, tensors, 176, 640),
@@ -304,12 +334,14 @@ TEST(u64_members_are_8_aligned)
 
 TEST(ioctl_numbers)
 {
-	EXPECT_EQ(0xc0d8b800u, (unsigned int)VNPU_IOC_GET_INFO);
+	EXPECT_EQ(0xc0e0b800u, (unsigned int)VNPU_IOC_GET_INFO);
 	EXPECT_EQ(0xc0b8b800u, (unsigned int)VNPU_IOC_GET_INFO_VER0);
 	EXPECT_EQ(0xc010b801u, (unsigned int)VNPU_IOC_STREAM_CREATE);
 	EXPECT_EQ(0xc010b802u, (unsigned int)VNPU_IOC_STREAM_DESTROY);
 	EXPECT_EQ(0xc028b803u, (unsigned int)VNPU_IOC_SUBMIT);
 	EXPECT_EQ(0xc028b804u, (unsigned int)VNPU_IOC_SYNC);
+	EXPECT_EQ(0xc038b805u, (unsigned int)VNPU_IOC_COMM_INIT);
+	EXPECT_EQ(0xc010b806u, (unsigned int)VNPU_IOC_COMM_DESTROY);
 	EXPECT_EQ(0xB8, VNPU_IOC_MAGIC);
 	EXPECT_EQ(0, VNPU_IOC_NR_GET_INFO);
 	EXPECT_EQ(1, VNPU_IOC_NR_STREAM_CREATE);

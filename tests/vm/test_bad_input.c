@@ -49,6 +49,7 @@ struct ctx {
 	unsigned char *img; /* a page to build structures in */
 	struct vnpu_task good[3]; /* valid AI_CORE tasks on @stream */
 	struct vnpu_task comm; /* a valid collective of devices 0 and 1 */
+	int partner; /* device 1's rank of its communicator, -1 if none */
 	__u64 last_id; /* the file's last completed task */
 	int victim; /* a stream for the STREAM_DESTROY cases */
 	unsigned int ncases;
@@ -184,6 +185,7 @@ FIXTURE_SETUP(bad)
 
 	memset(c, 0, sizeof(*c));
 	c->fd = -1;
+	c->partner = -1;
 	c->victim = -1;
 	c->page = sysconf(_SC_PAGESIZE);
 	c->ndev = vnpu_param_devices();
@@ -215,8 +217,17 @@ FIXTURE_SETUP(bad)
 	vnpu_task_init(&c->comm, "hcom_allReduce_1", "AllReduce", VNPU_TASK_COMMUNICATION,
 		       c->stream, 0, 4096);
 	c->comm.comm_op = VNPU_COMM_ALLREDUCE;
-	c->comm.comm_devices = 0x3;
+	c->comm.comm_id = 1;
 	c->comm.comm_tag = 0xbad;
+	if (c->ndev >= 2) {
+		int fds[2] = { c->fd, vnpu_open_dev(1, O_RDWR) };
+		__u32 ids[2] = { 0, 0 };
+
+		ASSERT_GE(fds[1], 0);
+		c->partner = fds[1];
+		ASSERT_EQ(0, vnpu_comm_group(fds, 2, ids));
+		c->comm.comm_id = ids[0];
+	}
 
 	/* a first task, so that "did not move" means something */
 	ASSERT_EQ(0, vnpu_submit_tasks(c->fd, c->good, 1, NULL));
@@ -231,6 +242,8 @@ FIXTURE_TEARDOWN(bad)
 
 	if (c->fd >= 0)
 		close(c->fd);
+	if (c->partner >= 0)
+		close(c->partner);
 	if (c->rw)
 		munmap(c->rw, (RW_PAGES + 2) * c->page);
 	if (c->stage)
@@ -769,11 +782,6 @@ static void derived_wraps(struct vnpu_task *t, const struct ctx *c)
 	derived(t, 1ull << 63, 1ull << 63);
 }
 
-static void mask_beyond_devices(struct vnpu_task *t, const struct ctx *c)
-{
-	t->comm_devices = 0x1 | (1u << c->ndev);
-}
-
 static const struct tcase task_cases[] = {
 	/* valid edge cases */
 	{ "valid: the base AI_CORE task", .err = 0 },
@@ -916,29 +924,27 @@ static const struct tcase task_cases[] = {
 
 	/* the COMMUNICATION members on other types */
 	{ "AI_CORE with comm_op", .set = { T(comm_op, VNPU_COMM_ALLGATHER) }, .err = EINVAL },
-	{ "AI_CORE with comm_devices", .set = { T(comm_devices, 0x3) }, .err = EINVAL },
+	{ "AI_CORE with comm_id", .set = { T(comm_id, 1) }, .err = EINVAL },
 	{ "AI_CORE with comm_tag", .set = { T(comm_tag, 1) }, .err = EINVAL },
 	{ "AI_CPU with comm_tag", .set = { T(task_type, VNPU_TASK_AI_CPU), T(comm_tag, 1) },
 	  .err = EINVAL },
-	{ "MIX_AIC with comm_devices",
-	  .set = { T(task_type, VNPU_TASK_MIX_AIC), T(mix_block_num, 1), T(comm_devices, 0x3) },
+	{ "MIX_AIC with comm_id",
+	  .set = { T(task_type, VNPU_TASK_MIX_AIC), T(mix_block_num, 1), T(comm_id, 1) },
 	  .err = EINVAL },
 
-	/* COMMUNICATION (devices 0 and 1, tag 0xbad, ALLREDUCE) */
+	/* COMMUNICATION (the communicator of devices 0 and 1, tag 0xbad, ALLREDUCE) */
 	{ "COMMUNICATION with comm_op VNPU_COMM_OP_COUNT", BASE_COMM,
 	  .set = { T(comm_op, VNPU_COMM_OP_COUNT) }, .err = EINVAL, .min_dev = 2 },
 	{ "COMMUNICATION with comm_op 0xffffffff", BASE_COMM, .set = { T(comm_op, 0xffffffffu) },
 	  .err = EINVAL, .min_dev = 2 },
-	{ "COMMUNICATION without the submitting device", BASE_COMM, .set = { T(comm_devices, 0x6) },
-	  .err = EINVAL, .min_dev = 3 },
-	{ "COMMUNICATION with one device only", BASE_COMM, .set = { T(comm_devices, 0x1) },
+	{ "COMMUNICATION with comm_id 0", BASE_COMM, .set = { T(comm_id, 0) }, .err = EINVAL,
+	  .min_dev = 1 },
+	{ "COMMUNICATION with comm_id 17 (past max_comms)", BASE_COMM, .set = { T(comm_id, 17) },
 	  .err = EINVAL, .min_dev = 1 },
-	{ "COMMUNICATION with a device that does not exist", BASE_COMM, .fn = mask_beyond_devices,
+	{ "COMMUNICATION with comm_id 0xffffffff", BASE_COMM, .set = { T(comm_id, 0xffffffffu) },
 	  .err = EINVAL, .min_dev = 1 },
-	{ "COMMUNICATION with device 16 (VNPU_MAX_DEVICES)", BASE_COMM,
-	  .set = { T(comm_devices, 0x3 | 1u << VNPU_MAX_DEVICES) }, .err = EINVAL, .min_dev = 2 },
-	{ "COMMUNICATION with device 31", BASE_COMM, .set = { T(comm_devices, 0x3 | 1u << 31) },
-	  .err = EINVAL, .min_dev = 2 },
+	{ "COMMUNICATION with a free handle", BASE_COMM, .set = { T(comm_id, 16) }, .err = ENOENT,
+	  .min_dev = 1 },
 	{ "COMMUNICATION with block_num 2", BASE_COMM, .set = { T(block_num, 2) }, .err = EINVAL,
 	  .min_dev = 2 },
 	{ "COMMUNICATION with mix_block_num 1", BASE_COMM, .set = { T(mix_block_num, 1) },
@@ -1153,19 +1159,25 @@ TEST(sync_timeout_and_signals)
 	struct vnpu_stream_destroy sd = { .size = sizeof(sd) };
 	struct vnpu_task t;
 	__u64 id0 = 0, id1 = 0;
-	int fd0, fd1, s0, s1;
+	int fd0, fd1, s0, s1, fds[2];
+	__u32 comm[2] = { 0, 0 };
 
 	if (vnpu_param_devices() < 2)
 		SKIP(return, "needs devices=2");
 	ASSERT_EQ(0, sigaction(SIGUSR1, &sa, NULL));
 	fd0 = vnpu_open_dev(0, O_RDWR);
 	ASSERT_GE(fd0, 0);
+	fd1 = vnpu_open_dev(1, O_RDWR);
+	ASSERT_GE(fd1, 0);
+	fds[0] = fd0;
+	fds[1] = fd1;
+	ASSERT_EQ(0, vnpu_comm_group(fds, 2, comm));
 	s0 = vnpu_stream_new(fd0);
 	ASSERT_GE(s0, 0);
 	vnpu_task_init(&t, "hcom_allReduce_9", "AllReduce", VNPU_TASK_COMMUNICATION, s0, 0,
 		       1 << 20);
 	t.comm_op = VNPU_COMM_ALLREDUCE;
-	t.comm_devices = 0x3;
+	t.comm_id = comm[0];
 	t.comm_tag = 0x7e57;
 	ASSERT_EQ(0, vnpu_submit_tasks(fd0, &t, 1, &id0));
 
@@ -1182,11 +1194,10 @@ TEST(sync_timeout_and_signals)
 	EXPECT_EQ(-ETIMEDOUT, vnpu_sync_stream(fd0, s0, 0, 100, NULL));
 
 	/* the partner: both run the collective, at the same device time */
-	fd1 = vnpu_open_dev(1, O_RDWR);
-	ASSERT_GE(fd1, 0);
 	s1 = vnpu_stream_new(fd1);
 	ASSERT_GE(s1, 0);
 	t.stream_id = s1;
+	t.comm_id = comm[1];
 	ASSERT_EQ(0, vnpu_submit_tasks(fd1, &t, 1, &id1));
 	ASSERT_EQ(0, vnpu_sync_stream(fd0, s0, 0, 10000, &sy0));
 	ASSERT_EQ(0, vnpu_sync_stream(fd1, s1, 0, 10000, &sy1));
@@ -1199,7 +1210,7 @@ TEST(sync_timeout_and_signals)
 }
 
 static int submit_one(int fd, unsigned int stream, unsigned int type, unsigned int mix,
-		      __u32 comm_devices)
+		      __u32 comm_id)
 {
 	struct vnpu_task t;
 
@@ -1208,7 +1219,7 @@ static int submit_one(int fd, unsigned int stream, unsigned int type, unsigned i
 	if (type == VNPU_TASK_COMMUNICATION) {
 		t.flops = 0;
 		t.comm_op = VNPU_COMM_ALLGATHER;
-		t.comm_devices = comm_devices;
+		t.comm_id = comm_id;
 		t.comm_tag = 0x910;
 	}
 	return -vnpu_submit_tasks(fd, &t, 1, NULL);
@@ -1216,12 +1227,14 @@ static int submit_one(int fd, unsigned int stream, unsigned int type, unsigned i
 
 /*
  * Product limits: MIX tasks need a product that splits AIC/AIV,
- * AI_VECTOR_CORE one with vector cores, and a collective's devices must all
- * be the same product. Reloads the module with devices a2, 910, 310p, 910.
+ * AI_VECTOR_CORE one with vector cores, and a communicator's devices must
+ * all be the same product. Reloads the module with devices a2, 910, 310p,
+ * 910.
  */
 TEST(products_must_match)
 {
-	int fd[4], s[4], ret;
+	int fd[4], s[4], ret, pair[2];
+	__u32 ids[2] = { 0, 0 };
 
 	if (!getenv("VNPU_KO"))
 		SKIP(return, "VNPU_KO is not set (not run by the VM runner)");
@@ -1248,14 +1261,17 @@ TEST(products_must_match)
 	/* a2: both */
 	EXPECT_EQ(0, submit_one(fd[0], s[0], VNPU_TASK_MIX_AIC, 1, 0));
 	EXPECT_EQ(0, submit_one(fd[0], s[0], VNPU_TASK_AI_VECTOR_CORE, 0, 0));
-	/* collectives across products */
-	EXPECT_EQ(EINVAL, submit_one(fd[0], s[0], VNPU_TASK_COMMUNICATION, 0, 0x3));
-	EXPECT_EQ(EINVAL, submit_one(fd[0], s[0], VNPU_TASK_COMMUNICATION, 0, 0x5));
-	EXPECT_EQ(EINVAL, submit_one(fd[1], s[1], VNPU_TASK_COMMUNICATION, 0, 0x6));
-	EXPECT_EQ(EINVAL, submit_one(fd[1], s[1], VNPU_TASK_COMMUNICATION, 0, 0xf));
+	/* communicators across products: the joining rank is refused */
+	pair[0] = fd[0];
+	pair[1] = fd[1];
+	EXPECT_EQ(-EINVAL, vnpu_comm_group(pair, 2, ids));
+	pair[0] = fd[2];
+	EXPECT_EQ(-EINVAL, vnpu_comm_group(pair, 2, ids));
 	/* the two 910s can */
-	EXPECT_EQ(0, submit_one(fd[1], s[1], VNPU_TASK_COMMUNICATION, 0, 0xa));
-	EXPECT_EQ(0, submit_one(fd[3], s[3], VNPU_TASK_COMMUNICATION, 0, 0xa));
+	pair[0] = fd[3];
+	ASSERT_EQ(0, vnpu_comm_group(pair, 2, ids));
+	EXPECT_EQ(0, submit_one(fd[3], s[3], VNPU_TASK_COMMUNICATION, 0, ids[0]));
+	EXPECT_EQ(0, submit_one(fd[1], s[1], VNPU_TASK_COMMUNICATION, 0, ids[1]));
 	for (int i = 0; i < 4; i++) {
 		EXPECT_EQ(0, vnpu_sync_stream(fd[i], s[i], 0, 10000, NULL)) TH_LOG("device %d", i);
 		close(fd[i]);

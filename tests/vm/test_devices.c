@@ -207,6 +207,7 @@ TEST_F(dev, info_reports_limits)
 	EXPECT_EQ(VNPU_MAX_PENDING, info.max_pending);
 	EXPECT_EQ((__u64)VNPU_RING_DEFAULT_PAGES * getpagesize(), info.ring_default_bytes);
 	EXPECT_EQ((__u64)VNPU_RING_MAX_PAGES * getpagesize(), info.ring_max_bytes);
+	EXPECT_EQ(VNPU_MAX_COMMS, info.max_comms);
 
 	/* max_streams streams, and not one more */
 	for (n = 0; n < (int)info.max_streams; n++)

@@ -254,7 +254,7 @@ static void allreduce(struct __test_metadata *_metadata, unsigned int n, __u64 b
 {
 	int fd[VNPU_MAX_DEVICES], s[VNPU_MAX_DEVICES];
 	struct vnpu_sync before[VNPU_MAX_DEVICES] = { 0 }, after[VNPU_MAX_DEVICES] = { 0 };
-	__u32 mask = (1u << n) - 1;
+	__u32 comm[VNPU_MAX_DEVICES] = { 0 };
 	struct vnpu_task t;
 
 	for (unsigned int d = 0; d < n; d++) {
@@ -263,11 +263,12 @@ static void allreduce(struct __test_metadata *_metadata, unsigned int n, __u64 b
 		s[d] = vnpu_stream_new(fd[d]);
 		ASSERT_GE(s[d], 0);
 	}
+	ASSERT_EQ(0, vnpu_comm_group(fd, n, comm));
 	for (unsigned int d = 0; d < n; d++) {
 		vnpu_task_init(&t, "hcom_allReduce_1", "AllReduce", VNPU_TASK_COMMUNICATION, s[d],
 			       0, bytes);
 		t.comm_op = VNPU_COMM_ALLREDUCE;
-		t.comm_devices = mask;
+		t.comm_id = comm[d];
 		t.comm_tag = 7;
 		/* a compute task first, its length different per device */
 		struct vnpu_task c;
@@ -314,20 +315,26 @@ TEST(allreduce_2_and_8_devices)
 TEST(collective_abandoned_by_close)
 {
 	struct vnpu_task t;
-	int fd0 = vnpu_open_dev(0, O_RDWR);
+	int fd[2] = { vnpu_open_dev(0, O_RDWR), vnpu_open_dev(1, O_RDWR) };
+	__u32 comm[2] = { 0, 0 };
 	int s0;
 
 	if (vnpu_param_devices() < 2)
 		SKIP(return, "needs devices=2");
-	ASSERT_GE(fd0, 0);
-	s0 = vnpu_stream_new(fd0);
+	ASSERT_GE(fd[0], 0);
+	ASSERT_GE(fd[1], 0);
+	ASSERT_EQ(0, vnpu_comm_group(fd, 2, comm));
+	s0 = vnpu_stream_new(fd[0]);
 	vnpu_task_init(&t, "hcom_broadcast_1", "Broadcast", VNPU_TASK_COMMUNICATION, s0, 0, 4096);
 	t.comm_op = VNPU_COMM_BROADCAST;
-	t.comm_devices = 3;
+	t.comm_id = comm[0];
 	t.comm_tag = 99;
-	ASSERT_EQ(0, vnpu_submit_tasks(fd0, &t, 1, NULL));
-	EXPECT_EQ(-ETIMEDOUT, vnpu_sync_stream(fd0, s0, 0, 200, NULL));
-	close(fd0);
+	ASSERT_EQ(0, vnpu_submit_tasks(fd[0], &t, 1, NULL));
+	EXPECT_EQ(-ETIMEDOUT, vnpu_sync_stream(fd[0], s0, 0, 200, NULL));
+	/* rank 1 leaves: the group is broken, rank 0's collective ends at once */
+	close(fd[1]);
+	EXPECT_EQ(0, vnpu_sync_stream(fd[0], s0, 0, 5000, NULL));
+	close(fd[0]);
 }
 
 TEST_HARNESS_MAIN

@@ -133,6 +133,7 @@ struct ffile {
 	__u64 streams; /* the stream ids we believe it has */
 	__u32 ring_pages; /* it started a session with that many: it can map */
 	int active; /* we believe its session runs */
+	__u32 comms; /* bit N - 1: communicator handle N it may hold */
 };
 
 struct fmap {
@@ -474,7 +475,7 @@ static const struct field task_fields[] = {
 	FLD(vnpu_task, block_num, K_ANY),  FLD(vnpu_task, mix_block_num, K_ANY),
 	FLD(vnpu_task, flags, K_FLAGS),	   FLD(vnpu_task, model_id, K_ANY),
 	FLD(vnpu_task, n_inputs, K_ANY),   FLD(vnpu_task, n_outputs, K_ANY),
-	FLD(vnpu_task, comm_op, K_ANY),	   FLD(vnpu_task, comm_devices, K_ANY),
+	FLD(vnpu_task, comm_op, K_ANY),	   FLD(vnpu_task, comm_id, K_ANY),
 	FLD(vnpu_task, comm_tag, K_ANY),   FLD(vnpu_task, reserved0, K_ZERO),
 	FLD(vnpu_task, flops, K_ANY),	   FLD(vnpu_task, bytes, K_ANY),
 	FLD(vnpu_task, reserved, K_ZERO),  FLD(vnpu_task, tensors, K_TENSOR),
@@ -618,9 +619,9 @@ static void rnd_tensor(struct fz *z, struct vnpu_tensor *x)
 		x->dims[i] = 1 + rnd(z, 64);
 }
 
-/* A valid task for device @dev on @stream (a collective of @comm_devices if not 0). */
+/* A valid task for device @dev on @stream (a collective on handle @comm_id if not 0). */
 static void make_task(struct fz *z, struct vnpu_task *t, unsigned int dev, __u32 stream,
-		      __u32 comm_devices, __u32 tag)
+		      __u32 comm_id, __u32 tag)
 {
 	const struct dinfo *di = &z->info[dev];
 	unsigned int r = rnd(z, 100);
@@ -634,12 +635,12 @@ static void make_task(struct fz *z, struct vnpu_task *t, unsigned int dev, __u32
 	t->model_id = rnd(z, 4);
 	t->flops = chance(z, 3) ? VNPU_TASK_MAX_FLOPS : rnd64(z) % (1ull << 30);
 	t->bytes = chance(z, 30) ? 0 : chance(z, 3) ? VNPU_TASK_MAX_BYTES : rnd64(z) % (1ull << 26);
-	if (comm_devices) {
+	if (comm_id) {
 		t->task_type = VNPU_TASK_COMMUNICATION;
 		t->block_num = 1;
 		t->flops = 0;
 		t->comm_op = rnd(z, VNPU_COMM_OP_COUNT);
-		t->comm_devices = comm_devices;
+		t->comm_id = comm_id;
 		t->comm_tag = tag;
 		if (!t->bytes)
 			t->bytes = 4096;
@@ -1084,6 +1085,12 @@ static const struct ioc *ioc_by_nr(unsigned int nr)
 }
 
 /* The caller's @size: mostly exact; else the ladder's rungs. */
+/* The smallest size the kernel takes: struct vnpu_info alone has grown. */
+static size_t ver0_of(const struct ioc *d)
+{
+	return d->op == OP_INFO ? VNPU_INFO_SIZE_VER0 : d->ksize;
+}
+
 static void pick_size(struct fz *z, struct call *c)
 {
 	const struct ioc *d = c->d;
@@ -1116,7 +1123,7 @@ static void pick_size(struct fz *z, struct call *c)
 		return;
 	}
 	snprintf(c->what, sizeof(c->what), "size %zu%s", c->usize, tail ? ", non-zero tail" : "");
-	if (c->usize < k || c->usize > page)
+	if (c->usize < ver0_of(d) || c->usize > page)
 		c->must_fail = 1;
 	if (tail && c->usize > k && c->usize <= page) {
 		c->img[k + rnd(z, c->usize - k)] = 1 + rnd(z, 255);
@@ -1374,12 +1381,51 @@ static void fuzz_ioctl(struct fz *z, const struct ioc *d)
 	}
 }
 
-/* A collective: the same task on a stream of a file on each device of a mask. */
+/* Leave the communicators of @f that no queued collective uses any more. */
+static void comms_trim(struct fz *z, struct ffile *f)
+{
+	for (unsigned int id = 1; id <= 16; id++) {
+		struct vnpu_comm_destroy cd = { .size = sizeof(cd), .comm_id = id };
+
+		if (!(f->comms & 1u << (id - 1)))
+			continue;
+		if (!ioctl(f->fd, VNPU_IOC_COMM_DESTROY, &cd) || errno == ENOENT)
+			f->comms &= ~(1u << (id - 1));
+		else if (errno != EBUSY)
+			problem(z, OP_SUBMIT, 1, "COMM_DESTROY %u: %s: %s", id, strerror(errno),
+				z->sh->cur);
+	}
+}
+
+/* A communicator of the files @fs (rank i: fs[i]); 0, or -1 without room. */
+static int comms_make(struct fz *z, struct ffile **fs, unsigned int n, __u32 *ids)
+{
+	struct vnpu_comm_init ci = { .size = sizeof(ci), .flags = VNPU_COMM_F_CREATE, .nranks = n };
+
+	for (unsigned int i = 0; i < n; i++) {
+		ci.rank = i;
+		if (ioctl(fs[i]->fd, VNPU_IOC_COMM_INIT, &ci)) {
+			if (errno != EMFILE)
+				problem(z, OP_SUBMIT, 1, "COMM_INIT rank %u of %u: %s: %s", i, n,
+					strerror(errno), z->sh->cur);
+			return -1;
+		}
+		ids[i] = ci.comm_id;
+		fs[i]->comms |= 1u << (ci.comm_id - 1);
+		ci.flags = 0;
+	}
+	return 0;
+}
+
+/*
+ * A collective: the same task on a stream of a file on each device of a
+ * new communicator of those files.
+ */
 static void fuzz_collective(struct fz *z)
 {
 	struct ffile *fs[MAX_DEVS];
 	unsigned int n = 0, want = 2 + rnd(z, z->nuse - 1);
-	__u32 mask = 0, tag = ++z->comm_tag;
+	__u32 mask = 0, tag = ++z->comm_tag, ids[MAX_DEVS];
 	int skip_last = chance(z, 10);
 	struct vnpu_task t;
 
@@ -1397,13 +1443,18 @@ static void fuzz_collective(struct fz *z)
 	}
 	if (n < 2)
 		return;
+	snprintf(z->sh->cur, sizeof(z->sh->cur), "#%lu communicator of %#x", z->sh->iter, mask);
+	for (unsigned int i = 0; i < n; i++)
+		comms_trim(z, fs[i]);
+	if (comms_make(z, fs, n, ids))
+		return;
 	for (unsigned int i = 0; i < n - (skip_last ? 1 : 0); i++) {
 		struct vnpu_submit sub = { .size = sizeof(sub),
 					   .count = 1,
 					   .task_size = sizeof(t) };
 		int ret, err = 0;
 
-		make_task(z, &t, fs[i]->dev, pick_stream(z, fs[i]), mask, tag);
+		make_task(z, &t, fs[i]->dev, pick_stream(z, fs[i]), ids[i], tag);
 		sub.tasks = (unsigned long)&t;
 		snprintf(z->sh->cur, sizeof(z->sh->cur), "#%lu collective %#x tag %u on dev %u",
 			 z->sh->iter, mask, tag, fs[i]->dev);
@@ -1894,6 +1945,7 @@ static void file_close(struct fz *z, struct ffile *f)
 	f->streams = 0;
 	f->ring_pages = 0;
 	f->active = 0;
+	f->comms = 0;
 }
 
 /* Open, reopen, dup or close a file. */

@@ -174,12 +174,17 @@ static int workload_run(struct workload *w, unsigned int ndev)
 	if (ret)
 		return ret;
 	if (ndev == 2) {
+		__u32 comm[2] = { 0, 0 };
+
+		ret = vnpu_comm_group(w->fd, 2, comm);
+		if (ret)
+			return ret;
 		tag++;
 		for (unsigned int d = 0; d < 2; d++) {
 			vnpu_task_init(&t[8], "hcom_allReduce_1", "AllReduce",
 				       VNPU_TASK_COMMUNICATION, w->streams[d], 0, 1 << 12);
 			t[8].comm_op = VNPU_COMM_ALLREDUCE;
-			t[8].comm_devices = 3;
+			t[8].comm_id = comm[d];
 			t[8].comm_tag = tag;
 			ret = vnpu_submit_tasks(w->fd[d], &t[8], 1, NULL);
 			if (ret)
@@ -365,32 +370,36 @@ TEST_F_TIMEOUT(slow, every_allocation_fails_once, 1200)
 }
 
 /*
- * Collectives whose partner never comes, their file closed: the module
- * keeps a bounded number of the aborted rendezvous for late partners, and
- * frees them all at unload (which reports any it could not).
+ * Collectives whose partner never comes, their files closed: each rank
+ * that leaves breaks its communicator, and the module keeps nothing of
+ * it, neither the rendezvous nor the communicator.
  */
-TEST(aborted_collectives_are_bounded)
+TEST(abandoned_collectives_leave_nothing)
 {
-	unsigned int n = 3 * VNPU_COMM_MAX_IDLE;
 	struct vnpu_task t;
+	__u32 comm[2] = { 0, 0 };
 
 	if (vnpu_param_devices() < 2)
 		SKIP(return, "needs devices=2");
-	for (unsigned int i = 0; i < n; i++) {
-		int fd = vnpu_open_dev(0, O_RDWR), s = vnpu_stream_new(fd);
+	for (unsigned int i = 0; i < 192; i++) {
+		int fd[2] = { vnpu_open_dev(0, O_RDWR), vnpu_open_dev(1, O_RDWR) };
+		int s = vnpu_stream_new(fd[0]);
 
 		ASSERT_GE(s, 0);
+		ASSERT_EQ(0, vnpu_comm_group(fd, 2, comm));
 		vnpu_task_init(&t, "hcom_allReduce_1", "AllReduce", VNPU_TASK_COMMUNICATION, s, 0,
 			       4096);
 		t.comm_op = VNPU_COMM_ALLREDUCE;
-		t.comm_devices = 3;
+		t.comm_id = comm[0];
 		t.comm_tag = 1000 + i;
-		ASSERT_EQ(0, vnpu_submit_tasks(fd, &t, 1, NULL));
-		close(fd);
+		ASSERT_EQ(0, vnpu_submit_tasks(fd[0], &t, 1, NULL));
+		/* the waiting rank goes first, or the one that never came */
+		close(fd[i % 2]);
+		close(fd[1 - i % 2]);
 	}
-	EXPECT_EQ(VNPU_COMM_MAX_IDLE, vnpu_object_count("comms"));
 	EXPECT_EQ(0, vnpu_objects_settled());
-	vnpu_figure("lifecycle", "half_collectives=%u kept=%ld", n, vnpu_object_count("comms"));
+	EXPECT_EQ(0, vnpu_object_count("comms"));
+	EXPECT_EQ(0, vnpu_object_count("communicators"));
 }
 
 /*

@@ -34,6 +34,7 @@
 #define VNPU_MAX_PENDING 4096
 #define VNPU_RING_DEFAULT_PAGES 1024
 #define VNPU_RING_MAX_PAGES 8192
+#define VNPU_MAX_COMMS 16
 
 static inline int vnpu_open_dev(unsigned int id, int flags)
 {
@@ -339,22 +340,13 @@ static inline long vnpu_object_count(const char *kind)
 }
 
 /*
- * Aborted collectives the module keeps for partners that have not come by
- * (kmod/vnpu_comm.c, VNPU_COMM_MAX_IDLE): idle, they are not a leak.
- */
-#define VNPU_COMM_MAX_IDLE 64
-
-/*
- * Live objects that should be gone once every file is closed: all but the
- * idle rendezvous, which count only beyond their bound. -1 without debugfs.
+ * Live objects that should be gone once every file is closed: all of them
+ * (a rendezvous lives while a task does, a communicator while a handle
+ * does). -1 without debugfs.
  */
 static inline long vnpu_objects_unexpected(char *what, size_t len)
 {
-	long all = vnpu_objects_live(what, len), comms = vnpu_object_count("comms");
-
-	if (all < 0 || comms < 0)
-		return -1;
-	return all - (comms > VNPU_COMM_MAX_IDLE ? VNPU_COMM_MAX_IDLE : comms);
+	return vnpu_objects_live(what, len);
 }
 
 /*
@@ -488,6 +480,30 @@ static inline void vnpu_task_tensor(struct vnpu_task *t, int output, unsigned in
 		t->n_outputs++;
 	else
 		t->n_inputs++;
+}
+
+/*
+ * Make a communicator of @n ranks, rank i being the file @fds[i] (each on
+ * its own device): fds[0] creates it, the others join with its key. Each
+ * file's handle in @ids[i]. 0 or -errno.
+ */
+static inline int vnpu_comm_group(const int *fds, unsigned int n, __u32 *ids)
+{
+	struct vnpu_comm_init ci = {
+		.size = sizeof(ci),
+		.flags = VNPU_COMM_F_CREATE,
+		.nranks = n,
+	};
+
+	for (unsigned int i = 0; i < n; i++) {
+		/* the same struct again: the key it returned is the next input */
+		ci.rank = i;
+		if (ioctl(fds[i], VNPU_IOC_COMM_INIT, &ci))
+			return -errno;
+		ids[i] = ci.comm_id;
+		ci.flags = 0;
+	}
+	return 0;
 }
 
 /* Submit @n tasks; returns 0 or -errno. @ids may be NULL. */

@@ -1,0 +1,268 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Communicators (docs/uapi.md, "Communicators"): VNPU_IOC_COMM_INIT and
+ * VNPU_IOC_COMM_DESTROY, every errno they give; collectives that meet by
+ * their order on the communicator; a rank that leaves or disagrees breaks
+ * the group; and no file outside a group can join it or abort its
+ * collectives (issue 16 item 5).
+ */
+#include <sys/wait.h>
+
+#include "kselftest_harness.h"
+#include "vm/vnpu_test.h"
+
+#define GRANTED_GID 4242
+
+static int comm_init(int fd, __u32 flags, __u32 nranks, __u32 rank, __u8 *key, __u32 *id)
+{
+	struct vnpu_comm_init ci = {
+		.size = sizeof(ci),
+		.flags = flags,
+		.nranks = nranks,
+		.rank = rank,
+	};
+
+	if (key && !(flags & VNPU_COMM_F_CREATE))
+		memcpy(ci.key, key, sizeof(ci.key));
+	if (ioctl(fd, VNPU_IOC_COMM_INIT, &ci))
+		return -errno;
+	if (key && (flags & VNPU_COMM_F_CREATE))
+		memcpy(key, ci.key, sizeof(ci.key));
+	if (id)
+		*id = ci.comm_id;
+	return 0;
+}
+
+static int comm_destroy(int fd, __u32 id)
+{
+	struct vnpu_comm_destroy cd = { .size = sizeof(cd), .comm_id = id };
+
+	return ioctl(fd, VNPU_IOC_COMM_DESTROY, &cd) ? -errno : 0;
+}
+
+/* Queue one collective of @op on @comm, on a new stream of @fd; the stream. */
+static int collective(int fd, __u32 comm, __u32 op, __u64 bytes)
+{
+	struct vnpu_task t;
+	int s = vnpu_stream_new(fd);
+
+	if (s < 0)
+		return s;
+	vnpu_task_init(&t, "hcom_collective", "AllReduce", VNPU_TASK_COMMUNICATION, (unsigned int)s,
+		       0, bytes);
+	t.comm_op = op;
+	t.comm_id = comm;
+	return vnpu_submit_tasks(fd, &t, 1, NULL) ?: s;
+}
+
+FIXTURE(comm)
+{
+	int fd[2];
+	__u32 id[2];
+};
+
+FIXTURE_SETUP(comm)
+{
+	if (vnpu_param_devices() < 2)
+		SKIP(return, "needs devices=2");
+	self->fd[0] = vnpu_open_dev(0, O_RDWR);
+	self->fd[1] = vnpu_open_dev(1, O_RDWR);
+	ASSERT_LE(0, self->fd[0]);
+	ASSERT_LE(0, self->fd[1]);
+}
+
+FIXTURE_TEARDOWN(comm)
+{
+	if (vnpu_param_devices() < 2)
+		return;
+	close(self->fd[0]);
+	close(self->fd[1]);
+	EXPECT_EQ(0, vnpu_objects_settled());
+}
+
+TEST_F(comm, init_validation)
+{
+	struct vnpu_comm_init ci = { .size = sizeof(ci), .nranks = 2 };
+	__u8 key[VNPU_COMM_KEY_LEN], none[VNPU_COMM_KEY_LEN] = { 0 };
+	int other = vnpu_open_dev(0, O_RDWR);
+	__u32 id;
+
+	ASSERT_LE(0, other);
+	EXPECT_EQ(-EINVAL, comm_init(self->fd[0], VNPU_COMM_F_CREATE, 1, 0, key, &id));
+	EXPECT_EQ(-EINVAL, comm_init(self->fd[0], VNPU_COMM_F_CREATE, 17, 0, key, &id));
+	EXPECT_EQ(-EINVAL, comm_init(self->fd[0], VNPU_COMM_F_CREATE, 2, 2, key, &id));
+	EXPECT_EQ(-EINVAL, comm_init(self->fd[0], 2, 2, 0, key, &id));
+	ci.flags = VNPU_COMM_F_CREATE;
+	ci.reserved = 1;
+	EXPECT_EQ(-1, ioctl(self->fd[0], VNPU_IOC_COMM_INIT, &ci));
+	EXPECT_EQ(EINVAL, errno);
+	/* a key nobody made */
+	EXPECT_EQ(-ENOENT, comm_init(self->fd[1], 0, 2, 1, none, &id));
+
+	ASSERT_EQ(0, comm_init(self->fd[0], VNPU_COMM_F_CREATE, 2, 0, key, &self->id[0]));
+	EXPECT_EQ(1, self->id[0]);
+	/* rank 0 is taken; nranks must be the creator's; one rank per device */
+	EXPECT_EQ(-EBUSY, comm_init(self->fd[1], 0, 2, 0, key, &id));
+	EXPECT_EQ(-EINVAL, comm_init(self->fd[1], 0, 3, 1, key, &id));
+	EXPECT_EQ(-EEXIST, comm_init(other, 0, 2, 1, key, &id));
+	ASSERT_EQ(0, comm_init(self->fd[1], 0, 2, 1, key, &self->id[1]));
+	/* full */
+	EXPECT_EQ(-EBUSY, comm_init(other, 0, 2, 1, key, &id));
+
+	/* a file has max_comms handles */
+	for (int i = 0; i < VNPU_MAX_COMMS; i++) {
+		ASSERT_EQ(0, comm_init(other, VNPU_COMM_F_CREATE, 2, 0, key, &id)) TH_LOG("%d", i);
+	}
+	EXPECT_EQ(-EMFILE, comm_init(other, VNPU_COMM_F_CREATE, 2, 0, key, &id));
+	close(other);
+}
+
+TEST_F(comm, destroy_validation)
+{
+	int s;
+
+	ASSERT_EQ(0, vnpu_comm_group(self->fd, 2, self->id));
+	EXPECT_EQ(-EINVAL, comm_destroy(self->fd[0], 0));
+	EXPECT_EQ(-EINVAL, comm_destroy(self->fd[0], 17));
+	EXPECT_EQ(-ENOENT, comm_destroy(self->fd[0], 2));
+	/* rank 0's collective waits for rank 1: its handle is busy */
+	s = collective(self->fd[0], self->id[0], VNPU_COMM_ALLREDUCE, 1 << 20);
+	ASSERT_LE(0, s);
+	EXPECT_EQ(-EBUSY, comm_destroy(self->fd[0], self->id[0]));
+	/* rank 1 leaves: the group is broken, rank 0's collective ends at once */
+	EXPECT_EQ(0, comm_destroy(self->fd[1], self->id[1]));
+	EXPECT_EQ(-ENOENT, comm_destroy(self->fd[1], self->id[1]));
+	EXPECT_EQ(0, vnpu_sync_stream(self->fd[0], (unsigned int)s, 0, 5000, NULL));
+	EXPECT_EQ(0, comm_destroy(self->fd[0], self->id[0]));
+	/* a handle that is gone: its tasks are refused */
+	EXPECT_EQ(-ENOENT, collective(self->fd[0], self->id[0], VNPU_COMM_ALLREDUCE, 4096));
+}
+
+/* Run @n collectives on each rank in order; the device time each ended. */
+static void run_in_order(struct __test_metadata *_metadata, FIXTURE_DATA(comm) * self,
+			 const __u32 ops[2][2], __u64 end[2][2], __u64 start[2])
+{
+	struct vnpu_sync sy;
+	int s[2];
+
+	for (int r = 0; r < 2; r++) {
+		s[r] = vnpu_stream_new(self->fd[r]);
+		ASSERT_LE(0, s[r]);
+		ASSERT_EQ(0, vnpu_sync_stream(self->fd[r], s[r], 0, 5000, &sy));
+		start[r] = sy.device_time;
+	}
+	for (int k = 0; k < 2; k++) {
+		for (int r = 0; r < 2; r++) {
+			struct vnpu_task t;
+
+			vnpu_task_init(&t, "hcom", "HCCL", VNPU_TASK_COMMUNICATION,
+				       (unsigned int)s[r], 0, 8 << 20);
+			t.comm_op = ops[r][k];
+			t.comm_id = self->id[r];
+			ASSERT_EQ(0, vnpu_submit_tasks(self->fd[r], &t, 1, NULL));
+		}
+		for (int r = 0; r < 2; r++) {
+			ASSERT_EQ(0, vnpu_sync_stream(self->fd[r], s[r], 0, 5000, &sy));
+			end[r][k] = sy.device_time;
+		}
+	}
+}
+
+/*
+ * The n-th collective of each rank meets the n-th of the other: both end
+ * at the same device time, and each takes the cost model's time.
+ */
+TEST_F(comm, collectives_meet_in_order)
+{
+	const __u32 ops[2][2] = { { VNPU_COMM_ALLREDUCE, VNPU_COMM_ALLGATHER },
+				  { VNPU_COMM_ALLREDUCE, VNPU_COMM_ALLGATHER } };
+	__u64 end[2][2], start[2];
+
+	ASSERT_EQ(0, vnpu_comm_group(self->fd, 2, self->id));
+	run_in_order(_metadata, self, ops, end, start);
+	for (int k = 0; k < 2; k++) {
+		EXPECT_EQ(end[0][k], end[1][k]) TH_LOG("collective %d", k);
+	}
+	EXPECT_GT(end[0][0], start[0]);
+	EXPECT_GT(end[0][1], end[0][0]);
+}
+
+/* Ranks that disagree on a collective abort it, and break the group. */
+TEST_F(comm, disagreeing_ranks_break_the_group)
+{
+	const __u32 ops[2][2] = { { VNPU_COMM_ALLREDUCE, VNPU_COMM_ALLREDUCE },
+				  { VNPU_COMM_BROADCAST, VNPU_COMM_ALLREDUCE } };
+	__u64 end[2][2], start[2];
+
+	ASSERT_EQ(0, vnpu_comm_group(self->fd, 2, self->id));
+	run_in_order(_metadata, self, ops, end, start);
+	/*
+	 * The second collective, which both ranks agree on, takes no time:
+	 * the group broke at the first (an agreeing pair takes 8 MiB's time).
+	 */
+	for (int r = 0; r < 2; r++) {
+		EXPECT_EQ(end[r][0], end[r][1]) TH_LOG("rank %d", r);
+	}
+}
+
+/* nobody, outside the group: its joins and collectives are refused. */
+static int outsider(const __u8 *key, __u32 nranks)
+{
+	__u8 guess[VNPU_COMM_KEY_LEN];
+	int fd = vnpu_open_dev(1, O_RDWR);
+
+	if (fd < 0)
+		return 10;
+	memcpy(guess, key, sizeof(guess));
+	guess[7] ^= 1;
+	if (comm_init(fd, 0, nranks, 1, guess, NULL) != -ENOENT)
+		return 11;
+	/* even with the key: every rank is taken */
+	if (comm_init(fd, 0, nranks, 1, (__u8 *)key, NULL) != -EBUSY)
+		return 12;
+	/* no handle of its own names the group */
+	for (__u32 id = 1; id <= 2; id++)
+		if (collective(fd, id, VNPU_COMM_ALLREDUCE, 4096) != -ENOENT)
+			return 13;
+	close(fd);
+	return 0;
+}
+
+/*
+ * Issue 16 item 5: a collective's members are its communicator's ranks.
+ * Before, any file could submit the same (devices, tag) collective, join
+ * the rendezvous and abort it by closing; now an outsider (another user,
+ * even one given the key) cannot join a full group nor name its handle,
+ * and the group's collective takes its full time.
+ */
+TEST_F(comm, outsiders_cannot_join_or_abort)
+{
+	__u8 key[VNPU_COMM_KEY_LEN];
+	struct vnpu_sync sy0, sy1;
+	int s0, s1, status;
+	pid_t pid;
+
+	ASSERT_EQ(0, comm_init(self->fd[0], VNPU_COMM_F_CREATE, 2, 0, key, &self->id[0]));
+	ASSERT_EQ(0, comm_init(self->fd[1], 0, 2, 1, key, &self->id[1]));
+	s0 = collective(self->fd[0], self->id[0], VNPU_COMM_ALLREDUCE, 64 << 20);
+	ASSERT_LE(0, s0);
+	ASSERT_EQ(0, vnpu_grant_devices(GRANTED_GID));
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (pid == 0)
+		_exit(vnpu_become_nobody(GRANTED_GID) ? 100 : outsider(key, 2));
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	EXPECT_EQ(0, WEXITSTATUS(status))
+	TH_LOG("the outsider failed at step %d",
+						 WEXITSTATUS(status));
+	EXPECT_EQ(0, vnpu_grant_devices(0));
+	/* rank 0 still waits for rank 1, not aborted by anyone */
+	EXPECT_EQ(-ETIMEDOUT, vnpu_sync_stream(self->fd[0], (unsigned int)s0, 0, 100, NULL));
+	s1 = collective(self->fd[1], self->id[1], VNPU_COMM_ALLREDUCE, 64 << 20);
+	ASSERT_LE(0, s1);
+	ASSERT_EQ(0, vnpu_sync_stream(self->fd[0], (unsigned int)s0, 0, 5000, &sy0));
+	ASSERT_EQ(0, vnpu_sync_stream(self->fd[1], (unsigned int)s1, 0, 5000, &sy1));
+	EXPECT_EQ(sy0.device_time, sy1.device_time);
+}
+
+TEST_HARNESS_MAIN
