@@ -94,7 +94,7 @@ int main(int argc, char **argv)
 		fail("npuprof_open", &err);
 	if (npuprof_stream_create(dev, &stream, &err))
 		fail("npuprof_stream_create", &err);
-	if (npuprof_op_add(&t, "Add_1", stream, 1, dims, VNPU_DT_FLOAT16))
+	if (npuprof_op_add(dev, &t, "Add_1", stream, 1, dims, VNPU_DT_FLOAT16))
 		fail("npuprof_op_add", NULL);
 	/* a file of our own to read the session's counters (PROF_STATS) */
 	stats_fd = open("/dev/vnpu0", O_RDWR | O_CLOEXEC);
@@ -106,7 +106,7 @@ int main(int argc, char **argv)
 			struct npuprof_options o = { .level = level_name[m],
 						     .output_path = outdir };
 			struct vnpu_prof_stats st = { .size = sizeof(st) };
-			char cmd[4200];
+			char cmd[4200], dir[4096];
 			double t0, t1;
 
 			if (only >= 0 && m != only)
@@ -133,7 +133,9 @@ int main(int argc, char **argv)
 			stop[m][r] = bench_now() - t1;
 			lost[m] += st.lost;
 			produced[m] += st.produced;
-			snprintf(cmd, sizeof(cmd), "rm -rf '%s'", npuprof_profiler_dir());
+			if (npuprof_profiler_dir(dir, sizeof(dir)))
+				fail("npuprof_profiler_dir", NULL);
+			snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
 			if (system(cmd))
 				fail("rm", NULL);
 			printf("overhead: round %d %s: %.3f s (%.2f us/op), stop+export %.3f s, "

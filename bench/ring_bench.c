@@ -151,7 +151,7 @@ static void *submit_main(void *arg)
 	if (fd < 0 || !t || ioctl(fd, VNPU_IOC_STREAM_CREATE, &sc))
 		die("ring_bench: submitter setup");
 	for (unsigned int i = 0; i < c->batch; i++)
-		if (npuprof_op_add(&t[i], "Add_1", sc.stream_id, 1, dims, VNPU_DT_FLOAT16))
+		if (npuprof_op_add(NULL, &t[i], "Add_1", sc.stream_id, 1, dims, VNPU_DT_FLOAT16))
 			die("ring_bench: npuprof_op_add");
 	sub.tasks = (uintptr_t)t;
 	for (unsigned long i = 0; i < c->tasks;) {

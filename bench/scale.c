@@ -80,7 +80,7 @@ static void child(unsigned int id, const char *level, double secs, unsigned int 
 	if (!t || npuprof_open(id, &dev, &err) || npuprof_stream_create(dev, &stream, &err))
 		fail("open", &err);
 	for (unsigned int i = 0; i < batch; i++)
-		if (npuprof_op_add(&t[i], "Add_1", stream, 1, dims, VNPU_DT_FLOAT16))
+		if (npuprof_op_add(dev, &t[i], "Add_1", stream, 1, dims, VNPU_DT_FLOAT16))
 			fail("npuprof_op_add", NULL);
 	snprintf(path, sizeof(path), "/dev/vnpu%u", id);
 	fd = open(path, O_RDWR | O_CLOEXEC);
@@ -109,11 +109,13 @@ static void child(unsigned int id, const char *level, double secs, unsigned int 
 	if (write(res_fd, &res, sizeof(res)) != sizeof(res))
 		fail("result pipe", NULL);
 	if (level) {
-		char cmd[4200];
+		char cmd[4200], dir[4096];
 
 		if (npuprof_profiler_stop(&err))
 			fail("npuprof_profiler_stop", &err);
-		snprintf(cmd, sizeof(cmd), "rm -rf '%s'", npuprof_profiler_dir());
+		if (npuprof_profiler_dir(dir, sizeof(dir)))
+			fail("npuprof_profiler_dir", NULL);
+		snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
 		if (system(cmd))
 			fail("rm", NULL);
 	}

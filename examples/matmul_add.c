@@ -19,9 +19,10 @@ static int work(struct npuprof_dev *dev, uint32_t stream, int rounds)
 	struct npuprof_error err;
 
 	for (int i = 0; i < rounds; i++) {
-		if (npuprof_op_matmul(&t[0], "fc/MatMul", stream, 256, 256, 256, VNPU_DT_FLOAT16) ||
-		    npuprof_op_add(&t[1], "fc/BiasAdd", stream, 2, dims, VNPU_DT_FLOAT16) ||
-		    npuprof_op_relu(&t[2], "fc/Relu", stream, 2, dims, VNPU_DT_FLOAT16))
+		if (npuprof_op_matmul(dev, &t[0], "fc/MatMul", stream, 256, 256, 256,
+				      VNPU_DT_FLOAT16) ||
+		    npuprof_op_add(dev, &t[1], "fc/BiasAdd", stream, 2, dims, VNPU_DT_FLOAT16) ||
+		    npuprof_op_relu(dev, &t[2], "fc/Relu", stream, 2, dims, VNPU_DT_FLOAT16))
 			return 1;
 		if (npuprof_launch(dev, t, 3, NULL, &err)) {
 			fprintf(stderr, "matmul_add: %s\n", err.msg);

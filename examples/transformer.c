@@ -47,39 +47,41 @@ static int layer(struct worker *w, int l, unsigned int batch)
 	for (int i = 0; i < 13; i++)
 		snprintf(name[i], sizeof(name[i]), "layer%d/op%d", l, i);
 	snprintf(name[0], 48, "layer%d/attn/LayerNorm", l);
-	ret |= npuprof_op_layernorm(&t[n++], name[0], w->stream, 3, act, VNPU_DT_FLOAT16);
+	ret |= npuprof_op_layernorm(w->dev, &t[n++], name[0], w->stream, 3, act, VNPU_DT_FLOAT16);
 	snprintf(name[1], 48, "layer%d/attn/qkv/MatMul", l);
-	ret |= npuprof_op_matmul(&t[n++], name[1], w->stream, rows, HIDDEN, 3 * HIDDEN,
+	ret |= npuprof_op_matmul(w->dev, &t[n++], name[1], w->stream, rows, HIDDEN, 3 * HIDDEN,
 				 VNPU_DT_FLOAT16);
 	snprintf(name[2], 48, "layer%d/attn/scores/MatMul", l);
-	ret |= npuprof_op_matmul(&t[n++], name[2], w->stream, rows * HEADS, HIDDEN / HEADS, SEQ,
-				 VNPU_DT_FLOAT16);
+	ret |= npuprof_op_matmul(w->dev, &t[n++], name[2], w->stream, rows * HEADS, HIDDEN / HEADS,
+				 SEQ, VNPU_DT_FLOAT16);
 	snprintf(name[3], 48, "layer%d/attn/SoftmaxV2", l);
-	ret |= npuprof_op_softmax(&t[n++], name[3], w->stream, 4, scores, VNPU_DT_FLOAT16);
+	ret |= npuprof_op_softmax(w->dev, &t[n++], name[3], w->stream, 4, scores, VNPU_DT_FLOAT16);
 	/* the dropout mask's seeds are drawn on the AI CPU, as CANN runs DropOutGenMask */
 	snprintf(name[12], 48, "layer%d/attn/DropOutGenMask", l);
-	ret |= npuprof_op_relu(&t[n], name[12], w->stream, 2, seeds, VNPU_DT_UINT8);
+	ret |= npuprof_op_relu(w->dev, &t[n], name[12], w->stream, 2, seeds, VNPU_DT_UINT8);
 	snprintf(t[n].op_type, sizeof(t[n].op_type), "DropOutGenMask");
 	t[n].task_type = VNPU_TASK_AI_CPU;
 	t[n++].block_num = 1;
 	snprintf(name[4], 48, "layer%d/attn/context/MatMul", l);
-	ret |= npuprof_op_matmul(&t[n++], name[4], w->stream, rows * HEADS, SEQ, HIDDEN / HEADS,
-				 VNPU_DT_FLOAT16);
+	ret |= npuprof_op_matmul(w->dev, &t[n++], name[4], w->stream, rows * HEADS, SEQ,
+				 HIDDEN / HEADS, VNPU_DT_FLOAT16);
 	snprintf(name[5], 48, "layer%d/attn/out/MatMul", l);
-	ret |= npuprof_op_matmul(&t[n++], name[5], w->stream, rows, HIDDEN, HIDDEN,
+	ret |= npuprof_op_matmul(w->dev, &t[n++], name[5], w->stream, rows, HIDDEN, HIDDEN,
 				 VNPU_DT_FLOAT16);
 	snprintf(name[6], 48, "layer%d/attn/residual/Add", l);
-	ret |= npuprof_op_add(&t[n++], name[6], w->stream, 3, act, VNPU_DT_FLOAT16);
+	ret |= npuprof_op_add(w->dev, &t[n++], name[6], w->stream, 3, act, VNPU_DT_FLOAT16);
 	snprintf(name[7], 48, "layer%d/ffn/LayerNorm", l);
-	ret |= npuprof_op_layernorm(&t[n++], name[7], w->stream, 3, act, VNPU_DT_FLOAT16);
+	ret |= npuprof_op_layernorm(w->dev, &t[n++], name[7], w->stream, 3, act, VNPU_DT_FLOAT16);
 	snprintf(name[8], 48, "layer%d/ffn/up/MatMul", l);
-	ret |= npuprof_op_matmul(&t[n++], name[8], w->stream, rows, HIDDEN, FFN, VNPU_DT_FLOAT16);
+	ret |= npuprof_op_matmul(w->dev, &t[n++], name[8], w->stream, rows, HIDDEN, FFN,
+				 VNPU_DT_FLOAT16);
 	snprintf(name[9], 48, "layer%d/ffn/Relu", l);
-	ret |= npuprof_op_relu(&t[n++], name[9], w->stream, 3, ffn, VNPU_DT_FLOAT16);
+	ret |= npuprof_op_relu(w->dev, &t[n++], name[9], w->stream, 3, ffn, VNPU_DT_FLOAT16);
 	snprintf(name[10], 48, "layer%d/ffn/down/MatMul", l);
-	ret |= npuprof_op_matmul(&t[n++], name[10], w->stream, rows, FFN, HIDDEN, VNPU_DT_FLOAT16);
+	ret |= npuprof_op_matmul(w->dev, &t[n++], name[10], w->stream, rows, FFN, HIDDEN,
+				 VNPU_DT_FLOAT16);
 	snprintf(name[11], 48, "layer%d/grad/hcom_allReduce", l);
-	ret |= npuprof_op_allreduce(&t[n++], name[11], w->stream, w->comm, (uint32_t)l,
+	ret |= npuprof_op_allreduce(w->dev, &t[n++], name[11], w->stream, w->comm, (uint32_t)l,
 				    (uint64_t)HIDDEN * FFN, VNPU_DT_FLOAT16);
 	if (ret) {
 		fprintf(stderr, "transformer: cannot build the ops of layer %d\n", l);

@@ -69,9 +69,16 @@ int npuprof_global_configured(void)
 	return mode && !strcmp(mode, "true");
 }
 
-const char *npuprof_global_dir(void)
+/* Copy global profiling's PROF_* folder to @buf: 0, -ENOENT or -ERANGE. */
+int npuprof_global_dir(char *buf, size_t len)
 {
-	return global_dir[0] ? global_dir : NULL;
+	int ret = -ENOENT;
+
+	pthread_mutex_lock(&global_lock);
+	if (global_dir[0])
+		ret = snprintf(buf, len, "%s", global_dir) < (int)len ? 0 : -ERANGE;
+	pthread_mutex_unlock(&global_lock);
+	return ret;
 }
 
 static const char *jstr(struct json_object *o, const char *key)

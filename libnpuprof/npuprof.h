@@ -86,31 +86,43 @@ int npuprof_sync(struct npuprof_dev *dev, uint32_t stream, unsigned int timeout_
 /* Wait until every stream of @dev opened here is idle. */
 int npuprof_sync_all(struct npuprof_dev *dev, unsigned int timeout_ms, struct npuprof_error *err);
 
-/* ---- operator builders: fill *@t for npuprof_launch() ---- */
+/*
+ * ---- operator builders: fill *@t for npuprof_launch() on @dev ----
+ * @dev sizes the block count and picks the core type (element-wise ops go
+ * to the AI Vector Cores where its product has them); NULL sizes them for
+ * any product, on the AI Cores. They never read the thread's current device.
+ */
 
 /* C[m,n] = A[m,k] x B[k,n] on the cube (AI_CORE). */
-int npuprof_op_matmul(struct vnpu_task *t, const char *name, uint32_t stream, uint64_t m,
-		      uint64_t k, uint64_t n, enum vnpu_dtype dtype);
+int npuprof_op_matmul(const struct npuprof_dev *dev, struct vnpu_task *t, const char *name,
+		      uint32_t stream, uint64_t m, uint64_t k, uint64_t n, enum vnpu_dtype dtype);
 
 /* Element-wise ops on @ndims dims @dims (AI_VECTOR_CORE where there are
  * vector cores, else AI_CORE). */
-int npuprof_op_add(struct vnpu_task *t, const char *name, uint32_t stream, unsigned int ndims,
-		   const uint64_t *dims, enum vnpu_dtype dtype);
-int npuprof_op_mul(struct vnpu_task *t, const char *name, uint32_t stream, unsigned int ndims,
-		   const uint64_t *dims, enum vnpu_dtype dtype);
-int npuprof_op_relu(struct vnpu_task *t, const char *name, uint32_t stream, unsigned int ndims,
-		    const uint64_t *dims, enum vnpu_dtype dtype);
+int npuprof_op_add(const struct npuprof_dev *dev, struct vnpu_task *t, const char *name,
+		   uint32_t stream, unsigned int ndims, const uint64_t *dims,
+		   enum vnpu_dtype dtype);
+int npuprof_op_mul(const struct npuprof_dev *dev, struct vnpu_task *t, const char *name,
+		   uint32_t stream, unsigned int ndims, const uint64_t *dims,
+		   enum vnpu_dtype dtype);
+int npuprof_op_relu(const struct npuprof_dev *dev, struct vnpu_task *t, const char *name,
+		    uint32_t stream, unsigned int ndims, const uint64_t *dims,
+		    enum vnpu_dtype dtype);
 /* Softmax and LayerNorm over the last dim. */
-int npuprof_op_softmax(struct vnpu_task *t, const char *name, uint32_t stream, unsigned int ndims,
-		       const uint64_t *dims, enum vnpu_dtype dtype);
-int npuprof_op_layernorm(struct vnpu_task *t, const char *name, uint32_t stream, unsigned int ndims,
-			 const uint64_t *dims, enum vnpu_dtype dtype);
+int npuprof_op_softmax(const struct npuprof_dev *dev, struct vnpu_task *t, const char *name,
+		       uint32_t stream, unsigned int ndims, const uint64_t *dims,
+		       enum vnpu_dtype dtype);
+int npuprof_op_layernorm(const struct npuprof_dev *dev, struct vnpu_task *t, const char *name,
+			 uint32_t stream, unsigned int ndims, const uint64_t *dims,
+			 enum vnpu_dtype dtype);
 /* NCHW input, [cout, cin, kh, kw] filter, stride 1, same padding. */
-int npuprof_op_conv2d(struct vnpu_task *t, const char *name, uint32_t stream,
-		      const uint64_t nchw[4], const uint64_t filter[4], enum vnpu_dtype dtype);
+int npuprof_op_conv2d(const struct npuprof_dev *dev, struct vnpu_task *t, const char *name,
+		      uint32_t stream, const uint64_t nchw[4], const uint64_t filter[4],
+		      enum vnpu_dtype dtype);
 /* An AllReduce of @elems elements on communicator @comm (a handle of the device). */
-int npuprof_op_allreduce(struct vnpu_task *t, const char *name, uint32_t stream, uint32_t comm,
-			 uint32_t tag, uint64_t elems, enum vnpu_dtype dtype);
+int npuprof_op_allreduce(const struct npuprof_dev *dev, struct vnpu_task *t, const char *name,
+			 uint32_t stream, uint32_t comm, uint32_t tag, uint64_t elems,
+			 enum vnpu_dtype dtype);
 
 /* ---- communicators (HCCL groups: libnpuprof/comm.c) ---- */
 
@@ -196,8 +208,13 @@ int npuprof_profiler_start(const struct npuprof_options *opts, struct npuprof_er
  */
 int npuprof_profiler_stop(struct npuprof_error *err);
 
-/* The PROF_* folder of the running or last session of this process, or NULL. */
-const char *npuprof_profiler_dir(void);
+/*
+ * npuprof_profiler_dir() - copy the PROF_* folder of this process's running
+ * or last Profiler session (else of its global profiling) into @buf, @len
+ * bytes. Return: 0; -ENOENT (none yet: @buf is ""), -ERANGE (@buf too
+ * small: truncated), -EINVAL (no @buf).
+ */
+int npuprof_profiler_dir(char *buf, size_t len);
 
 /**
  * struct npuprof_scope - state of an NPUPROF_PROFILER block

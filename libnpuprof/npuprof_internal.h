@@ -26,12 +26,16 @@
  * @hw_stream: per stream of @fd (info.max_streams of them), its device-wide
  *             id (the one the device's records and task_track name),
  *             NPUPROF_NO_HW_STREAM if none.
+ * @serial: unique among the devices this process opened.
+ * @next_open: in runtime.c's list of open devices.
  */
 struct npuprof_dev {
 	int fd;
 	unsigned int id;
 	struct vnpu_info info;
 	uint16_t *hw_stream;
+	uint64_t serial;
+	struct npuprof_dev *next_open;
 };
 
 /* Host record time: CLOCK_MONOTONIC_RAW, as CANN's (host CPU Frequency ""). */
@@ -74,7 +78,7 @@ const char *npuprof_metric_sample_name(uint32_t group, uint32_t chip_id, bool ai
 /* global.c: PROFILING_MODE=true profiles every device the process opens. */
 int npuprof_global_device_opened(struct npuprof_dev *dev, struct npuprof_error *err);
 /* The PROF_* folder of global profiling, or NULL. */
-const char *npuprof_global_dir(void);
+int npuprof_global_dir(char *buf, size_t len);
 /* Is global profiling configured in the environment? */
 int npuprof_global_configured(void);
 

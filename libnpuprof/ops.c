@@ -78,25 +78,23 @@ static uint32_t blocks_for(uint64_t work, uint64_t per_block, uint32_t cores)
 	return (uint32_t)b;
 }
 
-/* The core type element-wise work goes to on the current product. */
-static uint32_t vector_type(void)
+/* The core type element-wise work goes to on @dev's product (NULL: AI Core). */
+static uint32_t vector_type(const struct npuprof_dev *dev)
 {
-	struct npuprof_dev *dev = npuprof_current();
-
 	return dev && dev->info.aiv_num ? VNPU_TASK_AI_VECTOR_CORE : VNPU_TASK_AI_CORE;
 }
 
-static uint32_t cores_of(uint32_t task_type)
+/* The cores of @task_type on @dev (NULL: 8, a size that suits any product). */
+static uint32_t cores_of(const struct npuprof_dev *dev, uint32_t task_type)
 {
-	struct npuprof_dev *dev = npuprof_current();
-
 	if (!dev)
 		return 8;
 	return task_type == VNPU_TASK_AI_VECTOR_CORE ? dev->info.aiv_num : dev->info.aic_num;
 }
 
-NPUPROF_API int npuprof_op_matmul(struct vnpu_task *t, const char *name, uint32_t stream,
-				  uint64_t m, uint64_t k, uint64_t n, enum vnpu_dtype dtype)
+NPUPROF_API int npuprof_op_matmul(const struct npuprof_dev *dev, struct vnpu_task *t,
+				  const char *name, uint32_t stream, uint64_t m, uint64_t k,
+				  uint64_t n, enum vnpu_dtype dtype)
 {
 	uint64_t a[2] = { m, k }, b[2] = { k, n }, c[2] = { m, n };
 	int ret = task_init(t, name, "MatMul", VNPU_TASK_AI_CORE, stream);
@@ -111,19 +109,19 @@ NPUPROF_API int npuprof_op_matmul(struct vnpu_task *t, const char *name, uint32_
 		return ret;
 	t->flops = 2 * m * k * n;
 	/* one block per 128x128 output tile, at most the cube cores */
-	t->block_num =
-		blocks_for(((m + 127) / 128) * ((n + 127) / 128), 1, cores_of(VNPU_TASK_AI_CORE));
+	t->block_num = blocks_for(((m + 127) / 128) * ((n + 127) / 128), 1,
+				  cores_of(dev, VNPU_TASK_AI_CORE));
 	if (dtype == VNPU_DT_FLOAT)
 		t->flags |= VNPU_TASK_F_HF32;
 	return 0;
 }
 
 /* An element-wise op with @nin inputs of shape @dims and @flops_per per element. */
-static int eltwise(struct vnpu_task *t, const char *name, const char *type, uint32_t stream,
-		   unsigned int ndims, const uint64_t *dims, enum vnpu_dtype dtype,
-		   unsigned int nin, unsigned int flops_per)
+static int eltwise(const struct npuprof_dev *dev, struct vnpu_task *t, const char *name,
+		   const char *type, uint32_t stream, unsigned int ndims, const uint64_t *dims,
+		   enum vnpu_dtype dtype, unsigned int nin, unsigned int flops_per)
 {
-	uint32_t tt = vector_type();
+	uint32_t tt = vector_type(dev);
 	int ret = task_init(t, name, type, tt, stream);
 
 	for (unsigned int i = 0; !ret && i < nin; i++)
@@ -133,41 +131,45 @@ static int eltwise(struct vnpu_task *t, const char *name, const char *type, uint
 	if (ret)
 		return ret;
 	t->flops = elems(ndims, dims) * flops_per;
-	t->block_num = blocks_for(elems(ndims, dims), 16384, cores_of(tt));
+	t->block_num = blocks_for(elems(ndims, dims), 16384, cores_of(dev, tt));
 	return 0;
 }
 
-NPUPROF_API int npuprof_op_add(struct vnpu_task *t, const char *name, uint32_t stream,
-			       unsigned int ndims, const uint64_t *dims, enum vnpu_dtype dtype)
+NPUPROF_API int npuprof_op_add(const struct npuprof_dev *dev, struct vnpu_task *t, const char *name,
+			       uint32_t stream, unsigned int ndims, const uint64_t *dims,
+			       enum vnpu_dtype dtype)
 {
-	return eltwise(t, name, "Add", stream, ndims, dims, dtype, 2, 1);
+	return eltwise(dev, t, name, "Add", stream, ndims, dims, dtype, 2, 1);
 }
 
-NPUPROF_API int npuprof_op_mul(struct vnpu_task *t, const char *name, uint32_t stream,
-			       unsigned int ndims, const uint64_t *dims, enum vnpu_dtype dtype)
+NPUPROF_API int npuprof_op_mul(const struct npuprof_dev *dev, struct vnpu_task *t, const char *name,
+			       uint32_t stream, unsigned int ndims, const uint64_t *dims,
+			       enum vnpu_dtype dtype)
 {
-	return eltwise(t, name, "Mul", stream, ndims, dims, dtype, 2, 1);
+	return eltwise(dev, t, name, "Mul", stream, ndims, dims, dtype, 2, 1);
 }
 
-NPUPROF_API int npuprof_op_relu(struct vnpu_task *t, const char *name, uint32_t stream,
-				unsigned int ndims, const uint64_t *dims, enum vnpu_dtype dtype)
+NPUPROF_API int npuprof_op_relu(const struct npuprof_dev *dev, struct vnpu_task *t,
+				const char *name, uint32_t stream, unsigned int ndims,
+				const uint64_t *dims, enum vnpu_dtype dtype)
 {
-	return eltwise(t, name, "Relu", stream, ndims, dims, dtype, 1, 1);
+	return eltwise(dev, t, name, "Relu", stream, ndims, dims, dtype, 1, 1);
 }
 
-NPUPROF_API int npuprof_op_softmax(struct vnpu_task *t, const char *name, uint32_t stream,
-				   unsigned int ndims, const uint64_t *dims, enum vnpu_dtype dtype)
+NPUPROF_API int npuprof_op_softmax(const struct npuprof_dev *dev, struct vnpu_task *t,
+				   const char *name, uint32_t stream, unsigned int ndims,
+				   const uint64_t *dims, enum vnpu_dtype dtype)
 {
 	/* max, sub, exp, sum, div */
-	return eltwise(t, name, "SoftmaxV2", stream, ndims, dims, dtype, 1, 5);
+	return eltwise(dev, t, name, "SoftmaxV2", stream, ndims, dims, dtype, 1, 5);
 }
 
-NPUPROF_API int npuprof_op_layernorm(struct vnpu_task *t, const char *name, uint32_t stream,
-				     unsigned int ndims, const uint64_t *dims,
-				     enum vnpu_dtype dtype)
+NPUPROF_API int npuprof_op_layernorm(const struct npuprof_dev *dev, struct vnpu_task *t,
+				     const char *name, uint32_t stream, unsigned int ndims,
+				     const uint64_t *dims, enum vnpu_dtype dtype)
 {
 	uint64_t last = ndims ? dims[ndims - 1] : 1;
-	int ret = eltwise(t, name, "LayerNorm", stream, ndims, dims, dtype, 1, 8);
+	int ret = eltwise(dev, t, name, "LayerNorm", stream, ndims, dims, dtype, 1, 8);
 
 	/* gamma and beta */
 	if (!ret)
@@ -187,9 +189,9 @@ NPUPROF_API int npuprof_op_layernorm(struct vnpu_task *t, const char *name, uint
 	return ret;
 }
 
-NPUPROF_API int npuprof_op_conv2d(struct vnpu_task *t, const char *name, uint32_t stream,
-				  const uint64_t nchw[4], const uint64_t filter[4],
-				  enum vnpu_dtype dtype)
+NPUPROF_API int npuprof_op_conv2d(const struct npuprof_dev *dev, struct vnpu_task *t,
+				  const char *name, uint32_t stream, const uint64_t nchw[4],
+				  const uint64_t filter[4], enum vnpu_dtype dtype)
 {
 	uint64_t out[4] = { nchw[0], filter[0], nchw[2], nchw[3] };
 	int ret = task_init(t, name, "Conv2D", VNPU_TASK_AI_CORE, stream);
@@ -205,17 +207,21 @@ NPUPROF_API int npuprof_op_conv2d(struct vnpu_task *t, const char *name, uint32_
 	if (ret)
 		return ret;
 	t->flops = 2 * elems(4, out) * filter[1] * filter[2] * filter[3];
-	t->block_num = blocks_for(elems(4, out), 65536, cores_of(VNPU_TASK_AI_CORE));
+	t->block_num = blocks_for(elems(4, out), 65536, cores_of(dev, VNPU_TASK_AI_CORE));
 	return 0;
 }
 
-NPUPROF_API int npuprof_op_allreduce(struct vnpu_task *t, const char *name, uint32_t stream,
-				     uint32_t comm, uint32_t tag, uint64_t n, enum vnpu_dtype dtype)
+NPUPROF_API int npuprof_op_allreduce(const struct npuprof_dev *dev, struct vnpu_task *t,
+				     const char *name, uint32_t stream, uint32_t comm, uint32_t tag,
+				     uint64_t n, enum vnpu_dtype dtype)
 {
 	int ret = task_init(t, name, "AllReduce", VNPU_TASK_COMMUNICATION, stream);
 
 	if (ret)
 		return ret;
+	/* a handle @dev can have (its existence is the device's to check) */
+	if (!comm || (dev && comm > dev->info.max_comms))
+		return -EINVAL;
 	if (!npuprof_dtype_size(dtype))
 		return -EINVAL;
 	t->comm_op = VNPU_COMM_ALLREDUCE;

@@ -270,9 +270,19 @@ NPUPROF_API int npuprof_profiler_stop(struct npuprof_error *err)
 	return ret;
 }
 
-NPUPROF_API const char *npuprof_profiler_dir(void)
+NPUPROF_API int npuprof_profiler_dir(char *buf, size_t len)
 {
-	return prof_dir[0] ? prof_dir : npuprof_global_dir();
+	int ret = -ENOENT;
+
+	if (!buf || !len)
+		return -EINVAL;
+	buf[0] = '\0';
+	/* under the lock the next session writes it under */
+	pthread_mutex_lock(&prof_lock);
+	if (prof_dir[0])
+		ret = snprintf(buf, len, "%s", prof_dir) < (int)len ? 0 : -ERANGE;
+	pthread_mutex_unlock(&prof_lock);
+	return ret == -ENOENT ? npuprof_global_dir(buf, len) : ret;
 }
 
 NPUPROF_API struct npuprof_scope *npuprof_scope_enter(struct npuprof_scope *scope,

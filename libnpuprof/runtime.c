@@ -7,6 +7,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,8 +17,62 @@
 #include "npuprof.h"
 #include "npuprof_internal.h"
 
-/* The thread's current device, as aclrtSetDevice keeps one per thread. */
+/*
+ * The thread's current device, as aclrtSetDevice keeps one per thread: a
+ * pointer and the serial of the device it was, checked against the open
+ * devices before use, so that a device any thread closed is nobody's
+ * current device (issue 17 bug 5). That rule is why the open devices are
+ * process-wide state.
+ */
 static __thread struct npuprof_dev *current_dev;
+static __thread uint64_t current_serial;
+
+static pthread_mutex_t open_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct npuprof_dev *open_devs; /* linked by next_open */
+static uint64_t open_serials;
+
+/* A child of fork() may have been forked while another thread held it. */
+static void open_atfork_child(void)
+{
+	pthread_mutex_t fresh = PTHREAD_MUTEX_INITIALIZER;
+
+	open_lock = fresh;
+}
+
+static void open_atfork_register(void)
+{
+	pthread_atfork(NULL, NULL, open_atfork_child);
+}
+
+static void open_add(struct npuprof_dev *dev)
+{
+	static pthread_once_t once = PTHREAD_ONCE_INIT;
+
+	pthread_once(&once, open_atfork_register);
+	pthread_mutex_lock(&open_lock);
+	dev->serial = ++open_serials;
+	dev->next_open = open_devs;
+	open_devs = dev;
+	pthread_mutex_unlock(&open_lock);
+}
+
+static void open_remove(struct npuprof_dev *dev)
+{
+	pthread_mutex_lock(&open_lock);
+	for (struct npuprof_dev **pp = &open_devs; *pp; pp = &(*pp)->next_open) {
+		if (*pp == dev) {
+			*pp = dev->next_open;
+			break;
+		}
+	}
+	pthread_mutex_unlock(&open_lock);
+}
+
+static void set_current(struct npuprof_dev *dev)
+{
+	current_dev = dev;
+	current_serial = dev ? dev->serial : 0;
+}
 
 NPUPROF_API int npuprof_open(unsigned int dev_id, struct npuprof_dev **devp,
 			     struct npuprof_error *err)
@@ -70,7 +125,8 @@ NPUPROF_API int npuprof_open(unsigned int dev_id, struct npuprof_dev **devp,
 	ret = npuprof_global_device_opened(dev, err);
 	if (ret)
 		goto err_free_streams;
-	current_dev = dev;
+	open_add(dev);
+	set_current(dev);
 	*devp = dev;
 	npuprof_api_record(NPUPROF_API_OPEN, t0, r0, r1);
 	return 0;
@@ -89,8 +145,9 @@ NPUPROF_API void npuprof_close(struct npuprof_dev *dev)
 
 	if (!dev)
 		return;
+	open_remove(dev);
 	if (current_dev == dev)
-		current_dev = NULL;
+		set_current(NULL);
 	close(dev->fd);
 	r1 = npuprof_now_ns();
 	free(dev->hw_stream);
@@ -110,12 +167,27 @@ NPUPROF_API const struct vnpu_info *npuprof_dev_info(const struct npuprof_dev *d
 
 NPUPROF_API void npuprof_set_current(struct npuprof_dev *dev)
 {
-	current_dev = dev;
+	set_current(dev);
 }
 
 NPUPROF_API struct npuprof_dev *npuprof_current(void)
 {
-	return current_dev;
+	struct npuprof_dev *found = NULL;
+
+	if (!current_dev)
+		return NULL;
+	/* only the open devices are looked at: the pointer may be stale */
+	pthread_mutex_lock(&open_lock);
+	for (struct npuprof_dev *d = open_devs; d; d = d->next_open) {
+		if (d == current_dev && d->serial == current_serial) {
+			found = d;
+			break;
+		}
+	}
+	pthread_mutex_unlock(&open_lock);
+	if (!found)
+		set_current(NULL);
+	return found;
 }
 
 NPUPROF_API int npuprof_stream_create(struct npuprof_dev *dev, uint32_t *stream,

@@ -27,7 +27,7 @@ static void fork_workload_launch(struct npuprof_dev *dev, uint32_t stream, const
 	struct vnpu_task t;
 
 	for (int i = 0; i < n; i++) {
-		if (npuprof_op_add(&t, name, stream, 2, dims, VNPU_DT_FLOAT16) ||
+		if (npuprof_op_add(dev, &t, name, stream, 2, dims, VNPU_DT_FLOAT16) ||
 		    npuprof_launch(dev, &t, 1, NULL, NULL))
 			_exit(3);
 	}

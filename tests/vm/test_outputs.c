@@ -482,11 +482,11 @@ static int run_tasks(FIXTURE_DATA(out) * self, unsigned int n)
 
 		for (unsigned int i = 0; i < k; i++) {
 			if (i % 2)
-				npuprof_op_add(&t[i], "fc/BiasAdd", self->stream, 2, dims,
-					       VNPU_DT_FLOAT16);
+				npuprof_op_add(self->dev, &t[i], "fc/BiasAdd", self->stream, 2,
+					       dims, VNPU_DT_FLOAT16);
 			else
-				npuprof_op_matmul(&t[i], "fc/MatMul", self->stream, 128, 128, 128,
-						  VNPU_DT_FLOAT16);
+				npuprof_op_matmul(self->dev, &t[i], "fc/MatMul", self->stream, 128,
+						  128, 128, VNPU_DT_FLOAT16);
 		}
 		ret = npuprof_launch(self->dev, t, k, NULL, &err);
 		if (ret)
@@ -548,7 +548,8 @@ static int good_profile(FIXTURE_DATA(out) * self, const char *dir, unsigned int 
 
 	if (profile(dir, "L1", &err) || run_tasks(self, tasks) || npuprof_profiler_stop(&err))
 		return -1;
-	snprintf(prof, len, "%s", npuprof_profiler_dir());
+	if (npuprof_profiler_dir(prof, len))
+		return -1;
 	return 0;
 }
 
@@ -606,7 +607,7 @@ TEST_F_TIMEOUT(out, disk_fills_mid_run, 300)
 		ASSERT_EQ(0, mount_tmpfs(self->mnt, "64k", 0));
 		self->mounted = 1;
 		ASSERT_EQ(0, profile(self->mnt, "L1", &err)) TH_LOG("%s", err.msg);
-		pathf(prof, "%s", npuprof_profiler_dir());
+		npuprof_profiler_dir(prof, PATH_MAX);
 		/* four times what the disk holds; every batch of the workload succeeds */
 		do {
 			ASSERT_EQ(0, run_tasks(self, 64));
@@ -750,7 +751,7 @@ TEST_F_TIMEOUT(out, disk_fills_during_stop_export, 300)
 	ASSERT_EQ(0, mount_tmpfs(self->mnt, vnpu_stress_mode() ? "64m" : "8m", 0));
 	self->mounted = 1;
 	ASSERT_EQ(0, profile(self->mnt, "L1", &err)) TH_LOG("%s", err.msg);
-	pathf(prof, "%s", npuprof_profiler_dir());
+	npuprof_profiler_dir(prof, PATH_MAX);
 	ASSERT_EQ(0, run_tasks(self, tasks));
 	ASSERT_EQ(0, drained(self, prof, &st));
 	/* a poll round of the reader: the host API records are written too */
@@ -859,7 +860,7 @@ TEST_F_TIMEOUT(out, output_removed_mid_run, 120)
 	pathf(dir, "%s/out", self->scratch);
 	ASSERT_EQ(0, mkdir(dir, 0755));
 	ASSERT_EQ(0, profile(dir, "L1", &err)) TH_LOG("%s", err.msg);
-	pathf(prof, "%s", npuprof_profiler_dir());
+	npuprof_profiler_dir(prof, PATH_MAX);
 	ASSERT_EQ(0, pthread_create(&th, NULL, remove_later, &r));
 	for (int i = 0; i < 8; i++) {
 		ASSERT_EQ(0, run_tasks(self, 64));

@@ -120,7 +120,7 @@ TEST_F(prof, seed_example)
 	struct vnpu_task add;
 	int rows = 0;
 
-	ASSERT_EQ(0, npuprof_op_add(&add, "Add", self->stream, 2, dims, VNPU_DT_INT32));
+	ASSERT_EQ(0, npuprof_op_add(self->dev, &add, "Add", self->stream, 2, dims, VNPU_DT_INT32));
 	NPUPROF_PROFILER(&scope, .level = "L1", .aic_metrics = "ArithmeticUtilization",
 			 .output_path = "./")
 	{
@@ -274,10 +274,10 @@ static void files_and_headers(struct __test_metadata *_metadata, struct npuprof_
 	struct npuprof_scope scope;
 	int rows;
 
-	ASSERT_EQ(0, npuprof_op_matmul(&t[0], "mm", stream, 512, 256, 512, VNPU_DT_FLOAT16));
-	ASSERT_EQ(0, npuprof_op_add(&t[1], "add", stream, 3, dims, VNPU_DT_FLOAT16));
-	ASSERT_EQ(0, npuprof_op_softmax(&t[2], "softmax", stream, 3, dims, VNPU_DT_FLOAT));
-	ASSERT_EQ(0, npuprof_op_relu(&t[3], "relu", stream, 3, dims, VNPU_DT_FLOAT16));
+	ASSERT_EQ(0, npuprof_op_matmul(dev, &t[0], "mm", stream, 512, 256, 512, VNPU_DT_FLOAT16));
+	ASSERT_EQ(0, npuprof_op_add(dev, &t[1], "add", stream, 3, dims, VNPU_DT_FLOAT16));
+	ASSERT_EQ(0, npuprof_op_softmax(dev, &t[2], "softmax", stream, 3, dims, VNPU_DT_FLOAT));
+	ASSERT_EQ(0, npuprof_op_relu(dev, &t[3], "relu", stream, 3, dims, VNPU_DT_FLOAT16));
 	t[3].task_type = VNPU_TASK_AI_CPU;
 	t[3].block_num = 1;
 	NPUPROF_PROFILER(&scope, .level = level, .aic_metrics = metrics, .output_path = dir)
@@ -362,7 +362,8 @@ TEST(stream_past_65536_tasks)
 	ASSERT_EQ(0, npuprof_open(0, &dev, &err)) TH_LOG("%s", err.msg);
 	ASSERT_EQ(0, npuprof_stream_create(dev, &stream, &err));
 	for (unsigned int i = 0; i < batch; i++)
-		ASSERT_EQ(0, npuprof_op_add(&t[i], "wrap/Add", stream, 2, dims, VNPU_DT_FLOAT16));
+		ASSERT_EQ(0,
+			  npuprof_op_add(dev, &t[i], "wrap/Add", stream, 2, dims, VNPU_DT_FLOAT16));
 	NPUPROF_PROFILER(&scope, .level = "L0", .output_path = dir)
 	{
 		for (unsigned int done = 0; done < total;) {
@@ -506,7 +507,8 @@ TEST_F(prof, killed_workload_raw_data_exports)
 			    &(struct npuprof_options){ .level = "L1", .output_path = "./" }, &err))
 			_exit(3);
 		for (int i = 0; i < 64; i++)
-			npuprof_op_add(&t[i], "Add", self->stream, 2, dims, VNPU_DT_FLOAT16);
+			npuprof_op_add(self->dev, &t[i], "Add", self->stream, 2, dims,
+				       VNPU_DT_FLOAT16);
 		npuprof_launch(self->dev, t, 64, NULL, NULL);
 		npuprof_sync(self->dev, self->stream, 10000, NULL);
 		/* give the reader a round, then die without stopping */
@@ -525,6 +527,60 @@ TEST_F(prof, killed_workload_raw_data_exports)
 }
 
 /* Unsupported products: the module reloaded with a 310P device. */
+/*
+ * Issue 17 bug 6: the folder the caller was given is the caller's. The
+ * next session must not rewrite it under the caller's feet (it was a
+ * static buffer that every session rewrote, without a lock).
+ */
+TEST_F(prof, profiler_dir_is_the_callers)
+{
+	struct npuprof_error err;
+	char first[PATH_MAX], mine[PATH_MAX], second[PATH_MAX], tiny[8];
+
+	ASSERT_EQ(0, npuprof_profiler_start(&(struct npuprof_options){ .output_path = "./" }, &err))
+	TH_LOG("%s", err.msg);
+	ASSERT_EQ(0, npuprof_profiler_stop(&err)) TH_LOG("%s", err.msg);
+	ASSERT_EQ(0, npuprof_profiler_dir(mine, sizeof(mine)));
+	snprintf(first, sizeof(first), "%s", mine);
+	EXPECT_NE(NULL, strstr(mine, "/PROF_")) TH_LOG("%s", mine);
+	EXPECT_EQ(-ERANGE, npuprof_profiler_dir(tiny, sizeof(tiny)));
+	EXPECT_EQ(-EINVAL, npuprof_profiler_dir(NULL, 0));
+	ASSERT_EQ(0, npuprof_profiler_start(&(struct npuprof_options){ .output_path = "./" }, &err))
+	TH_LOG("%s", err.msg);
+	ASSERT_EQ(0, npuprof_profiler_stop(&err)) TH_LOG("%s", err.msg);
+	EXPECT_STREQ(first, mine) TH_LOG("the first folder's name was rewritten");
+	ASSERT_EQ(0, npuprof_profiler_dir(second, sizeof(second)));
+	EXPECT_STRNE(first, second);
+}
+
+struct closer {
+	struct npuprof_dev *dev;
+};
+
+static void *close_it(void *arg)
+{
+	npuprof_close(((struct closer *)arg)->dev);
+	return NULL;
+}
+
+/*
+ * Issue 17 bug 5: a device another thread closed is nobody's current
+ * device any more (the opener's thread kept a dangling pointer, which the
+ * profiler and the op builders then read).
+ */
+TEST(closed_device_is_nobodys_current)
+{
+	struct npuprof_error err;
+	struct closer c;
+	pthread_t th;
+
+	ASSERT_EQ(0, npuprof_open(0, &c.dev, &err)) TH_LOG("%s", err.msg);
+	ASSERT_EQ(c.dev, npuprof_current());
+	ASSERT_EQ(0, pthread_create(&th, NULL, close_it, &c));
+	ASSERT_EQ(0, pthread_join(th, NULL));
+	EXPECT_EQ(NULL, npuprof_current()) TH_LOG("a closed device is still current");
+}
+
 TEST(unsupported_product)
 {
 	struct npuprof_dev *dev;
