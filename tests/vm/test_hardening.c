@@ -16,6 +16,9 @@
 #include "vm/vnpu_test.h"
 #include "vm/vnpu_test_ring.h"
 
+/* The group the unprivileged tests' devices are granted to (the udev rule). */
+#define GRANTED_GID 4242
+
 /*
  * A STREAM_CREATE argument in a read-only page: the copy in succeeds, the
  * copy out of the new id fails with -EFAULT.
@@ -299,8 +302,9 @@ TEST(submit_efault_means_nothing_queued)
 /*
  * Item 3: one file's stuck work never blocks another file's launch. File A
  * queues a collective whose partner never arrives and 4095 tasks behind it,
- * its whole quota; file B's launch and sync on the same device must still
- * complete. The old device-wide limit made B's SUBMIT wait for A forever.
+ * its whole quota; file B's launch and sync on the same device, by another
+ * user (nobody), must still complete. The old device-wide limit made B's
+ * SUBMIT wait for A forever.
  */
 TEST(stuck_file_does_not_block_another)
 {
@@ -332,13 +336,16 @@ TEST(stuck_file_does_not_block_another)
 			       1 << 10, 1 << 10);
 	ASSERT_EQ(0, vnpu_submit_tasks(a, behind, VNPU_MAX_PENDING - 1, NULL));
 
-	/* another process, another file: its launch and sync, in 10 s at most */
+	/* another user, another file: its launch and sync, in 10 s at most */
+	ASSERT_EQ(0, vnpu_grant_devices(GRANTED_GID));
 	pid = fork();
 	ASSERT_LE(0, pid);
 	if (pid == 0) {
 		struct vnpu_task one;
 
 		alarm(10);
+		if (vnpu_become_nobody(GRANTED_GID))
+			_exit(5);
 		b = vnpu_open_dev(0, O_RDWR);
 		sb = b < 0 ? -1 : vnpu_stream_new(b);
 		if (sb < 0)
@@ -352,6 +359,7 @@ TEST(stuck_file_does_not_block_another)
 	ASSERT_EQ(pid, waitpid(pid, &status, 0));
 	EXPECT_TRUE(WIFEXITED(status)) TH_LOG("the other file's launch never returned");
 	EXPECT_EQ(0, WEXITSTATUS(status));
+	EXPECT_EQ(0, vnpu_grant_devices(0));
 	/*
 	 * Item 2: a submit that waits for room holds no task copies. A's
 	 * quota is full; a child that shares A's file submits a full batch,
@@ -377,7 +385,6 @@ TEST(stuck_file_does_not_block_another)
 
 /* ---- item 2: memory accounting ---- */
 
-#define GRANTED_GID 4242
 #define MEMLOCK_LIMIT (1u << 20) /* the child's RLIMIT_MEMLOCK: 256 pages */
 #define SMALL_RING 64 /* data pages: 66 pages charged in all */
 
