@@ -219,6 +219,9 @@ static int vnpu_comm_add_rank(struct vnpu_communicator *cm, struct vnpu_file *vf
 	/* one clock rate and one link model for the whole group */
 	if (vdev->product != cm->product)
 		return -EINVAL;
+	/* a rank already left: the group can run nothing any more */
+	if (cm->broken)
+		return -EPIPE;
 	if (cm->joined & BIT(ci->rank))
 		return -EBUSY;
 	if (cm->devices & BIT(vdev->id))

@@ -278,8 +278,8 @@ void vnpu_nl_session_stopped(struct vnpu_device *vdev, const struct vnpu_prof *p
 		.dev_id = vdev->id,
 		.session = prof->id,
 		.level = prof->level,
-		.produced = prof->ring->produced,
-		.lost = prof->ring->lost,
+		.produced = prof->final.produced,
+		.lost = prof->final.lost,
 	};
 
 	lockdep_assert_held(&vdev->prof_lock);

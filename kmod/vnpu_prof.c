@@ -201,13 +201,9 @@ static struct vnpu_ring *vnpu_prof_unhook_ring(struct vnpu_prof *prof)
 	struct vnpu_ring *r = prof->ring;
 
 	lockdep_assert_held(&prof->owner->lock);
+	/* stopped: prof->final has the counters (vnpu_prof_stop_locked()) */
 	if (!r || READ_ONCE(prof->active) || !r->mapped || atomic_read(&r->maps))
 		return NULL;
-	prof->final.produced = r->produced;
-	prof->final.lost = r->lost;
-	prof->final.written = r->written;
-	prof->final.bytes = r->prod;
-	prof->final.consumed_pos = r->cons_seen;
 	prof->ring = NULL;
 	return r;
 }
@@ -224,12 +220,22 @@ static int vnpu_prof_stop_locked(struct vnpu_device *vdev, struct vnpu_file *vfi
 		return -EPERM;
 	spin_lock(&vdev->lock);
 	vdev->prof = NULL;
-	WRITE_ONCE(prof->active, false);
 	vnpu_ring_stop(prof->ring, &vfile->prof_wq);
+	/*
+	 * The counters are final: keep them in the session, which outlives
+	 * the ring (its last reader may unmap, and so free, it at any time
+	 * from now on). Written before @active, which vm_close reads.
+	 */
+	prof->final.produced = prof->ring->produced;
+	prof->final.lost = prof->ring->lost;
+	prof->final.written = prof->ring->written;
+	prof->final.bytes = prof->ring->prod;
+	prof->final.consumed_pos = prof->ring->cons_seen;
 	trace_vnpu_session_stop(vdev->id, prof->id, prof->level, prof->group,
-				prof->ring->produced, prof->ring->lost);
+				prof->final.produced, prof->final.lost);
+	WRITE_ONCE(prof->active, false);
 	spin_unlock(&vdev->lock);
-	/* process context, prof_lock held: the counters are final */
+	/* process context, prof_lock held; from prof->final, not the ring */
 	vnpu_nl_session_stopped(vdev, prof);
 	return 0;
 }
@@ -257,6 +263,7 @@ long vnpu_ioctl_prof_start(struct vnpu_file *vfile, void __user *arg)
 {
 	struct vnpu_device *vdev = vfile->vdev;
 	struct vnpu_prof *prof, *old;
+	struct vnpu_ring *gone;
 	struct vnpu_prof_start ps;
 	u32 usize;
 	int ret;
@@ -278,6 +285,17 @@ long vnpu_ioctl_prof_start(struct vnpu_file *vfile, void __user *arg)
 		mutex_unlock(&vdev->prof_lock);
 		return -EBUSY;
 	}
+	/*
+	 * The file's stopped session gives its ring back first, so that a
+	 * restart never needs two rings' charge (a mapping of it keeps it,
+	 * and its charge, until it goes).
+	 */
+	mutex_lock(&vfile->lock);
+	gone = vfile->prof ? vfile->prof->ring : NULL;
+	if (gone)
+		vfile->prof->ring = NULL;
+	mutex_unlock(&vfile->lock);
+	vnpu_ring_drop(gone);
 	prof = vnpu_prof_new(vdev, vfile, &ps);
 	if (IS_ERR(prof)) {
 		mutex_unlock(&vdev->prof_lock);
@@ -296,15 +314,15 @@ long vnpu_ioctl_prof_start(struct vnpu_file *vfile, void __user *arg)
 	mutex_unlock(&vfile->lock);
 	/* process context; under prof_lock so start and stop events stay in order */
 	vnpu_nl_session_started(vdev, prof);
-	mutex_unlock(&vdev->prof_lock);
-	vnpu_prof_free(old);
-
+	/* while prof_lock holds it: another thread may stop and free it after */
 	ps.size = sizeof(ps);
 	ps.session_id = prof->id;
 	ps.n_events = prof->n_events;
 	memcpy(ps.aic_events, prof->aic_events, sizeof(ps.aic_events));
 	memcpy(ps.aiv_events, prof->aiv_events, sizeof(ps.aiv_events));
 	ps.mmap_size = (2 + 2ULL * prof->ring->nr_data) * PAGE_SIZE;
+	mutex_unlock(&vdev->prof_lock);
+	vnpu_prof_free(old);
 	return vnpu_copy_struct_out(arg, &ps, sizeof(ps), usize);
 }
 

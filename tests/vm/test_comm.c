@@ -83,7 +83,7 @@ FIXTURE_TEARDOWN(comm)
 TEST_F(comm, init_validation)
 {
 	struct vnpu_comm_init ci = { .size = sizeof(ci), .nranks = 2 };
-	__u8 key[VNPU_COMM_KEY_LEN], none[VNPU_COMM_KEY_LEN] = { 0 };
+	__u8 key[VNPU_COMM_KEY_LEN], none[VNPU_COMM_KEY_LEN] = { 0 }, scratch[VNPU_COMM_KEY_LEN];
 	int other = vnpu_open_dev(0, O_RDWR);
 	__u32 id;
 
@@ -111,10 +111,14 @@ TEST_F(comm, init_validation)
 
 	/* a file has max_comms handles */
 	for (int i = 0; i < VNPU_MAX_COMMS; i++) {
-		ASSERT_EQ(0, comm_init(other, VNPU_COMM_F_CREATE, 2, 0, key, &id)) TH_LOG("%d", i);
+		ASSERT_EQ(0, comm_init(other, VNPU_COMM_F_CREATE, 2, 0, scratch, &id))
+		TH_LOG("%d", i);
 	}
-	EXPECT_EQ(-EMFILE, comm_init(other, VNPU_COMM_F_CREATE, 2, 0, key, &id));
+	EXPECT_EQ(-EMFILE, comm_init(other, VNPU_COMM_F_CREATE, 2, 0, scratch, &id));
 	close(other);
+	/* rank 1 leaves; the group is broken, and nobody can join it again */
+	ASSERT_EQ(0, comm_destroy(self->fd[1], self->id[1]));
+	EXPECT_EQ(-EPIPE, comm_init(self->fd[1], 0, 2, 1, key, &id));
 }
 
 TEST_F(comm, destroy_validation)
