@@ -1015,14 +1015,20 @@ static int build_pstart(struct fz *z, struct call *c, int mutate)
 static void done_pstart(struct fz *z, struct call *c)
 {
 	struct vnpu_prof_start in, out;
+	__u64 data_pages;
 	__u32 pages;
 
 	memcpy(&in, c->img, sizeof(in));
 	memcpy(&out, c->arg, sizeof(out));
 	pages = out.ring_pages;
+	/* with channels: ACSQ and PMU of @pages each, TS_TRACK /256, AICPU /8 */
+	data_pages = in.flags & VNPU_PROF_F_CHANNELS
+			     ? 2ull * pages + (pages / 256 ? pages / 256 : 1) +
+				       (pages / 8 ? pages / 8 : 1)
+			     : pages;
 	if ((in.ring_pages && pages != in.ring_pages) ||
 	    (!in.ring_pages && pages != VNPU_RING_DEFAULT_PAGES) ||
-	    out.mmap_size != (2 + 2ull * pages) * z->page || out.reserved[0] || out.reserved[1] ||
+	    out.mmap_size != (2 + 2 * data_pages) * z->page || out.reserved[0] || out.reserved[1] ||
 	    out.n_events > VNPU_PMU_EVENTS || !out.session_id || out.level != in.level ||
 	    (in.level == VNPU_PROF_L0 && out.metric_group != VNPU_METRIC_NONE) ||
 	    (in.level != VNPU_PROF_L0 && out.metric_group >= VNPU_METRIC_COUNT))
