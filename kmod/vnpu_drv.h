@@ -376,6 +376,16 @@ struct vnpu_file {
 	struct vnpu_comm_handle comms[VNPU_MAX_COMMS];
 };
 
+/*
+ * The handle a COMMUNICATION task of @vfile names: checked to exist when
+ * its batch was reserved, and kept (its queued count) until it retires.
+ */
+static inline struct vnpu_comm_handle *vnpu_task_handle(struct vnpu_file *vfile,
+							const struct vnpu_ktask *t)
+{
+	return &vfile->comms[t->desc.comm_id - 1];
+}
+
 /* Kinds of objects vnpu_debugfs.c counts while they live. */
 enum vnpu_obj_kind {
 	VNPU_OBJ_FILE,

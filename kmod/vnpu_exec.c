@@ -224,7 +224,7 @@ static void vnpu_exec_complete(struct vnpu_device *vdev, struct vnpu_ktask *task
 			    task->desc.op_type, task->start, task->end, dur_ns,
 			    s->npending);
 	if (task->desc.task_type == VNPU_TASK_COMMUNICATION)
-		vnpu_comm_leave(vdev, task, &vfile->comms[task->desc.comm_id - 1], false);
+		vnpu_comm_leave(vdev, task, vnpu_task_handle(vfile, task), false);
 	vnpu_task_free(task);
 }
 
@@ -372,8 +372,7 @@ void vnpu_exec_cancel_file(struct vnpu_file *vfile)
 			WRITE_ONCE(vdev->npending, vdev->npending - 1);
 			WRITE_ONCE(vfile->npending, vfile->npending - 1);
 			if (task->desc.task_type == VNPU_TASK_COMMUNICATION)
-				vnpu_comm_leave(vdev, task,
-						&vfile->comms[task->desc.comm_id - 1], true);
+				vnpu_comm_leave(vdev, task, vnpu_task_handle(vfile, task), true);
 		}
 		if (!s->npending)
 			list_del_init(&s->active);

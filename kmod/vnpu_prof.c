@@ -208,6 +208,16 @@ static struct vnpu_ring *vnpu_prof_unhook_ring(struct vnpu_prof *prof)
 	return r;
 }
 
+/* A ring's counters as PROF_STATS reports them. */
+static void vnpu_ring_counts(const struct vnpu_ring *r, struct vnpu_ring_final *f)
+{
+	f->produced = r->produced;
+	f->lost = r->lost;
+	f->written = r->written;
+	f->bytes = r->prod;
+	f->consumed_pos = r->cons_seen;
+}
+
 /* Stop @vdev's active session if @vfile owns it. Under prof_lock. */
 static int vnpu_prof_stop_locked(struct vnpu_device *vdev, struct vnpu_file *vfile)
 {
@@ -226,11 +236,7 @@ static int vnpu_prof_stop_locked(struct vnpu_device *vdev, struct vnpu_file *vfi
 	 * the ring (its last reader may unmap, and so free, it at any time
 	 * from now on). Written before @active, which vm_close reads.
 	 */
-	prof->final.produced = prof->ring->produced;
-	prof->final.lost = prof->ring->lost;
-	prof->final.written = prof->ring->written;
-	prof->final.bytes = prof->ring->prod;
-	prof->final.consumed_pos = prof->ring->cons_seen;
+	vnpu_ring_counts(prof->ring, &prof->final);
 	trace_vnpu_session_stop(vdev->id, prof->id, prof->level, prof->group,
 				prof->final.produced, prof->final.lost);
 	WRITE_ONCE(prof->active, false);
@@ -344,8 +350,8 @@ long vnpu_ioctl_prof_stats(struct vnpu_file *vfile, void __user *arg)
 {
 	struct vnpu_device *vdev = vfile->vdev;
 	struct vnpu_prof_stats st;
+	struct vnpu_ring_final f;
 	struct vnpu_prof *prof;
-	struct vnpu_ring *r;
 	u32 usize;
 	int ret;
 
@@ -364,14 +370,18 @@ long vnpu_ioctl_prof_stats(struct vnpu_file *vfile, void __user *arg)
 	spin_lock(&vdev->lock);
 	prof = vfile->prof ? vfile->prof : vdev->prof;
 	if (prof) {
-		r = prof->ring;
+		/* a stopped session's are final, with or without its ring */
+		if (prof->active)
+			vnpu_ring_counts(prof->ring, &f);
+		else
+			f = prof->final;
 		st.session_id = prof->id;
 		st.active = prof->active;
-		st.produced = r ? r->produced : prof->final.produced;
-		st.lost = r ? r->lost : prof->final.lost;
-		st.written = r ? r->written : prof->final.written;
-		st.bytes = r ? r->prod : prof->final.bytes;
-		st.consumed_pos = r ? r->cons_seen : prof->final.consumed_pos;
+		st.produced = f.produced;
+		st.lost = f.lost;
+		st.written = f.written;
+		st.bytes = f.bytes;
+		st.consumed_pos = f.consumed_pos;
 	}
 	spin_unlock(&vdev->lock);
 	mutex_unlock(&vfile->lock);

@@ -173,13 +173,6 @@ static bool vnpu_batch_targets_exist(struct vnpu_file *vfile,
 	return true;
 }
 
-/* The handle of a COMMUNICATION task of a reserved batch. */
-static struct vnpu_comm_handle *vnpu_task_handle(struct vnpu_file *vfile,
-						 const struct vnpu_ktask *t)
-{
-	return &vfile->comms[t->desc.comm_id - 1];
-}
-
 /* Tasks of the file queued, reserved or being copied in. */
 static u32 vnpu_quota_used(const struct vnpu_file *vfile)
 {

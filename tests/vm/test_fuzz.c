@@ -537,6 +537,7 @@ struct ioc {
 	unsigned int nr;
 	unsigned long cmd;
 	size_t ksize;
+	size_t ver0; /* the smallest size the kernel takes */
 	int writes_back;
 	__u32 flags_ok;
 	const int *doc, *state;
@@ -1057,29 +1058,33 @@ static void done_pstats(struct fz *z, struct call *c)
 			(unsigned long long)st.lost, z->sh->cur);
 }
 
-#define IOC(n, o, c, type, wb, fl, dc, stt, flds, bld, dn)                                         \
-	{                                                                                          \
-		n, o, _IOC_NR(c), c, sizeof(struct type), wb, fl, dc, stt, flds, ARRAY_SIZE(flds), \
-			bld, dn                                                                    \
+#define IOC(n, o, c, type, v0, wb, fl, dc, stt, flds, bld, dn)                       \
+	{                                                                            \
+		n, o, _IOC_NR(c), c, sizeof(struct type), v0, wb, fl, dc, stt, flds, \
+			ARRAY_SIZE(flds), bld, dn                                    \
 	}
 
 static const struct ioc iocs[] = {
-	IOC("GET_INFO", OP_INFO, VNPU_IOC_GET_INFO, vnpu_info, 1, 0, doc_info, st_none, info_fields,
-	    build_nothing, done_info),
-	IOC("STREAM_CREATE", OP_CREATE, VNPU_IOC_STREAM_CREATE, vnpu_stream_create, 1, 0,
-	    doc_create, st_create, create_fields, build_nothing, done_create),
-	IOC("STREAM_DESTROY", OP_DESTROY, VNPU_IOC_STREAM_DESTROY, vnpu_stream_destroy, 0, 0,
-	    doc_destroy, st_destroy, destroy_fields, build_destroy, done_destroy),
-	IOC("SUBMIT", OP_SUBMIT, VNPU_IOC_SUBMIT, vnpu_submit, 1, 0, doc_submit, st_submit,
-	    submit_fields, build_submit, done_submit),
-	IOC("SYNC", OP_SYNC, VNPU_IOC_SYNC, vnpu_sync, 1, VNPU_SYNC_F_ALL_STREAMS, doc_sync,
-	    st_sync, sync_fields, build_sync, done_sync),
-	IOC("PROF_START", OP_PROF_START, VNPU_IOC_PROF_START, vnpu_prof_start, 1, VNPU_PROF_F_ALL,
-	    doc_pstart, st_pstart, pstart_fields, build_pstart, done_pstart),
-	IOC("PROF_STOP", OP_PROF_STOP, VNPU_IOC_PROF_STOP, vnpu_prof_stop, 0, 0, doc_pstop,
-	    st_pstop, pstop_fields, build_nothing, done_pstop),
-	IOC("PROF_STATS", OP_PROF_STATS, VNPU_IOC_PROF_STATS, vnpu_prof_stats, 1, 0, doc_pstats,
-	    st_none, pstats_fields, build_nothing, done_pstats),
+	IOC("GET_INFO", OP_INFO, VNPU_IOC_GET_INFO, vnpu_info, VNPU_INFO_SIZE_VER0, 1, 0, doc_info,
+	    st_none, info_fields, build_nothing, done_info),
+	IOC("STREAM_CREATE", OP_CREATE, VNPU_IOC_STREAM_CREATE, vnpu_stream_create,
+	    VNPU_STREAM_CREATE_SIZE_VER0, 1, 0, doc_create, st_create, create_fields, build_nothing,
+	    done_create),
+	IOC("STREAM_DESTROY", OP_DESTROY, VNPU_IOC_STREAM_DESTROY, vnpu_stream_destroy,
+	    VNPU_STREAM_DESTROY_SIZE_VER0, 0, 0, doc_destroy, st_destroy, destroy_fields,
+	    build_destroy, done_destroy),
+	IOC("SUBMIT", OP_SUBMIT, VNPU_IOC_SUBMIT, vnpu_submit, VNPU_SUBMIT_SIZE_VER0, 1, 0,
+	    doc_submit, st_submit, submit_fields, build_submit, done_submit),
+	IOC("SYNC", OP_SYNC, VNPU_IOC_SYNC, vnpu_sync, VNPU_SYNC_SIZE_VER0, 1,
+	    VNPU_SYNC_F_ALL_STREAMS, doc_sync, st_sync, sync_fields, build_sync, done_sync),
+	IOC("PROF_START", OP_PROF_START, VNPU_IOC_PROF_START, vnpu_prof_start,
+	    VNPU_PROF_START_SIZE_VER0, 1, VNPU_PROF_F_ALL, doc_pstart, st_pstart, pstart_fields,
+	    build_pstart, done_pstart),
+	IOC("PROF_STOP", OP_PROF_STOP, VNPU_IOC_PROF_STOP, vnpu_prof_stop, VNPU_PROF_STOP_SIZE_VER0,
+	    0, 0, doc_pstop, st_pstop, pstop_fields, build_nothing, done_pstop),
+	IOC("PROF_STATS", OP_PROF_STATS, VNPU_IOC_PROF_STATS, vnpu_prof_stats,
+	    VNPU_PROF_STATS_SIZE_VER0, 1, 0, doc_pstats, st_none, pstats_fields, build_nothing,
+	    done_pstats),
 };
 
 static const struct ioc *ioc_by_nr(unsigned int nr)
@@ -1091,12 +1096,6 @@ static const struct ioc *ioc_by_nr(unsigned int nr)
 }
 
 /* The caller's @size: mostly exact; else the ladder's rungs. */
-/* The smallest size the kernel takes: struct vnpu_info alone has grown. */
-static size_t ver0_of(const struct ioc *d)
-{
-	return d->op == OP_INFO ? VNPU_INFO_SIZE_VER0 : d->ksize;
-}
-
 static void pick_size(struct fz *z, struct call *c)
 {
 	const struct ioc *d = c->d;
@@ -1129,7 +1128,7 @@ static void pick_size(struct fz *z, struct call *c)
 		return;
 	}
 	snprintf(c->what, sizeof(c->what), "size %zu%s", c->usize, tail ? ", non-zero tail" : "");
-	if (c->usize < ver0_of(d) || c->usize > page)
+	if (c->usize < d->ver0 || c->usize > page)
 		c->must_fail = 1;
 	if (tail && c->usize > k && c->usize <= page) {
 		c->img[k + rnd(z, c->usize - k)] = 1 + rnd(z, 255);
