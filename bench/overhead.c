@@ -103,8 +103,8 @@ int main(int argc, char **argv)
 
 	for (int r = 0; r <= rounds; r++) {
 		for (int m = 0; m < (r < rounds ? MODES : 1); m++) {
-			struct npuprof_options o = { .level = level_name[m],
-						     .output_path = outdir };
+			NPUPROF_OPTS(npuprof_options, o, .level = level_name[m],
+				     .output_path = outdir);
 			struct vnpu_prof_stats st = { .size = sizeof(st) };
 			char cmd[4200], dir[4096];
 			double t0, t1;

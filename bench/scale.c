@@ -65,7 +65,7 @@ static int read_all(int fd, void *buf, size_t n)
 static void child(unsigned int id, const char *level, double secs, unsigned int batch,
 		  const char *outdir, int ready_fd, int go_fd, int res_fd)
 {
-	struct npuprof_options o = { .level = level, .output_path = outdir };
+	NPUPROF_OPTS(npuprof_options, o, .level = level, .output_path = outdir);
 	struct vnpu_prof_stats st = { .size = sizeof(st) };
 	struct child_result res = { 0 };
 	struct npuprof_error err;

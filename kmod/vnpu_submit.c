@@ -11,20 +11,25 @@
 #include <linux/uaccess.h>
 
 #include "vnpu_drv.h"
+#include "vnpu_names.h"
 #include "vnpu_trace.h"
 
 static const u8 vnpu_dtype_size[VNPU_DT_COUNT] = VNPU_DTYPE_SIZES;
 
-/* A NUL-terminated, non-empty, printable string within @len bytes. */
-static bool vnpu_name_valid(const char *s, size_t len)
+/* A NUL-terminated, non-empty name within @len bytes (uapi/vnpu_names.h). */
+static bool vnpu_name_valid(const char *name, size_t len)
 {
-	size_t n = strnlen(s, len);
+	const u8 *s = (const u8 *)name;
+	size_t n = strnlen(name, len), i = 0;
+	unsigned int step;
 
 	if (n == 0 || n == len)
 		return false;
-	while (n--)
-		if (s[n] < 0x20 || s[n] > 0x7e)
+	for (; i < n; i += step) {
+		step = vnpu_name_char(s + i, n - i);
+		if (!step)
 			return false;
+	}
 	return true;
 }
 

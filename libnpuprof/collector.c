@@ -1091,7 +1091,7 @@ static int file_removed(int fd)
 	return fd >= 0 && !fstat(fd, &st) && st.st_nlink == 0;
 }
 
-/* The first failure goes to @err (its code is returned), later ones to stderr. */
+/* The first failure goes to @err (its code is returned), later ones are printed. */
 static int report(struct npuprof_error *err, int ret, const struct npuprof_error *e)
 {
 	if (!ret) {
@@ -1099,7 +1099,7 @@ static int report(struct npuprof_error *err, int ret, const struct npuprof_error
 			*err = *e;
 		return e->code;
 	}
-	fprintf(stderr, "npuprof: error: %s\n", e->msg);
+	npuprof_print(NPUPROF_ERROR, "npuprof: error: %s\n", e->msg);
 	return ret;
 }
 
@@ -1225,10 +1225,10 @@ int npuprof_collector_finish(struct npuprof_collector *c, int export, struct npu
 		if (d->chans)
 			ret = write_end(d->devdir, (int)d->dev_id, &end, ret, err);
 		if (d->ctrl && (d->ctrl->lost || d->dropped))
-			fprintf(stderr,
-				"npuprof: warning: vnpu%u lost %llu of %llu records (%llu: ring "
-				"full,"
-				" %llu: not written)\n",
+			npuprof_print(
+				NPUPROF_WARN,
+				"npuprof: warning: vnpu%u lost %llu of %llu records (%llu: ring"
+				" full, %llu: not written)\n",
 				d->dev_id, (unsigned long long)(d->ctrl->lost + d->dropped),
 				(unsigned long long)d->ctrl->produced,
 				(unsigned long long)d->ctrl->lost, (unsigned long long)d->dropped);

@@ -21,19 +21,20 @@
 #include <unistd.h>
 
 #include "export_internal.h"
+#include "vnpu_names.h"
 
 void npx_warn(struct npx_warn *w, const char *fmt, ...)
 {
+	char msg[1024];
 	va_list ap;
 
 	w->count++;
 	if (w->quiet)
 		return;
-	fputs("npuprof: warning: ", stderr);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
+	npuprof_print(NPUPROF_WARN, "npuprof: warning: %s\n", msg);
 }
 
 int npx_out_timestamp(struct npx_out *o, const char *timestamp)
@@ -103,49 +104,53 @@ char *npx_fmt_milli128(char *p, npx_u128 v)
 	return p + 4;
 }
 
-/* Printable ASCII passes; anything else (control, 8-bit) becomes '?'. */
-static inline char npx_clean(char c)
+/*
+ * Copy @s (at most @max bytes) for a CSV cell or a JSON string: characters
+ * the name rule allows (uapi/vnpu_names.h: printable ASCII and well-formed
+ * UTF-8) pass, each other byte becomes '?', so that a name keeps its
+ * length and nothing in it can break a row. @quote: the byte to double
+ * (CSV's '"'), else 0; @escape: the bytes to escape with '\\' (JSON's).
+ */
+static char *npx_name_copy(char *p, const char *s, size_t max, char quote, const char *escape)
 {
-	return c >= 0x20 && c < 0x7f ? c : '?';
+	size_t n = strnlen(s, max);
+	unsigned int step;
+
+	for (size_t i = 0; i < n; i += step) {
+		step = vnpu_name_char((const __u8 *)s + i, n - i);
+		if (!step) {
+			*p++ = '?';
+			step = 1;
+			continue;
+		}
+		if (quote && s[i] == quote)
+			*p++ = quote;
+		else if (escape && step == 1 && strchr(escape, s[i]))
+			*p++ = '\\';
+		memcpy(p, s + i, step);
+		p += step;
+	}
+	return p;
 }
 
 char *npx_csv_name(char *p, const char *s, size_t max)
 {
-	size_t n, i;
+	size_t n = strnlen(s, max);
 
-	/* the common case: nothing to quote, copied in one pass */
-	for (i = 0; i < max && s[i]; i++) {
-		if (s[i] == ',' || s[i] == '"')
-			goto quote;
-		p[i] = npx_clean(s[i]);
-	}
-	if (!i)
+	if (!n)
 		return npx_lit(p, NPX_NA);
-	return p + i;
-quote:
-	n = strnlen(s, max);
+	if (!memchr(s, ',', n) && !memchr(s, '"', n))
+		return npx_name_copy(p, s, n, 0, NULL);
 	*p++ = '"';
-	for (i = 0; i < n; i++) {
-		if (s[i] == '"')
-			*p++ = '"';
-		*p++ = npx_clean(s[i]);
-	}
+	p = npx_name_copy(p, s, n, '"', NULL);
 	*p++ = '"';
 	return p;
 }
 
 char *npx_json_str(char *p, const char *s, size_t max)
 {
-	size_t i;
-
 	*p++ = '"';
-	for (i = 0; i < max && s[i]; i++) {
-		char c = npx_clean(s[i]);
-
-		if (c == '"' || c == '\\')
-			*p++ = '\\';
-		*p++ = c;
-	}
+	p = npx_name_copy(p, s, max, 0, "\"\\");
 	*p++ = '"';
 	return p;
 }

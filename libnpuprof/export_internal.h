@@ -22,6 +22,7 @@
 #include <string.h>
 
 #include "npuprof_error.h"
+#include "npuprof_internal.h"
 #include "npuprof_export.h"
 #include "raw_format.h"
 #include "vnpu.h"

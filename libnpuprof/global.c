@@ -158,7 +158,8 @@ static void global_exit(void)
 	pthread_mutex_lock(&global_lock);
 	if (global_collector) {
 		if (npuprof_collector_finish(global_collector, 1, &err))
-			fprintf(stderr, "npuprof: global profiling: %s\n", err.msg);
+			npuprof_print(NPUPROF_ERROR, "npuprof: error: global profiling: %s\n",
+				      err.msg);
 		global_collector = NULL;
 	}
 	pthread_mutex_unlock(&global_lock);
@@ -166,7 +167,7 @@ static void global_exit(void)
 
 /*
  * A device is opened: profile it. When that fails, so does the open, and
- * the message goes to stderr too (the program may not print it, and
+ * the message is printed too (the program may not print it, and
  * `npuprof run` users look there). When the first device fails, global
  * profiling has failed: its PROF_* folder is removed and every later open
  * fails with the same error.
@@ -214,7 +215,7 @@ int npuprof_global_device_opened(struct npuprof_dev *dev, struct npuprof_error *
 	}
 	ret = npuprof_collector_add(global_collector, dev->id, &e);
 	if (ret) {
-		fprintf(stderr, "npuprof: global profiling: %s\n", e.msg);
+		npuprof_print(NPUPROF_ERROR, "npuprof: error: global profiling: %s\n", e.msg);
 		if (err)
 			*err = e;
 	}
@@ -222,7 +223,7 @@ int npuprof_global_device_opened(struct npuprof_dev *dev, struct npuprof_error *
 failed:
 	global_failed = 1;
 	global_err = e;
-	fprintf(stderr, "npuprof: global profiling: %s\n", e.msg);
+	npuprof_print(NPUPROF_ERROR, "npuprof: error: global profiling: %s\n", e.msg);
 	if (err)
 		*err = e;
 out_unlock:

@@ -826,7 +826,7 @@ int host_sink_close(struct host_sink *s, const char *loss_dir, int ret, struct n
 				*err = e;
 			ret = code;
 		} else {
-			fprintf(stderr, "npuprof: error: %s\n", e.msg);
+			npuprof_print(NPUPROF_ERROR, "npuprof: error: %s\n", e.msg);
 		}
 	}
 	free_sink(s);

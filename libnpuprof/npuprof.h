@@ -16,8 +16,10 @@
 #ifndef NPUPROF_H
 #define NPUPROF_H
 
+#include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "vnpu.h"
 #include "npuprof_error.h"
@@ -27,6 +29,57 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
+
+/*
+ * ---- versions ----
+ * The version this header belongs to; npuprof_version() and friends give
+ * the library's at run time. The shared library's symbols are versioned
+ * (LIBNPUPROF_0.1, LIBNPUPROF_0.2, ...): a program built against an older
+ * libnpuprof keeps working with a newer one.
+ */
+#define NPUPROF_VERSION_MAJOR 0
+#define NPUPROF_VERSION_MINOR 2
+#define NPUPROF_VERSION_PATCH 0
+
+unsigned int npuprof_major_version(void);
+unsigned int npuprof_minor_version(void);
+/* "MAJOR.MINOR.PATCH" */
+const char *npuprof_version(void);
+
+/*
+ * ---- options structs ----
+ * Every options struct starts with `size_t sz`, sizeof the struct as the
+ * caller was compiled (libbpf's OPTS rules): the library reads only the
+ * members the caller has, and refuses, with -E2BIG, a newer struct whose
+ * members it does not know are set. NPUPROF_OPTS() declares one with sz
+ * set and every other byte zero:
+ *
+ *	NPUPROF_OPTS(npuprof_export_opts, eo, .timestamp = "20261201120000");
+ */
+#define NPUPROF_OPTS(TYPE, NAME, ...)                                    \
+	struct TYPE NAME = ({                                            \
+		memset(&NAME, 0, sizeof(struct TYPE));                   \
+		(struct TYPE){ .sz = sizeof(struct TYPE), __VA_ARGS__ }; \
+	})
+
+/*
+ * ---- messages ----
+ * The library's own warnings and errors that no call returns (a failure
+ * in the background reader, a global-profiling session at exit, an
+ * export's warnings): NPUPROF_WARN lines start "npuprof: warning: ",
+ * NPUPROF_ERROR ones "npuprof: error: "; each ends with a newline. By
+ * default they go to stderr. npuprof_set_print() installs @fn instead
+ * (NULL: print nothing) and returns the previous one; @fn may be called
+ * from any thread, the library's reader threads included.
+ */
+enum npuprof_print_level {
+	NPUPROF_WARN,
+	NPUPROF_ERROR,
+};
+
+typedef int (*npuprof_print_fn)(enum npuprof_print_level level, const char *fmt, va_list ap);
+
+npuprof_print_fn npuprof_set_print(npuprof_print_fn fn);
 
 /* ---- runtime ---- */
 
@@ -69,15 +122,25 @@ int npuprof_stream_create(struct npuprof_dev *dev, uint32_t *stream, struct npup
 int npuprof_stream_destroy(struct npuprof_dev *dev, uint32_t stream, struct npuprof_error *err);
 
 /**
- * npuprof_launch() - queue @n tasks (all or nothing)
+ * npuprof_launch_stride() - queue @n tasks (all or nothing)
  * @dev: the device.
- * @tasks: the tasks (see the npuprof_op_* builders).
+ * @tasks: the tasks (see the npuprof_op_* builders), @task_size bytes apart.
  * @n: 1 .. the device's vnpu_info.max_submit (4096).
+ * @task_size: sizeof(struct vnpu_task) as the caller was compiled, at least
+ *             VNPU_TASK_SIZE_VER0: a newer struct's members this device
+ *             does not know must be zero (-E2BIG).
  * @ids: out: the task ids, or NULL.
  * @err: filled on failure (the driver's errno and the first bad task).
  */
-int npuprof_launch(struct npuprof_dev *dev, const struct vnpu_task *tasks, unsigned int n,
-		   uint64_t *ids, struct npuprof_error *err);
+int npuprof_launch_stride(struct npuprof_dev *dev, const void *tasks, unsigned int n,
+			  size_t task_size, uint64_t *ids, struct npuprof_error *err);
+
+/* npuprof_launch_stride() with this header's struct vnpu_task. */
+static inline int npuprof_launch(struct npuprof_dev *dev, const struct vnpu_task *tasks,
+				 unsigned int n, uint64_t *ids, struct npuprof_error *err)
+{
+	return npuprof_launch_stride(dev, tasks, n, sizeof(*tasks), ids, err);
+}
 
 /* Wait until @stream is idle; 0 ms waits forever. */
 int npuprof_sync(struct npuprof_dev *dev, uint32_t stream, unsigned int timeout_ms,
@@ -164,7 +227,8 @@ unsigned int npuprof_dtype_size(enum vnpu_dtype dtype);
 
 /**
  * struct npuprof_options - the TF adapter Profiler's options, same names
- * and defaults; pass with designated initializers
+ * and defaults; declare with NPUPROF_OPTS(npuprof_options, name, ...)
+ * @sz: sizeof(struct npuprof_options) (see "options structs" above).
  * @level: "L0" (default when NULL or ""), "L1" or "L2".
  * @aic_metrics: "" (default: none at L0, PipeUtilization at L1/L2) or one
  *               of ArithmeticUtilization, PipeUtilization, Memory,
@@ -176,6 +240,7 @@ unsigned int npuprof_dtype_size(enum vnpu_dtype dtype);
  *               write; no \n \f \r \b \t \v or \x7F in it.
  */
 struct npuprof_options {
+	size_t sz;
 	const char *level;
 	const char *aic_metrics;
 	const char *output_path;
@@ -184,15 +249,15 @@ struct npuprof_options {
 /**
  * npuprof_profiler_start() - start profiling the calling thread's current
  * device
- * @opts: the options (NULL for all defaults).
+ * @opts: the options (NULL for all defaults), @opts->sz set.
  * @err: filled on failure with the rule broken and the bad value.
  *
- * Return: 0; -EINVAL (a bad option value), -ENOENT / -ENOTDIR / -EACCES /
- * -EROFS (output path), -EALREADY (nested), -EBUSY (active in another
- * thread), -EPERM (global profiling is configured), -EOPNOTSUPP (the
- * product does not support the Profiler), -ENODEV (no current device), or
- * the errno of a failed system call (-ENOSPC: the raw files cannot be
- * written; no PROF_* folder is left).
+ * Return: 0; -EINVAL (a bad option value, or @opts->sz not set), -E2BIG
+ * (@opts is newer than this library and sets a member it does not know), -ENOENT / -ENOTDIR /
+ * -EACCES / -EROFS (output path), -EALREADY (nested), -EBUSY (active in another thread), -EPERM
+ * (global profiling is configured), -EOPNOTSUPP (the product does not support the Profiler),
+ * -ENODEV (no current device), or the errno of a failed system call (-ENOSPC: the raw files cannot
+ * be written; no PROF_* folder is left).
  */
 int npuprof_profiler_start(const struct npuprof_options *opts, struct npuprof_error *err);
 
@@ -251,10 +316,12 @@ void npuprof_scope_cleanup(struct npuprof_scope **guard);
  *	if (prof.ret)
  *		fprintf(stderr, "profiler: %s\n", prof.err.msg);
  */
-#define NPUPROF_PROFILER(scope, ...)                                                               \
-	for (struct npuprof_scope * __npuprof_guard                                                \
-		     __attribute__((cleanup(npuprof_scope_cleanup))) =                             \
-		     npuprof_scope_enter((scope), &(const struct npuprof_options){ __VA_ARGS__ }); \
+#define NPUPROF_PROFILER(scope, ...)                                                        \
+	for (struct npuprof_scope * __npuprof_guard                                         \
+		     __attribute__((cleanup(npuprof_scope_cleanup))) = npuprof_scope_enter( \
+		     (scope),                                                               \
+		     &(const struct npuprof_options){ .sz = sizeof(struct npuprof_options), \
+						      __VA_ARGS__ });                       \
 	     __npuprof_guard; __npuprof_guard = npuprof_scope_next(__npuprof_guard))
 
 #ifdef __cplusplus

@@ -23,21 +23,4 @@ struct npuprof_error {
 	char msg[NPUPROF_ERROR_MSG_LEN];
 };
 
-/*
- * npuprof_set_error() - fill @err (when not NULL) with @code and a message
- * @err: the caller's error report, or NULL.
- * @code: a negative errno.
- * @fmt: printf format of the message (truncated to fit).
- *
- * Internal to the library: every module reports errors through it.
- *
- * Return: @code, so that "return npuprof_set_error(err, -EINVAL, ...);"
- * reads naturally.
- */
-int npuprof_set_error(struct npuprof_error *err, int code, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-
-/* Clear @err (when not NULL): code 0, empty message. */
-void npuprof_clear_error(struct npuprof_error *err);
-
 #endif /* NPUPROF_ERROR_H */

@@ -7,6 +7,7 @@
 #define NPUPROF_INTERNAL_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <time.h>
 
@@ -15,6 +16,52 @@
 
 /* Public symbols: the library builds with -fvisibility=hidden. */
 #define NPUPROF_API __attribute__((visibility("default")))
+
+/*
+ * A symbol whose ABI changed (libbpf's COMPAT_VERSION / DEFAULT_VERSION):
+ * the current implementation, @internal, is @api@@@version, the default
+ * that new programs link against; an old one is @api@@version, kept for
+ * the programs linked against that node. In the static library there are
+ * no versions: @api is an alias of the current one.
+ */
+#ifdef NPUPROF_SHARED
+#define NPUPROF_COMPAT(internal, api, version) __asm__(".symver " #internal "," #api "@" #version)
+#define NPUPROF_DEFAULT(internal, api, version) __asm__(".symver " #internal "," #api "@@" #version)
+#else
+#define NPUPROF_COMPAT(internal, api, version)
+#define NPUPROF_DEFAULT(internal, api, version) \
+	extern __typeof__(internal) api NPUPROF_API __attribute__((alias(#internal)))
+#endif
+
+/* npuprof_error.c */
+/*
+ * npuprof_set_error() - fill @err (when not NULL) with @code and a message
+ * @err: the caller's error report, or NULL.
+ * @code: a negative errno.
+ * @fmt: printf format of the message (truncated to fit).
+ *
+ * Return: @code, so that "return npuprof_set_error(err, -EINVAL, ...);"
+ * reads naturally.
+ */
+int npuprof_set_error(struct npuprof_error *err, int code, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+/* Clear @err (when not NULL): code 0, empty message. */
+void npuprof_clear_error(struct npuprof_error *err);
+
+/* opts.c: the OPTS rules (sz) of an options struct of @lib_sz bytes. */
+int npuprof_opts_check(const void *opts, size_t lib_sz, const char *type,
+		       struct npuprof_error *err);
+/* @opts is not NULL and the caller's struct has @field */
+#define npuprof_opts_has(opts, field) \
+	((opts) && (opts)->sz >= offsetof(typeof(*(opts)), field) + sizeof((opts)->field))
+/* @opts's @field, else @fallback (NULL @opts, or a caller too old to have it) */
+#define npuprof_opts_get(opts, field, fallback) \
+	(npuprof_opts_has(opts, field) ? (opts)->field : (fallback))
+
+/* print.c: a message of the library's own, through npuprof_set_print(). */
+void npuprof_print(enum npuprof_print_level level, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
 
 #define NPUPROF_NO_HW_STREAM 0xffff
 

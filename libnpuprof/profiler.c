@@ -181,10 +181,10 @@ static int output_dir(const struct npuprof_options *opts, char *resolved, struct
 	return npuprof_check_output_path("./", "output_path", resolved, err);
 }
 
-NPUPROF_API int npuprof_profiler_start(const struct npuprof_options *opts,
-				       struct npuprof_error *err)
+NPUPROF_API int npuprof_profiler_start_v0_2(const struct npuprof_options *user,
+					    struct npuprof_error *err)
 {
-	static const struct npuprof_options defaults;
+	struct npuprof_options o = { .sz = sizeof(o) }, *opts = &o;
 	struct npuprof_collect_opts co;
 	struct npuprof_dev *dev = npuprof_current();
 	struct npuprof_collector *c;
@@ -192,8 +192,13 @@ NPUPROF_API int npuprof_profiler_start(const struct npuprof_options *opts,
 	int ret;
 
 	npuprof_clear_error(err);
-	if (!opts)
-		opts = &defaults;
+	/* the struct itself before any rule: a caller's bug, not an option */
+	ret = npuprof_opts_check(user, sizeof(*user), "npuprof_options", err);
+	if (ret)
+		return ret;
+	o.level = npuprof_opts_get(user, level, NULL);
+	o.aic_metrics = npuprof_opts_get(user, aic_metrics, NULL);
+	o.output_path = npuprof_opts_get(user, output_path, NULL);
 	pthread_once(&prof_atfork_once, prof_atfork_register);
 	pthread_mutex_lock(&prof_lock);
 	/* the adapter's order: nesting, the level, aic_metrics; then ours */
@@ -285,14 +290,59 @@ NPUPROF_API int npuprof_profiler_dir(char *buf, size_t len)
 	return ret == -ENOENT ? npuprof_global_dir(buf, len) : ret;
 }
 
-NPUPROF_API struct npuprof_scope *npuprof_scope_enter(struct npuprof_scope *scope,
-						      const struct npuprof_options *opts)
+NPUPROF_DEFAULT(npuprof_profiler_start_v0_2, npuprof_profiler_start, LIBNPUPROF_0 .2);
+
+NPUPROF_API struct npuprof_scope *npuprof_scope_enter_v0_2(struct npuprof_scope *scope,
+							   const struct npuprof_options *opts)
 {
 	memset(scope, 0, sizeof(*scope));
-	scope->ret = npuprof_profiler_start(opts, &scope->err);
+	scope->ret = npuprof_profiler_start_v0_2(opts, &scope->err);
 	scope->active = !scope->ret;
 	return scope->active ? scope : NULL;
 }
+NPUPROF_DEFAULT(npuprof_scope_enter_v0_2, npuprof_scope_enter, LIBNPUPROF_0 .2);
+
+/*
+ * LIBNPUPROF_0.1's struct npuprof_options had no sz: programs linked
+ * against it call these.
+ */
+struct npuprof_options_v0_1 {
+	const char *level;
+	const char *aic_metrics;
+	const char *output_path;
+};
+
+static const struct npuprof_options *options_from_v0_1(const struct npuprof_options_v0_1 *old,
+						       struct npuprof_options *o)
+{
+	if (!old)
+		return NULL;
+	*o = (struct npuprof_options){
+		.sz = sizeof(*o),
+		.level = old->level,
+		.aic_metrics = old->aic_metrics,
+		.output_path = old->output_path,
+	};
+	return o;
+}
+
+NPUPROF_API int npuprof_profiler_start_v0_1(const struct npuprof_options_v0_1 *old,
+					    struct npuprof_error *err)
+{
+	struct npuprof_options o;
+
+	return npuprof_profiler_start_v0_2(options_from_v0_1(old, &o), err);
+}
+NPUPROF_COMPAT(npuprof_profiler_start_v0_1, npuprof_profiler_start, LIBNPUPROF_0 .1);
+
+NPUPROF_API struct npuprof_scope *npuprof_scope_enter_v0_1(struct npuprof_scope *scope,
+							   const struct npuprof_options_v0_1 *old)
+{
+	struct npuprof_options o;
+
+	return npuprof_scope_enter_v0_2(scope, options_from_v0_1(old, &o));
+}
+NPUPROF_COMPAT(npuprof_scope_enter_v0_1, npuprof_scope_enter, LIBNPUPROF_0 .1);
 
 /* The block ran to its end: stop, and end the loop. */
 NPUPROF_API struct npuprof_scope *npuprof_scope_next(struct npuprof_scope *scope)

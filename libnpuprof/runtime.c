@@ -237,17 +237,38 @@ NPUPROF_API int npuprof_stream_destroy(struct npuprof_dev *dev, uint32_t stream,
 	return ret;
 }
 
-NPUPROF_API int npuprof_launch(struct npuprof_dev *dev, const struct vnpu_task *tasks,
-			       unsigned int n, uint64_t *ids, struct npuprof_error *err)
+/*
+ * The caller's tasks as this library's struct vnpu_task, for the host
+ * records: the same array when the strides agree, else a copy of each
+ * task's first bytes, zero-extended (the driver checks the rest).
+ */
+static const struct vnpu_task *tasks_as_ours(const void *tasks, unsigned int n, size_t task_size,
+					     struct vnpu_task **copy)
+{
+	size_t keep = task_size < sizeof(struct vnpu_task) ? task_size : sizeof(struct vnpu_task);
+
+	*copy = NULL;
+	if (task_size == sizeof(struct vnpu_task))
+		return tasks;
+	*copy = calloc(n, sizeof(**copy));
+	for (unsigned int i = 0; *copy && i < n; i++)
+		memcpy(&(*copy)[i], (const char *)tasks + (size_t)i * task_size, keep);
+	return *copy;
+}
+
+NPUPROF_API int npuprof_launch_stride(struct npuprof_dev *dev, const void *tasks, unsigned int n,
+				      size_t task_size, uint64_t *ids, struct npuprof_error *err)
 {
 	struct vnpu_submit sub = {
 		.size = sizeof(sub),
 		.tasks = (uintptr_t)tasks,
 		.task_ids = (uintptr_t)ids,
 		.count = n,
-		.task_size = sizeof(*tasks),
+		.task_size = (uint32_t)task_size,
 	};
 	uint64_t t0 = npuprof_now_ns(), *own = NULL;
+	const struct vnpu_task *ours;
+	struct vnpu_task *copy;
 	int ret = 0;
 
 	npuprof_clear_error(err);
@@ -256,6 +277,15 @@ NPUPROF_API int npuprof_launch(struct npuprof_dev *dev, const struct vnpu_task *
 	if (n == 0 || n > dev->info.max_submit)
 		return npuprof_set_error(err, -EINVAL, "npuprof_launch: %u tasks (1..%u)", n,
 					 dev->info.max_submit);
+	/* the driver's bounds, checked here to name them */
+	if (task_size < VNPU_TASK_SIZE_VER0 || task_size > 4096)
+		return npuprof_set_error(err, -EINVAL,
+					 "npuprof_launch: task_size %zu (%u..4096: sizeof(struct"
+					 " vnpu_task) as the caller knows it)",
+					 task_size, VNPU_TASK_SIZE_VER0);
+	ours = tasks_as_ours(tasks, n, task_size, &copy);
+	if (!ours)
+		return npuprof_set_error(err, -ENOMEM, "npuprof_launch: out of memory");
 	/* task_track names each task's id: ask for them while recording */
 	if (!ids && npuprof_host_recording()) {
 		own = malloc(n * sizeof(*own));
@@ -264,14 +294,23 @@ NPUPROF_API int npuprof_launch(struct npuprof_dev *dev, const struct vnpu_task *
 	if (ioctl(dev->fd, VNPU_IOC_SUBMIT, &sub)) {
 		ret = -errno;
 		npuprof_set_error(err, ret, "vnpu%u: launch of %u task(s) from '%.*s' (%.*s): %s",
-				  dev->id, n, (int)sizeof(tasks[0].op_name), tasks[0].op_name,
-				  (int)sizeof(tasks[0].op_type), tasks[0].op_type, strerror(-ret));
+				  dev->id, n, (int)sizeof(ours[0].op_name), ours[0].op_name,
+				  (int)sizeof(ours[0].op_type), ours[0].op_type, strerror(-ret));
 	}
 	/* nothing was queued on an error: the call alone is recorded */
-	npuprof_launch_record(dev, tasks, n, ret ? NULL : ids ? ids : own, t0);
+	npuprof_launch_record(dev, ours, n, ret ? NULL : ids ? ids : own, t0);
 	free(own);
+	free(copy);
 	return ret;
 }
+
+/* LIBNPUPROF_0.1's npuprof_launch(): its struct vnpu_task was VER0's. */
+NPUPROF_API int npuprof_launch_v0_1(struct npuprof_dev *dev, const struct vnpu_task *tasks,
+				    unsigned int n, uint64_t *ids, struct npuprof_error *err)
+{
+	return npuprof_launch_stride(dev, tasks, n, VNPU_TASK_SIZE_VER0, ids, err);
+}
+NPUPROF_COMPAT(npuprof_launch_v0_1, npuprof_launch, LIBNPUPROF_0 .1);
 
 static int do_sync(struct npuprof_dev *dev, uint32_t stream, uint32_t flags,
 		   unsigned int timeout_ms, struct npuprof_error *err)

@@ -1,23 +1,41 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# The library installs as documented: make install into a scratch DESTDIR,
-# then build a program against it with pkg-config, shared and static, and
-# check the shared library exports exactly the public API (npuprof_*,
-# versioned LIBNPUPROF_0.1). A gate of make check.
+# The library installs as documented, and its ABI is what the headers and
+# libnpuprof.map say. make install into a scratch DESTDIR, then:
+#  - build a program against it with pkg-config, shared and static;
+#  - the shared library exports exactly the functions the installed headers
+#    declare (gcc -aux-info lists them; static inlines excluded), each at
+#    its default version, plus the compat symbols of older nodes: headers
+#    declare no hidden symbol, and nothing undeclared leaks;
+#  - options structs follow the OPTS rules: an older (smaller) struct works
+#    and is read only as far as its sz, a newer one with an unknown member
+#    set is -E2BIG, sz 0 is -EINVAL;
+#  - a program linked against LIBNPUPROF_0.1's npuprof_profiler_start (the
+#    struct without sz) still works;
+#  - the version macros, npuprof_version() and the SONAME agree.
+# A gate of make check.
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 d=$(mktemp -d)
 trap 'rm -rf "$d"' EXIT
+fail() {
+	echo "check-install: $*" >&2
+	exit 1
+}
 make --no-print-directory -C "$top" install PREFIX=/usr DESTDIR="$d/root" >/dev/null
 pc="$d/root/usr/lib/pkgconfig"
+inc="$d/root/usr/include/npuprof"
+lib="$d/root/usr/lib"
 sed -i "s|^prefix=.*|prefix=$d/root/usr|" "$pc/libnpuprof.pc"
+export PKG_CONFIG_PATH="$pc"
+
 cat >"$d/hello.c" <<'C'
 #include <npuprof.h>
 #include <stdio.h>
 int main(void)
 {
-	struct npuprof_options o = { .level = "L1", .aic_metrics = "Memory" };
+	NPUPROF_OPTS(npuprof_options, o, .level = "L1", .aic_metrics = "Memory");
 	struct npuprof_error err;
 	int ret = npuprof_profiler_start(&o, &err);
 
@@ -25,21 +43,107 @@ int main(void)
 	return ret == -ENODEV ? 0 : 1;
 }
 C
-export PKG_CONFIG_PATH="$pc"
 # shellcheck disable=SC2046
 cc -std=gnu11 -Wall -Wextra -Werror -include errno.h -o "$d/hello" "$d/hello.c" \
 	$(pkg-config --cflags --libs libnpuprof)
-LD_LIBRARY_PATH="$d/root/usr/lib" "$d/hello" >/dev/null
+LD_LIBRARY_PATH="$lib" "$d/hello" >/dev/null || fail "hello (shared) failed"
 # shellcheck disable=SC2046
 cc -std=gnu11 -include errno.h -o "$d/hello-static" "$d/hello.c" \
-	$(pkg-config --cflags libnpuprof) "$d/root/usr/lib/libnpuprof.a" \
+	$(pkg-config --cflags libnpuprof) "$lib/libnpuprof.a" \
 	$(pkg-config --libs-only-l --static libnpuprof | sed 's/-lnpuprof//')
-"$d/hello-static" >/dev/null
-bad=$(nm -D --defined-only "$d/root/usr/lib/libnpuprof.so" | awk '{print $3}' |
-	grep -v -E '^(npuprof_[a-z0-9_]+@@LIBNPUPROF_0\.1|LIBNPUPROF_0\.1)$' || true)
-if [ -n "$bad" ]; then
-	echo "check-install: symbols outside the public API: $bad" >&2
-	exit 1
+"$d/hello-static" >/dev/null || fail "hello (static) failed"
+
+# the declared API against the exports
+echo '#include <npuprof.h>' >"$d/decl.c"
+cc -std=gnu11 -I"$inc" -aux-info "$d/decls" -c -o /dev/null "$d/decl.c"
+grep "^/\* $inc/" "$d/decls" | sed -n 's/.*\*\/ extern [^(]*[ *]\(npuprof_[a-z0-9_]*\) (.*/\1/p' |
+	sort -u >"$d/declared"
+[ -s "$d/declared" ] || fail "no declaration found in the installed headers"
+nm -D --defined-only "$lib/libnpuprof.so" | awk '{print $3}' | grep -v '^LIBNPUPROF_' |
+	sort >"$d/exported"
+grep '@@' "$d/exported" | sed 's/@@.*//' | sort -u >"$d/defaults"
+if ! diff -u "$d/declared" "$d/defaults" >"$d/api.diff"; then
+	cat "$d/api.diff" >&2
+	fail "declared (-) and exported at a default version (+) differ"
 fi
-[ "$(readelf -d "$d/root/usr/lib/libnpuprof.so" | sed -n 's/.*SONAME.*\[\(.*\)\]/\1/p')" = libnpuprof.so.0 ]
-echo "check-install: installed, pkg-config works (shared and static), only npuprof_* exported"
+compat=$(grep -v '@@' "$d/exported" | tr '\n' ' ')
+[ "$compat" = "npuprof_launch@LIBNPUPROF_0.1 npuprof_profiler_start@LIBNPUPROF_0.1 npuprof_scope_enter@LIBNPUPROF_0.1 " ] ||
+	fail "compat symbols are '$compat'"
+
+# options structs of other sizes, and a program of LIBNPUPROF_0.1
+cat >"$d/abi.c" <<'C'
+#include <npuprof.h>
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+/* what a caller compiled against a header with fewer members passes */
+struct older_options {
+	size_t sz;
+	const char *level;
+};
+
+/* LIBNPUPROF_0.1's npuprof_profiler_start and its struct (no sz) */
+struct options_v0_1 {
+	const char *level, *aic_metrics, *output_path;
+};
+int start_v0_1(const struct options_v0_1 *o, struct npuprof_error *err);
+__asm__(".symver start_v0_1, npuprof_profiler_start@LIBNPUPROF_0.1");
+
+#define CHECK(cond)                                                          \
+	do {                                                                 \
+		if (!(cond)) {                                               \
+			fprintf(stderr, "abi.c:%d: %s: %s\n", __LINE__, #cond, \
+				err.msg);                                    \
+			return 1;                                            \
+		}                                                            \
+	} while (0)
+
+int main(void)
+{
+	struct npuprof_error err = { 0 };
+	/* the older struct, followed by what would be aic_metrics: garbage */
+	union {
+		struct older_options o;
+		unsigned char bytes[sizeof(struct npuprof_options) + 16];
+	} u;
+	unsigned char newer[sizeof(struct npuprof_options) + 8];
+	struct options_v0_1 v1 = { .level = "L7" };
+
+	memset(&u, 0x5a, sizeof(u));
+	u.o.sz = sizeof(u.o);
+	u.o.level = "L9";
+	CHECK(npuprof_profiler_start((const void *)&u, &err) == -EINVAL);
+	CHECK(strstr(err.msg, "level cannot set to: L9"));
+	u.o.level = "L1";
+	/* aic_metrics was not read: the options pass, the host has no device */
+	CHECK(npuprof_profiler_start((const void *)&u, &err) == -ENODEV);
+
+	memset(newer, 0, sizeof(newer));
+	*(size_t *)newer = sizeof(newer);
+	CHECK(npuprof_profiler_start((const void *)newer, &err) == -ENODEV);
+	newer[sizeof(newer) - 1] = 1;
+	CHECK(npuprof_profiler_start((const void *)newer, &err) == -E2BIG);
+	CHECK(strstr(err.msg, "is not zero"));
+	*(size_t *)newer = 0;
+	CHECK(npuprof_profiler_start((const void *)newer, &err) == -EINVAL);
+	CHECK(strstr(err.msg, "sz is 0"));
+
+	CHECK(start_v0_1(&v1, &err) == -EINVAL);
+	CHECK(strstr(err.msg, "level cannot set to: L7"));
+
+	CHECK(npuprof_major_version() == NPUPROF_VERSION_MAJOR);
+	CHECK(npuprof_minor_version() == NPUPROF_VERSION_MINOR);
+	printf("%s\n", npuprof_version());
+	return 0;
+}
+C
+# shellcheck disable=SC2046
+cc -std=gnu11 -Wall -Wextra -Werror -o "$d/abi" "$d/abi.c" \
+	$(pkg-config --cflags --libs libnpuprof)
+version=$(LD_LIBRARY_PATH="$lib" "$d/abi") || fail "the ABI program failed"
+major=${version%%.*}
+[ -e "$lib/libnpuprof.so.$version" ] || fail "no libnpuprof.so.$version for npuprof_version() $version"
+[ "$(readelf -d "$lib/libnpuprof.so" | sed -n 's/.*SONAME.*\[\(.*\)\]/\1/p')" = "libnpuprof.so.$major" ] ||
+	fail "SONAME is not libnpuprof.so.$major"
+echo "check-install: installed, pkg-config works (shared and static); exports = the headers' $(wc -l <"$d/declared") functions + 3 compat; OPTS rules and LIBNPUPROF_0.1 hold"

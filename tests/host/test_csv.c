@@ -131,6 +131,21 @@ TEST(csv_names)
 				      64));
 	/* not NUL-terminated within max */
 	EXPECT_STREQ("abc", csvname("abcdef", 3));
+	/* UTF-8 passes as it is (it was '?' per byte) */
+	EXPECT_STREQ("\u77e9\u9635\u4e58_0", csvname("\u77e9\u9635\u4e58_0", 64));
+	EXPECT_STREQ("\"\u00dc,\U0001F600\"", csvname("\u00dc,\U0001F600", 64));
+	/* malformed UTF-8 and C1 controls: '?' per byte, the length kept */
+	EXPECT_STREQ("a??b", csvname("a\xc0\xaf"
+				     "b",
+				     64)); /* overlong */
+	EXPECT_STREQ("a???b", csvname("a\xed\xa0\x80"
+				      "b",
+				      64)); /* surrogate */
+	EXPECT_STREQ("a??b", csvname("a\xc2\x85"
+				     "b",
+				     64)); /* U+0085 */
+	/* a sequence cut by max or by the NUL */
+	EXPECT_STREQ("a??", csvname("a\xe7\x9f\xa9", 3));
 }
 
 TEST(json_strings)
@@ -139,6 +154,8 @@ TEST(json_strings)
 	EXPECT_STREQ("\"a\\\"b\"", jsonstr("a\"b"));
 	EXPECT_STREQ("\"a\\\\b\"", jsonstr("a\\b"));
 	EXPECT_STREQ("\"a?b\"", jsonstr("a\tb"));
+	EXPECT_STREQ("\"\u77e9\u9635\\\\\"", jsonstr("\u77e9\u9635\\"));
+	EXPECT_STREQ("\"??\"", jsonstr("\xff\xfe"));
 	EXPECT_STREQ("\"\"", jsonstr(""));
 }
 

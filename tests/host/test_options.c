@@ -219,12 +219,16 @@ TEST_F(paths, ascend_work_path)
 
 	/* output_path "" takes ASCEND_WORK_PATH, with the same rules */
 	setenv("ASCEND_WORK_PATH", "/nonexistent/work", 1);
-	EXPECT_EQ(-ENOENT,
-		  npuprof_profiler_start(&(struct npuprof_options){ .level = "L0" }, &err));
+	EXPECT_EQ(-ENOENT, npuprof_profiler_start(
+				   &(struct npuprof_options){ .sz = sizeof(struct npuprof_options),
+							      .level = "L0" },
+				   &err));
 	EXPECT_NE(NULL, strstr(err.msg, "ASCEND_WORK_PATH")) TH_LOG("%s", err.msg);
 	/* output_path takes priority: the path is fine, then there is no device */
 	EXPECT_EQ(-ENODEV, npuprof_profiler_start(
-				   &(struct npuprof_options){ .output_path = self->dir }, &err));
+				   &(struct npuprof_options){ .sz = sizeof(struct npuprof_options),
+							      .output_path = self->dir },
+				   &err));
 	setenv("ASCEND_WORK_PATH", self->dir, 1);
 	EXPECT_EQ(-ENODEV, npuprof_profiler_start(NULL, &err));
 	unsetenv("ASCEND_WORK_PATH");
@@ -241,14 +245,19 @@ TEST(profiler_rules_without_device)
 	EXPECT_EQ(-ENODEV, npuprof_profiler_start(NULL, &err));
 	EXPECT_NE(NULL, strstr(err.msg, "no current device"));
 	/* bad values come first, naming themselves */
-	EXPECT_EQ(-EINVAL,
-		  npuprof_profiler_start(&(struct npuprof_options){ .level = "L5" }, &err));
+	EXPECT_EQ(-EINVAL, npuprof_profiler_start(
+				   &(struct npuprof_options){ .sz = sizeof(struct npuprof_options),
+							      .level = "L5" },
+				   &err));
 	EXPECT_NE(NULL, strstr(err.msg, "L5"));
 	EXPECT_EQ(-EINVAL, npuprof_profiler_start(
-				   &(struct npuprof_options){ .aic_metrics = "Memory" }, &err));
-	EXPECT_EQ(-ENOENT,
-		  npuprof_profiler_start(
-			  &(struct npuprof_options){ .output_path = "/nonexistent/x" }, &err));
+				   &(struct npuprof_options){ .sz = sizeof(struct npuprof_options),
+							      .aic_metrics = "Memory" },
+				   &err));
+	EXPECT_EQ(-ENOENT, npuprof_profiler_start(
+				   &(struct npuprof_options){ .sz = sizeof(struct npuprof_options),
+							      .output_path = "/nonexistent/x" },
+				   &err));
 	/* global profiling configured: the adapter's message */
 	setenv("PROFILING_MODE", "true", 1);
 	EXPECT_EQ(-EPERM, npuprof_profiler_start(NULL, &err));
@@ -256,8 +265,10 @@ TEST(profiler_rules_without_device)
 		     " to true when using 'profiler.Profiler'.",
 		     err.msg);
 	/* the level is checked first, as the adapter checks it */
-	EXPECT_EQ(-EINVAL,
-		  npuprof_profiler_start(&(struct npuprof_options){ .level = "L5" }, &err));
+	EXPECT_EQ(-EINVAL, npuprof_profiler_start(
+				   &(struct npuprof_options){ .sz = sizeof(struct npuprof_options),
+							      .level = "L5" },
+				   &err));
 	EXPECT_NE(NULL, strstr(err.msg, "level cannot set to: L5")) TH_LOG("%s", err.msg);
 	unsetenv("PROFILING_MODE");
 	/* PROFILING_OPTIONS set and not empty is global profiling configured too */
@@ -268,7 +279,10 @@ TEST(profiler_rules_without_device)
 	EXPECT_EQ(-ENODEV, npuprof_profiler_start(NULL, &err)) TH_LOG("%s", err.msg);
 	unsetenv("PROFILING_OPTIONS");
 	/* an empty level is not the default */
-	EXPECT_EQ(-EINVAL, npuprof_profiler_start(&(struct npuprof_options){ .level = "" }, &err));
+	EXPECT_EQ(-EINVAL, npuprof_profiler_start(
+				   &(struct npuprof_options){ .sz = sizeof(struct npuprof_options),
+							      .level = "" },
+				   &err));
 	/* a scope that cannot start skips its block and says why */
 	NPUPROF_PROFILER(&scope, .level = "L1")
 	{

@@ -713,6 +713,44 @@ static void name_printable_bounds(struct vnpu_task *t, const struct ctx *c)
 	snprintf(t->op_type, sizeof(t->op_type), "~ ");
 }
 
+static void name_utf8(struct vnpu_task *t, const struct ctx *c)
+{
+	/* 3-byte CJK, a 4-byte emoji, U+00A0 (the first after C1) */
+	snprintf(t->op_name, sizeof(t->op_name), "\u77e9\u9635\u4e58_0 \U0001F600\u00a0");
+	snprintf(t->op_type, sizeof(t->op_type), "\u00dcbung");
+}
+
+/* op_name "A" followed by @bytes (NUL-terminated), then "Z" */
+static void name_bytes(struct vnpu_task *t, const char *bytes)
+{
+	snprintf(t->op_name, sizeof(t->op_name), "A%sZ", bytes);
+}
+
+static void name_overlong(struct vnpu_task *t, const struct ctx *c)
+{
+	name_bytes(t, "\xc0\xaf"); /* '/' in two bytes */
+}
+
+static void name_surrogate(struct vnpu_task *t, const struct ctx *c)
+{
+	name_bytes(t, "\xed\xa0\x80"); /* U+D800 */
+}
+
+static void name_above_unicode(struct vnpu_task *t, const struct ctx *c)
+{
+	name_bytes(t, "\xf4\x90\x80\x80"); /* U+110000 */
+}
+
+static void name_c1_control(struct vnpu_task *t, const struct ctx *c)
+{
+	name_bytes(t, "\xc2\x85"); /* U+0085, NEXT LINE */
+}
+
+static void name_cut_sequence(struct vnpu_task *t, const struct ctx *c)
+{
+	snprintf(t->op_name, sizeof(t->op_name), "Add_\xe7\x9f"); /* 2 of 3 bytes, then NUL */
+}
+
 /* @n_in inputs and @n_out outputs, all valid (FLOAT16 [4, 4]). */
 static void tensors(struct vnpu_task *t, unsigned int n_in, unsigned int n_out)
 {
@@ -787,6 +825,7 @@ static const struct tcase task_cases[] = {
 	{ "valid: the base AI_CORE task", .err = 0 },
 	{ "valid: op_name of 63 and op_type of 31 characters", .fn = name_longest, .err = 0 },
 	{ "valid: names with ' ' and '~' (0x20, 0x7e)", .fn = name_printable_bounds, .err = 0 },
+	{ "valid: UTF-8 names (CJK, an emoji, U+00A0)", .fn = name_utf8, .err = 0 },
 	{ "valid: a scalar input (ndims 0)",
 	  .set = { T(tensors[0].ndims, 0), T(tensors[0].dims[0], 0), T(tensors[0].dims[1], 0) },
 	  .err = 0 },
@@ -824,6 +863,11 @@ static const struct tcase task_cases[] = {
 	{ "op_name with 0x7f", .set = { T(op_name[1], 0x7f) }, .err = EINVAL },
 	{ "op_name with 0x80", .set = { T(op_name[1], 0x80) }, .err = EINVAL },
 	{ "op_name with 0xff", .set = { T(op_name[1], 0xff) }, .err = EINVAL },
+	{ "op_name with an overlong UTF-8 '/'", .fn = name_overlong, .err = EINVAL },
+	{ "op_name with a UTF-8 surrogate", .fn = name_surrogate, .err = EINVAL },
+	{ "op_name with U+110000", .fn = name_above_unicode, .err = EINVAL },
+	{ "op_name with a C1 control (U+0085)", .fn = name_c1_control, .err = EINVAL },
+	{ "op_name with a cut UTF-8 sequence", .fn = name_cut_sequence, .err = EINVAL },
 	{ "op_type empty", .set = { T(op_type[0], 0) }, .err = EINVAL },
 	{ "op_type without a NUL", .fn = type_no_nul, .err = EINVAL },
 	{ "op_type with 0x1f", .set = { T(op_type[1], 0x1f) }, .err = EINVAL },

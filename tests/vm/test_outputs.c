@@ -537,7 +537,9 @@ static int drained(FIXTURE_DATA(out) * self, const char *prof, struct vnpu_prof_
 static int profile(const char *dir, const char *level, struct npuprof_error *err)
 {
 	return npuprof_profiler_start(
-		&(struct npuprof_options){ .level = level, .output_path = dir }, err);
+		&(struct npuprof_options){
+			.sz = sizeof(struct npuprof_options), .level = level, .output_path = dir },
+		err);
 }
 
 /* A complete profile of @tasks tasks at L1 under @dir; its folder in @prof. */

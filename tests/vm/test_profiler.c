@@ -150,6 +150,81 @@ TEST_F(prof, seed_example)
 	EXPECT_TRUE(grep_file(csv, "INT32;INT32"));
 }
 
+/*
+ * npuprof_launch_stride(): a caller compiled with a larger struct vnpu_task
+ * (a newer uapi) launches with its own stride, and the host records read
+ * each task through it (the op names reach op_summary); a member this
+ * device does not know set is -E2BIG, a stride below VER0 -EINVAL.
+ */
+TEST_F(prof, launch_takes_the_callers_stride)
+{
+	struct wide_task {
+		struct vnpu_task t;
+		uint64_t newer_member;
+	} wide[2] = { 0 };
+	uint64_t dims[2] = { 64, 64 }, ids[2] = { 0 };
+	char prof[PATH_MAX], csv[PATH_MAX], header[8192];
+	struct npuprof_error err;
+	struct npuprof_scope scope;
+	int rows = 0;
+
+	ASSERT_EQ(0, npuprof_op_add(self->dev, &wide[0].t, "Wide_0", self->stream, 2, dims,
+				    VNPU_DT_FLOAT16));
+	ASSERT_EQ(0, npuprof_op_add(self->dev, &wide[1].t, "Wide_1", self->stream, 2, dims,
+				    VNPU_DT_FLOAT16));
+	NPUPROF_PROFILER(&scope, .level = "L1", .output_path = "./")
+	{
+		EXPECT_EQ(0, npuprof_launch_stride(self->dev, wide, 2, sizeof(wide[0]), ids, &err))
+		TH_LOG("%s", err.msg);
+		EXPECT_EQ(ids[0] + 1, ids[1]);
+		EXPECT_EQ(-EINVAL, npuprof_launch_stride(self->dev, wide, 2,
+							 VNPU_TASK_SIZE_VER0 - 8, NULL, &err));
+		EXPECT_NE(NULL, strstr(err.msg, "task_size 808")) TH_LOG("%s", err.msg);
+		wide[1].newer_member = 1;
+		EXPECT_EQ(-E2BIG,
+			  npuprof_launch_stride(self->dev, wide, 2, sizeof(wide[0]), NULL, &err));
+		EXPECT_EQ(0, npuprof_sync(self->dev, self->stream, 10000, NULL));
+	}
+	ASSERT_EQ(0, scope.ret) TH_LOG("%s", scope.err.msg);
+	ASSERT_EQ(0, find_prof(".", prof, sizeof(prof)));
+	ASSERT_EQ(0, find_output(prof, "op_summary_*.csv", csv, sizeof(csv)));
+	ASSERT_EQ(0, read_csv(csv, header, sizeof(header), &rows));
+	EXPECT_EQ(2, rows);
+	EXPECT_TRUE(grep_file(csv, ",Wide_0,Add,"));
+	EXPECT_TRUE(grep_file(csv, ",Wide_1,Add,"));
+}
+
+/*
+ * An operator named in UTF-8 keeps its name: as it is in op_summary, and
+ * as json.dumps() writes it (\\uXXXX) in the timeline. The driver refused
+ * such names before uapi 0.6, and the export turned their bytes into '?'.
+ */
+TEST_F(prof, utf8_names_reach_the_outputs)
+{
+	uint64_t dims[2] = { 64, 64 };
+	char prof[PATH_MAX], csv[PATH_MAX], json[PATH_MAX], header[8192];
+	struct npuprof_error err;
+	struct npuprof_scope scope;
+	struct vnpu_task t;
+	int rows = 0;
+
+	ASSERT_EQ(0, npuprof_op_add(self->dev, &t, "\u77e9\u9635\u4e58_0", self->stream, 2, dims,
+				    VNPU_DT_FLOAT16));
+	NPUPROF_PROFILER(&scope, .level = "L1", .output_path = "./")
+	{
+		EXPECT_EQ(0, npuprof_launch(self->dev, &t, 1, NULL, &err)) TH_LOG("%s", err.msg);
+		EXPECT_EQ(0, npuprof_sync(self->dev, self->stream, 10000, NULL));
+	}
+	ASSERT_EQ(0, scope.ret) TH_LOG("%s", scope.err.msg);
+	ASSERT_EQ(0, find_prof(".", prof, sizeof(prof)));
+	ASSERT_EQ(0, find_output(prof, "op_summary_*.csv", csv, sizeof(csv)));
+	ASSERT_EQ(0, read_csv(csv, header, sizeof(header), &rows));
+	EXPECT_EQ(1, rows);
+	EXPECT_TRUE(grep_file(csv, ",\u77e9\u9635\u4e58_0,Add,"));
+	ASSERT_EQ(0, find_output(prof, "msprof_*.json", json, sizeof(json)));
+	EXPECT_TRUE(grep_file(json, "\\u77e9\\u9635\\u4e58_0"));
+}
+
 /* ---- every level x metric group: the expected files and headers ---- */
 
 /* Keep a copy of @prof under /vnpu-results/layout/@name (the VM runner's results). */
@@ -405,7 +480,10 @@ TEST_F(prof, nesting_is_an_error)
 		EXPECT_STREQ("Not support nested call 'profiler.Profiler'.", err.msg);
 		/* nesting is checked first, before the values (the adapter's order) */
 		EXPECT_EQ(-EALREADY,
-			  npuprof_profiler_start(&(struct npuprof_options){ .level = "L9" }, &err));
+			  npuprof_profiler_start(
+				  &(struct npuprof_options){ .sz = sizeof(struct npuprof_options),
+							     .level = "L9" },
+				  &err));
 		EXPECT_STREQ("Not support nested call 'profiler.Profiler'.", err.msg);
 		NPUPROF_PROFILER(&inner, .level = "L1", .output_path = self->dir)
 		{
@@ -416,7 +494,10 @@ TEST_F(prof, nesting_is_an_error)
 	EXPECT_EQ(0, outer.ret) TH_LOG("%s", outer.err.msg);
 	EXPECT_EQ(0, inner_ran);
 	/* and usable again afterwards */
-	EXPECT_EQ(0, npuprof_profiler_start(&(struct npuprof_options){ .output_path = "./" }, &err))
+	EXPECT_EQ(0, npuprof_profiler_start(
+			     &(struct npuprof_options){ .sz = sizeof(struct npuprof_options),
+							.output_path = "./" },
+			     &err))
 	TH_LOG("%s", err.msg);
 	EXPECT_EQ(0, npuprof_profiler_stop(&err)) TH_LOG("%s", err.msg);
 }
@@ -473,18 +554,23 @@ TEST_F(prof, bad_paths)
 	char file[PATH_MAX];
 	FILE *f;
 
-	EXPECT_EQ(-ENOENT,
-		  npuprof_profiler_start(&(struct npuprof_options){ .output_path = "no/such/dir" },
-					 &err));
+	EXPECT_EQ(-ENOENT, npuprof_profiler_start(
+				   &(struct npuprof_options){ .sz = sizeof(struct npuprof_options),
+							      .output_path = "no/such/dir" },
+				   &err));
 	EXPECT_NE(NULL, strstr(err.msg, "no/such/dir"));
 	EXPECT_EQ(-EINVAL, npuprof_profiler_start(
-				   &(struct npuprof_options){ .output_path = "./a\tb" }, &err));
+				   &(struct npuprof_options){ .sz = sizeof(struct npuprof_options),
+							      .output_path = "./a\tb" },
+				   &err));
 	snprintf(file, sizeof(file), "%s/f", self->dir);
 	f = fopen(file, "w");
 	ASSERT_NE(NULL, f);
 	fclose(f);
-	EXPECT_EQ(-ENOTDIR,
-		  npuprof_profiler_start(&(struct npuprof_options){ .output_path = file }, &err));
+	EXPECT_EQ(-ENOTDIR, npuprof_profiler_start(
+				    &(struct npuprof_options){ .sz = sizeof(struct npuprof_options),
+							       .output_path = file },
+				    &err));
 	/* nothing was started */
 	EXPECT_EQ(-ENOENT, npuprof_profiler_stop(&err));
 }
@@ -504,7 +590,10 @@ TEST_F(prof, killed_workload_raw_data_exports)
 		struct vnpu_task t[64];
 
 		if (npuprof_profiler_start(
-			    &(struct npuprof_options){ .level = "L1", .output_path = "./" }, &err))
+			    &(struct npuprof_options){ .sz = sizeof(struct npuprof_options),
+						       .level = "L1",
+						       .output_path = "./" },
+			    &err))
 			_exit(3);
 		for (int i = 0; i < 64; i++)
 			npuprof_op_add(self->dev, &t[i], "Add", self->stream, 2, dims,
@@ -537,7 +626,10 @@ TEST_F(prof, profiler_dir_is_the_callers)
 	struct npuprof_error err;
 	char first[PATH_MAX], mine[PATH_MAX], second[PATH_MAX], tiny[8];
 
-	ASSERT_EQ(0, npuprof_profiler_start(&(struct npuprof_options){ .output_path = "./" }, &err))
+	ASSERT_EQ(0, npuprof_profiler_start(
+			     &(struct npuprof_options){ .sz = sizeof(struct npuprof_options),
+							.output_path = "./" },
+			     &err))
 	TH_LOG("%s", err.msg);
 	ASSERT_EQ(0, npuprof_profiler_stop(&err)) TH_LOG("%s", err.msg);
 	ASSERT_EQ(0, npuprof_profiler_dir(mine, sizeof(mine)));
@@ -545,7 +637,10 @@ TEST_F(prof, profiler_dir_is_the_callers)
 	EXPECT_NE(NULL, strstr(mine, "/PROF_")) TH_LOG("%s", mine);
 	EXPECT_EQ(-ERANGE, npuprof_profiler_dir(tiny, sizeof(tiny)));
 	EXPECT_EQ(-EINVAL, npuprof_profiler_dir(NULL, 0));
-	ASSERT_EQ(0, npuprof_profiler_start(&(struct npuprof_options){ .output_path = "./" }, &err))
+	ASSERT_EQ(0, npuprof_profiler_start(
+			     &(struct npuprof_options){ .sz = sizeof(struct npuprof_options),
+							.output_path = "./" },
+			     &err))
 	TH_LOG("%s", err.msg);
 	ASSERT_EQ(0, npuprof_profiler_stop(&err)) TH_LOG("%s", err.msg);
 	EXPECT_STREQ(first, mine) TH_LOG("the first folder's name was rewritten");
