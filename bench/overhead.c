@@ -118,7 +118,7 @@ int main(int argc, char **argv)
 				if (npuprof_launch(dev, &t, 1, NULL, &err))
 					fail("npuprof_launch", &err);
 				if ((i % sync_every == 0 || i == ops) &&
-				    npuprof_sync(dev, stream, 0, &err))
+				    npuprof_sync(dev, stream, -1, &err))
 					fail("npuprof_sync", &err);
 			}
 			t1 = bench_now();

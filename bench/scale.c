@@ -96,7 +96,7 @@ static void child(unsigned int id, const char *level, double secs, unsigned int 
 			fail("npuprof_launch", &err);
 		res.tasks += batch;
 	} while (bench_now() - t0 < secs);
-	if (npuprof_sync_all(dev, 0, &err))
+	if (npuprof_sync_all(dev, -1, &err))
 		fail("npuprof_sync_all", &err);
 	t1 = bench_now();
 	res.tasks_per_s = (double)res.tasks / (t1 - t0);

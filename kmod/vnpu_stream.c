@@ -147,10 +147,12 @@ long vnpu_ioctl_stream_destroy(struct vnpu_file *vfile, void __user *arg)
 	return ret;
 }
 
-static long vnpu_wait_idle(struct vnpu_device *vdev, u32 *pending, u32 timeout_ms)
+static long vnpu_wait_idle(struct vnpu_device *vdev, u32 *pending, u32 flags, u32 timeout_ms)
 {
 	long ret;
 
+	if (flags & VNPU_SYNC_F_NOWAIT)
+		return READ_ONCE(*pending) ? -ETIMEDOUT : 0;
 	if (!timeout_ms)
 		return wait_event_interruptible(vdev->done_wq, !READ_ONCE(*pending));
 	ret = wait_event_interruptible_timeout(vdev->done_wq, !READ_ONCE(*pending),
@@ -172,18 +174,18 @@ long vnpu_ioctl_sync(struct vnpu_file *vfile, void __user *arg)
 	if (ret)
 		return ret;
 	/* last_task_id and device_time are outputs: a reused struct is fine */
-	if ((sy.flags & ~VNPU_SYNC_F_ALL_STREAMS) || sy.reserved)
+	if ((sy.flags & ~VNPU_SYNC_F_ALL) || sy.reserved)
 		return -EINVAL;
 
 	if (sy.flags & VNPU_SYNC_F_ALL_STREAMS) {
 		if (sy.stream_id)
 			return -EINVAL;
-		ret = vnpu_wait_idle(vdev, &vfile->npending, sy.timeout_ms);
+		ret = vnpu_wait_idle(vdev, &vfile->npending, sy.flags, sy.timeout_ms);
 	} else {
 		stream = vnpu_stream_get(vfile, sy.stream_id);
 		if (!stream)
 			return sy.stream_id >= VNPU_MAX_STREAMS ? -EINVAL : -ENOENT;
-		ret = vnpu_wait_idle(vdev, &stream->npending, sy.timeout_ms);
+		ret = vnpu_wait_idle(vdev, &stream->npending, sy.flags, sy.timeout_ms);
 	}
 	if (ret)
 		goto out_put;

@@ -142,12 +142,17 @@ static inline int npuprof_launch(struct npuprof_dev *dev, const struct vnpu_task
 	return npuprof_launch_stride(dev, tasks, n, sizeof(*tasks), ids, err);
 }
 
-/* Wait until @stream is idle; 0 ms waits forever. */
-int npuprof_sync(struct npuprof_dev *dev, uint32_t stream, unsigned int timeout_ms,
+/*
+ * Wait until @stream is idle. Timeouts in libnpuprof are poll(2)'s, in
+ * every call that has one: @timeout_ms < 0 waits forever, 0 does not wait,
+ * N waits up to N ms; -ETIMEDOUT when it expires (at once for 0 unless
+ * idle). -EINTR when a signal interrupts the wait.
+ */
+int npuprof_sync(struct npuprof_dev *dev, uint32_t stream, int timeout_ms,
 		 struct npuprof_error *err);
 
-/* Wait until every stream of @dev opened here is idle. */
-int npuprof_sync_all(struct npuprof_dev *dev, unsigned int timeout_ms, struct npuprof_error *err);
+/* Wait until every stream of @dev opened here is idle; @timeout_ms as above. */
+int npuprof_sync_all(struct npuprof_dev *dev, int timeout_ms, struct npuprof_error *err);
 
 /*
  * ---- operator builders: fill *@t for npuprof_launch() on @dev ----

@@ -21,12 +21,13 @@
  * A symbol whose ABI changed (libbpf's COMPAT_VERSION / DEFAULT_VERSION):
  * the current implementation, @internal, is @api@@@version, the default
  * that new programs link against; an old one is @api@@version, kept for
- * the programs linked against that node. In the static library there are
+ * the programs linked against that node. @version is a string, so that no
+ * formatter can split "LIBNPUPROF_0.2". In the static library there are
  * no versions: @api is an alias of the current one.
  */
 #ifdef NPUPROF_SHARED
-#define NPUPROF_COMPAT(internal, api, version) __asm__(".symver " #internal "," #api "@" #version)
-#define NPUPROF_DEFAULT(internal, api, version) __asm__(".symver " #internal "," #api "@@" #version)
+#define NPUPROF_COMPAT(internal, api, version) __asm__(".symver " #internal "," #api "@" version)
+#define NPUPROF_DEFAULT(internal, api, version) __asm__(".symver " #internal "," #api "@@" version)
 #else
 #define NPUPROF_COMPAT(internal, api, version)
 #define NPUPROF_DEFAULT(internal, api, version) \

@@ -290,7 +290,7 @@ NPUPROF_API int npuprof_profiler_dir(char *buf, size_t len)
 	return ret == -ENOENT ? npuprof_global_dir(buf, len) : ret;
 }
 
-NPUPROF_DEFAULT(npuprof_profiler_start_v0_2, npuprof_profiler_start, LIBNPUPROF_0 .2);
+NPUPROF_DEFAULT(npuprof_profiler_start_v0_2, npuprof_profiler_start, "LIBNPUPROF_0.2");
 
 NPUPROF_API struct npuprof_scope *npuprof_scope_enter_v0_2(struct npuprof_scope *scope,
 							   const struct npuprof_options *opts)
@@ -300,7 +300,7 @@ NPUPROF_API struct npuprof_scope *npuprof_scope_enter_v0_2(struct npuprof_scope 
 	scope->active = !scope->ret;
 	return scope->active ? scope : NULL;
 }
-NPUPROF_DEFAULT(npuprof_scope_enter_v0_2, npuprof_scope_enter, LIBNPUPROF_0 .2);
+NPUPROF_DEFAULT(npuprof_scope_enter_v0_2, npuprof_scope_enter, "LIBNPUPROF_0.2");
 
 /*
  * LIBNPUPROF_0.1's struct npuprof_options had no sz: programs linked
@@ -333,7 +333,7 @@ NPUPROF_API int npuprof_profiler_start_v0_1(const struct npuprof_options_v0_1 *o
 
 	return npuprof_profiler_start_v0_2(options_from_v0_1(old, &o), err);
 }
-NPUPROF_COMPAT(npuprof_profiler_start_v0_1, npuprof_profiler_start, LIBNPUPROF_0 .1);
+NPUPROF_COMPAT(npuprof_profiler_start_v0_1, npuprof_profiler_start, "LIBNPUPROF_0.1");
 
 NPUPROF_API struct npuprof_scope *npuprof_scope_enter_v0_1(struct npuprof_scope *scope,
 							   const struct npuprof_options_v0_1 *old)
@@ -342,7 +342,7 @@ NPUPROF_API struct npuprof_scope *npuprof_scope_enter_v0_1(struct npuprof_scope 
 
 	return npuprof_scope_enter_v0_2(scope, options_from_v0_1(old, &o));
 }
-NPUPROF_COMPAT(npuprof_scope_enter_v0_1, npuprof_scope_enter, LIBNPUPROF_0 .1);
+NPUPROF_COMPAT(npuprof_scope_enter_v0_1, npuprof_scope_enter, "LIBNPUPROF_0.1");
 
 /* The block ran to its end: stop, and end the loop. */
 NPUPROF_API struct npuprof_scope *npuprof_scope_next(struct npuprof_scope *scope)

@@ -310,7 +310,7 @@ NPUPROF_API int npuprof_launch_v0_1(struct npuprof_dev *dev, const struct vnpu_t
 {
 	return npuprof_launch_stride(dev, tasks, n, VNPU_TASK_SIZE_VER0, ids, err);
 }
-NPUPROF_COMPAT(npuprof_launch_v0_1, npuprof_launch, LIBNPUPROF_0 .1);
+NPUPROF_COMPAT(npuprof_launch_v0_1, npuprof_launch, "LIBNPUPROF_0.1");
 
 static int do_sync(struct npuprof_dev *dev, uint32_t stream, uint32_t flags,
 		   unsigned int timeout_ms, struct npuprof_error *err)
@@ -342,14 +342,45 @@ static int do_sync(struct npuprof_dev *dev, uint32_t stream, uint32_t flags,
 	return ret;
 }
 
-NPUPROF_API int npuprof_sync(struct npuprof_dev *dev, uint32_t stream, unsigned int timeout_ms,
-			     struct npuprof_error *err)
+/*
+ * The library's timeouts are poll(2)'s: negative waits forever, 0 does not
+ * wait, N waits N ms; the ioctl's 0 means forever and NOWAIT is a flag.
+ */
+static int sync_timeout(struct npuprof_dev *dev, uint32_t stream, uint32_t flags, int timeout_ms,
+			struct npuprof_error *err)
+{
+	if (timeout_ms < 0)
+		return do_sync(dev, stream, flags, 0, err);
+	if (timeout_ms == 0)
+		return do_sync(dev, stream, flags | VNPU_SYNC_F_NOWAIT, 0, err);
+	return do_sync(dev, stream, flags, (uint32_t)timeout_ms, err);
+}
+
+NPUPROF_API int npuprof_sync_v0_2(struct npuprof_dev *dev, uint32_t stream, int timeout_ms,
+				  struct npuprof_error *err)
+{
+	return sync_timeout(dev, stream, 0, timeout_ms, err);
+}
+NPUPROF_DEFAULT(npuprof_sync_v0_2, npuprof_sync, "LIBNPUPROF_0.2");
+
+NPUPROF_API int npuprof_sync_all_v0_2(struct npuprof_dev *dev, int timeout_ms,
+				      struct npuprof_error *err)
+{
+	return sync_timeout(dev, 0, VNPU_SYNC_F_ALL_STREAMS, timeout_ms, err);
+}
+NPUPROF_DEFAULT(npuprof_sync_all_v0_2, npuprof_sync_all, "LIBNPUPROF_0.2");
+
+/* LIBNPUPROF_0.1's: an unsigned timeout, 0 waiting forever */
+NPUPROF_API int npuprof_sync_v0_1(struct npuprof_dev *dev, uint32_t stream, unsigned int timeout_ms,
+				  struct npuprof_error *err)
 {
 	return do_sync(dev, stream, 0, timeout_ms, err);
 }
+NPUPROF_COMPAT(npuprof_sync_v0_1, npuprof_sync, "LIBNPUPROF_0.1");
 
-NPUPROF_API int npuprof_sync_all(struct npuprof_dev *dev, unsigned int timeout_ms,
-				 struct npuprof_error *err)
+NPUPROF_API int npuprof_sync_all_v0_1(struct npuprof_dev *dev, unsigned int timeout_ms,
+				      struct npuprof_error *err)
 {
 	return do_sync(dev, 0, VNPU_SYNC_F_ALL_STREAMS, timeout_ms, err);
 }
+NPUPROF_COMPAT(npuprof_sync_all_v0_1, npuprof_sync_all, "LIBNPUPROF_0.1");

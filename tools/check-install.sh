@@ -67,7 +67,7 @@ if ! diff -u "$d/declared" "$d/defaults" >"$d/api.diff"; then
 	fail "declared (-) and exported at a default version (+) differ"
 fi
 compat=$(grep -v '@@' "$d/exported" | tr '\n' ' ')
-[ "$compat" = "npuprof_launch@LIBNPUPROF_0.1 npuprof_profiler_start@LIBNPUPROF_0.1 npuprof_scope_enter@LIBNPUPROF_0.1 " ] ||
+[ "$compat" = "npuprof_launch@LIBNPUPROF_0.1 npuprof_profiler_start@LIBNPUPROF_0.1 npuprof_scope_enter@LIBNPUPROF_0.1 npuprof_sync@LIBNPUPROF_0.1 npuprof_sync_all@LIBNPUPROF_0.1 " ] ||
 	fail "compat symbols are '$compat'"
 
 # options structs of other sizes, and a program of LIBNPUPROF_0.1
@@ -146,4 +146,4 @@ major=${version%%.*}
 [ -e "$lib/libnpuprof.so.$version" ] || fail "no libnpuprof.so.$version for npuprof_version() $version"
 [ "$(readelf -d "$lib/libnpuprof.so" | sed -n 's/.*SONAME.*\[\(.*\)\]/\1/p')" = "libnpuprof.so.$major" ] ||
 	fail "SONAME is not libnpuprof.so.$major"
-echo "check-install: installed, pkg-config works (shared and static); exports = the headers' $(wc -l <"$d/declared") functions + 3 compat; OPTS rules and LIBNPUPROF_0.1 hold"
+echo "check-install: installed, pkg-config works (shared and static); exports = the headers' $(wc -l <"$d/declared") functions + 5 compat; OPTS rules and LIBNPUPROF_0.1 hold"

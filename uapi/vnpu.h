@@ -362,6 +362,8 @@ struct vnpu_submit {
 
 /* struct vnpu_sync.flags */
 #define VNPU_SYNC_F_ALL_STREAMS _BITUL(0) /* every stream of the file */
+#define VNPU_SYNC_F_NOWAIT _BITUL(1) /* 0.6: do not wait; timeout_ms is not read */
+#define VNPU_SYNC_F_ALL (VNPU_SYNC_F_ALL_STREAMS | VNPU_SYNC_F_NOWAIT)
 
 /**
  * struct vnpu_sync - VNPU_IOC_SYNC: wait until a stream (or all) is idle
@@ -369,7 +371,8 @@ struct vnpu_submit {
  * @flags: in: VNPU_SYNC_F_*.
  * @stream_id: in: the stream; must be zero with VNPU_SYNC_F_ALL_STREAMS.
  * @timeout_ms: in: 0 waits forever. -ETIMEDOUT when it expires; the wait
- *              is interruptible (-EINTR / restart).
+ *              is interruptible (-EINTR / restart). With VNPU_SYNC_F_NOWAIT
+ *              there is no wait: -ETIMEDOUT at once unless idle.
  * @last_task_id: out: id of the last task completed on the stream(s).
  * @device_time: out: the device's system counter when the stream(s)
  *               became idle (ticks of sys_cnt_freq_khz).

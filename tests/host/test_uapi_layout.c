@@ -429,6 +429,8 @@ TEST(enum_values)
 	EXPECT_EQ(0x2, VNPU_TASK_F_DYNAMIC);
 	EXPECT_EQ(0x3, VNPU_TASK_F_ALL);
 	EXPECT_EQ(0x1, VNPU_SYNC_F_ALL_STREAMS);
+	EXPECT_EQ(0x2, VNPU_SYNC_F_NOWAIT);
+	EXPECT_EQ(0x3, VNPU_SYNC_F_ALL);
 }
 
 /* Element sizes: one table, used by the kernel and libnpuprof alike. */

@@ -642,9 +642,15 @@ TEST_F(bad, sync_fields)
 		{ "valid: timeout 1 ms, idle", .set = { SET(vnpu_sync, timeout_ms, 1) }, .err = 0 },
 		{ "valid: timeout 0xffffffff ms, idle",
 		  .set = { SET(vnpu_sync, timeout_ms, 0xffffffffu) }, .err = 0 },
-		{ "flags bit 1", .set = { SET(vnpu_sync, flags, 2) }, .err = EINVAL },
-		{ "flags ALL_STREAMS | bit 1",
-		  .set = { SET(vnpu_sync, flags, VNPU_SYNC_F_ALL_STREAMS | 2),
+		{ "valid: NOWAIT, idle", .set = { SET(vnpu_sync, flags, VNPU_SYNC_F_NOWAIT) },
+		  .err = 0 },
+		{ "valid: ALL_STREAMS | NOWAIT, idle, timeout not read",
+		  .set = { SET(vnpu_sync, flags, VNPU_SYNC_F_ALL), SET(vnpu_sync, stream_id, 0),
+			   SET(vnpu_sync, timeout_ms, 12345) },
+		  .err = 0 },
+		{ "flags bit 2", .set = { SET(vnpu_sync, flags, 4) }, .err = EINVAL },
+		{ "flags ALL_STREAMS | bit 2",
+		  .set = { SET(vnpu_sync, flags, VNPU_SYNC_F_ALL_STREAMS | 4),
 			   SET(vnpu_sync, stream_id, 0) },
 		  .err = EINVAL },
 		{ "flags bit 31", .set = { SET(vnpu_sync, flags, 1u << 31) }, .err = EINVAL },
@@ -1202,6 +1208,7 @@ TEST(sync_timeout_and_signals)
 	struct vnpu_sync sy0, sy1, sy = { .size = sizeof(sy) };
 	struct vnpu_stream_destroy sd = { .size = sizeof(sd) };
 	struct vnpu_task t;
+	double t0;
 	__u64 id0 = 0, id1 = 0;
 	int fd0, fd1, s0, s1, fds[2];
 	__u32 comm[2] = { 0, 0 };
@@ -1227,6 +1234,11 @@ TEST(sync_timeout_and_signals)
 
 	EXPECT_EQ(-ETIMEDOUT, vnpu_sync_stream(fd0, s0, 0, 200, NULL));
 	EXPECT_EQ(-ETIMEDOUT, vnpu_sync_stream(fd0, 0, VNPU_SYNC_F_ALL_STREAMS, 100, NULL));
+	/* NOWAIT: at once, whatever the timeout says (0 would be forever) */
+	t0 = vnpu_now_s();
+	EXPECT_EQ(-ETIMEDOUT, vnpu_sync_stream(fd0, s0, VNPU_SYNC_F_NOWAIT, 0, NULL));
+	EXPECT_EQ(-ETIMEDOUT, vnpu_sync_stream(fd0, 0, VNPU_SYNC_F_ALL, 60000, NULL));
+	EXPECT_GT(1.0, vnpu_now_s() - t0);
 	sy.stream_id = s0;
 	EXPECT_EQ(EINTR, interrupted(fd0, VNPU_IOC_SYNC, &sy));
 	sy.stream_id = 0;

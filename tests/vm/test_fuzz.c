@@ -958,6 +958,8 @@ static int build_sync(struct fz *z, struct call *c, int mutate)
 		sy->flags = VNPU_SYNC_F_ALL_STREAMS;
 	else
 		sy->stream_id = pick_stream(z, c->f);
+	if (chance(z, 20))
+		sy->flags |= VNPU_SYNC_F_NOWAIT;
 	switch (rnd(z, 10)) {
 	case 0:
 		sy->timeout_ms = 0; /* forever: the timer interrupts it */
@@ -1075,8 +1077,8 @@ static const struct ioc iocs[] = {
 	    build_destroy, done_destroy),
 	IOC("SUBMIT", OP_SUBMIT, VNPU_IOC_SUBMIT, vnpu_submit, VNPU_SUBMIT_SIZE_VER0, 1, 0,
 	    doc_submit, st_submit, submit_fields, build_submit, done_submit),
-	IOC("SYNC", OP_SYNC, VNPU_IOC_SYNC, vnpu_sync, VNPU_SYNC_SIZE_VER0, 1,
-	    VNPU_SYNC_F_ALL_STREAMS, doc_sync, st_sync, sync_fields, build_sync, done_sync),
+	IOC("SYNC", OP_SYNC, VNPU_IOC_SYNC, vnpu_sync, VNPU_SYNC_SIZE_VER0, 1, VNPU_SYNC_F_ALL,
+	    doc_sync, st_sync, sync_fields, build_sync, done_sync),
 	IOC("PROF_START", OP_PROF_START, VNPU_IOC_PROF_START, vnpu_prof_start,
 	    VNPU_PROF_START_SIZE_VER0, 1, VNPU_PROF_F_ALL, doc_pstart, st_pstart, pstart_fields,
 	    build_pstart, done_pstart),

@@ -225,6 +225,48 @@ TEST_F(prof, utf8_names_reach_the_outputs)
 	EXPECT_TRUE(grep_file(json, "\\u77e9\\u9635\\u4e58_0"));
 }
 
+/*
+ * Timeouts are poll(2)'s: npuprof_sync() with 0 does not wait, N waits N
+ * ms, a negative one waits forever. A collective whose partner has not
+ * launched keeps the stream busy until it does.
+ */
+TEST(sync_timeouts_are_polls)
+{
+	struct npuprof_dev *d0, *d1;
+	struct npuprof_comm_key key;
+	struct npuprof_error err;
+	uint32_t c0, c1, s0, s1;
+	struct vnpu_task t0, t1;
+	double start;
+
+	ASSERT_EQ(0, npuprof_open(0, &d0, &err)) TH_LOG("%s", err.msg);
+	ASSERT_EQ(0, npuprof_open(1, &d1, &err)) TH_LOG("%s", err.msg);
+	ASSERT_EQ(0, npuprof_comm_create(d0, 2, 0, &key, &c0, &err)) TH_LOG("%s", err.msg);
+	ASSERT_EQ(0, npuprof_comm_join(d1, &key, 2, 1, &c1, &err)) TH_LOG("%s", err.msg);
+	ASSERT_EQ(0, npuprof_stream_create(d0, &s0, &err));
+	ASSERT_EQ(0, npuprof_stream_create(d1, &s1, &err));
+	ASSERT_EQ(0, npuprof_op_allreduce(d0, &t0, "hcom_allReduce_0", s0, c0, 1, 1 << 16,
+					  VNPU_DT_FLOAT16));
+	ASSERT_EQ(0, npuprof_op_allreduce(d1, &t1, "hcom_allReduce_0", s1, c1, 1, 1 << 16,
+					  VNPU_DT_FLOAT16));
+	ASSERT_EQ(0, npuprof_launch(d0, &t0, 1, NULL, &err)) TH_LOG("%s", err.msg);
+
+	start = vnpu_now_s();
+	EXPECT_EQ(-ETIMEDOUT, npuprof_sync(d0, s0, 0, &err));
+	EXPECT_EQ(-ETIMEDOUT, npuprof_sync_all(d0, 0, &err));
+	EXPECT_GT(0.5, vnpu_now_s() - start);
+	start = vnpu_now_s();
+	EXPECT_EQ(-ETIMEDOUT, npuprof_sync(d0, s0, 200, &err));
+	EXPECT_LE(0.19, vnpu_now_s() - start);
+
+	ASSERT_EQ(0, npuprof_launch(d1, &t1, 1, NULL, &err)) TH_LOG("%s", err.msg);
+	EXPECT_EQ(0, npuprof_sync(d0, s0, -1, &err)) TH_LOG("%s", err.msg);
+	EXPECT_EQ(0, npuprof_sync(d0, s0, 0, &err)) TH_LOG("%s", err.msg);
+	EXPECT_EQ(0, npuprof_sync_all(d1, -1, &err)) TH_LOG("%s", err.msg);
+	npuprof_close(d1);
+	npuprof_close(d0);
+}
+
 /* ---- every level x metric group: the expected files and headers ---- */
 
 /* Keep a copy of @prof under /vnpu-results/layout/@name (the VM runner's results). */
