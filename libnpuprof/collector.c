@@ -44,6 +44,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <json-c/json.h>
+
 #include "host_sink.h"
 #include "npuprof_internal.h"
 #include "prof_config.h"
@@ -683,25 +685,64 @@ static void wake(struct npuprof_collector *c)
 		return; /* the counter is full: the thread is awake anyway */
 }
 
-/* msprof's device info file; readers take the core counts from it. */
+/* add @key = @v (a string) to @o; false when out of memory */
+static bool put_str(struct json_object *o, const char *key, const char *v)
+{
+	struct json_object *s = json_object_new_string(v);
+
+	return s && !json_object_object_add(o, key, s);
+}
+
+static bool put_uint(struct json_object *o, const char *key, uint64_t v)
+{
+	struct json_object *n = json_object_new_uint64(v);
+
+	return n && !json_object_object_add(o, key, n);
+}
+
+/*
+ * msprof's device info file (the vnpu layout's); readers take the core
+ * counts from it. Built with json-c: the names come from the driver, and
+ * nothing here should depend on their being plain ASCII.
+ */
 static int write_info_json(const struct dev_collect *d, const char *path,
 			   const struct vnpu_info *info)
 {
-	char buf[1024];
-	int n;
+	struct json_object *o = json_object_new_object(), *devs = json_object_new_array();
+	struct json_object *dev = json_object_new_object();
+	char num[32], hwts[32];
+	const char *text;
+	char *line = NULL;
+	bool ok;
+	int ret = -ENOMEM;
 
-	n = snprintf(buf, sizeof(buf),
-		     "{\"platform_version\":\"%u\",\"product\":\"%s\",\"DeviceInfo\":[{"
-		     "\"id\":%u,\"chip_name\":\"%s\",\"npu_arch\":%u,\"ai_core_num\":%u,"
-		     "\"aiv_num\":%u,\"ai_cpu_num\":%u,\"aic_frequency\":\"%u\","
-		     "\"aiv_frequency\":\"%u\",\"hwts_frequency\":\"%.3f\","
-		     "\"hbm_bandwidth_mbps\":%u}]}\n",
-		     info->chip_id, info->product_name, d->dev_id, info->chip_name, info->npu_arch,
-		     info->aic_num, info->aiv_num, info->aicpu_num, info->aic_freq_khz / 1000,
-		     info->aic_freq_khz / 1000, info->sys_cnt_freq_khz / 1000.0, info->hbm_bw_mbps);
-	if (n < 0 || (size_t)n >= sizeof(buf))
-		return -EOVERFLOW;
-	return write_file(path, buf, (size_t)n);
+	snprintf(num, sizeof(num), "%u", info->chip_id);
+	snprintf(hwts, sizeof(hwts), "%.3f", info->sys_cnt_freq_khz / 1000.0);
+	ok = o && devs && dev && put_str(o, "platform_version", num) &&
+	     put_str(o, "product", info->product_name) && put_uint(dev, "id", d->dev_id) &&
+	     put_str(dev, "chip_name", info->chip_name) &&
+	     put_uint(dev, "npu_arch", info->npu_arch) &&
+	     put_uint(dev, "ai_core_num", info->aic_num) &&
+	     put_uint(dev, "aiv_num", info->aiv_num) &&
+	     put_uint(dev, "ai_cpu_num", info->aicpu_num);
+	snprintf(num, sizeof(num), "%u", info->aic_freq_khz / 1000);
+	ok = ok && put_str(dev, "aic_frequency", num) && put_str(dev, "aiv_frequency", num) &&
+	     put_str(dev, "hwts_frequency", hwts) &&
+	     put_uint(dev, "hbm_bandwidth_mbps", info->hbm_bw_mbps) &&
+	     !json_object_array_add(devs, dev);
+	if (ok)
+		dev = NULL; /* the array owns it */
+	ok = ok && !json_object_object_add(o, "DeviceInfo", devs);
+	if (ok)
+		devs = NULL;
+	text = ok ? json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN) : NULL;
+	if (text && asprintf(&line, "%s\n", text) > 0)
+		ret = write_file(path, line, strlen(line));
+	free(line);
+	json_object_put(dev);
+	json_object_put(devs);
+	json_object_put(o);
+	return ret;
 }
 
 /* The channels of a channel session, checked against the mapping. */

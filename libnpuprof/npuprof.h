@@ -291,11 +291,14 @@ int npuprof_profiler_dir(char *buf, size_t len);
  * @ret: 0, or why the profiler could not start or stop.
  * @err: the message.
  * @active: the block is running under the profiler.
+ * @ran: the block ran (the profiler started; @ret may still tell that it
+ *       could not stop or export); 0: it was skipped (0.2).
  */
 struct npuprof_scope {
 	int ret;
 	struct npuprof_error err;
 	int active;
+	int ran;
 };
 
 /* Internals of NPUPROF_PROFILER. */

@@ -19,6 +19,12 @@
  *    global profiling, the output path, the device;
  *  - not on products without the Profiler (200I/500 A2, inference series).
  *
+ *  - leaving the scope however it is left stops and exports: the end of
+ *    the block, break/return/goto, exit() (an atexit handler, as global
+ *    profiling's), and the end of the thread that started it (a
+ *    thread-specific destructor), so that a thread that dies never locks
+ *    the process out of the Profiler.
+ *
  * The one-at-a-time rule is why this file has process-wide state.
  */
 #include <errno.h>
@@ -43,7 +49,8 @@ static pthread_mutex_t prof_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct npuprof_collector *prof_collector;
 static pthread_t prof_owner;
 static char prof_dir[PATH_MAX];
-static pthread_once_t prof_atfork_once = PTHREAD_ONCE_INIT;
+static pthread_once_t prof_once = PTHREAD_ONCE_INIT;
+static pthread_key_t prof_owner_key;
 
 /*
  * A child of fork() is in no Profiler: it drops the parent's without a word
@@ -60,9 +67,42 @@ static void prof_atfork_child(void)
 	prof_dir[0] = '\0';
 }
 
-static void prof_atfork_register(void)
+/* Stop and export the session, from outside any call: errors are printed. */
+static void prof_finish_unowned(const char *why)
+{
+	struct npuprof_error e;
+
+	if (!prof_collector)
+		return;
+	if (npuprof_collector_finish(prof_collector, 1, &e))
+		npuprof_print(NPUPROF_ERROR, "npuprof: error: the Profiler, stopped at %s: %s\n",
+			      why, e.msg);
+	prof_collector = NULL;
+}
+
+/* exit() inside a scope: stop and export, as global profiling does */
+static void prof_exit(void)
+{
+	pthread_mutex_lock(&prof_lock);
+	prof_finish_unowned("exit");
+	pthread_mutex_unlock(&prof_lock);
+}
+
+/* The thread that started the Profiler ends inside the scope. */
+static void prof_owner_exit(void *unused)
+{
+	(void)unused;
+	pthread_mutex_lock(&prof_lock);
+	if (prof_collector && pthread_equal(prof_owner, pthread_self()))
+		prof_finish_unowned("the end of its thread");
+	pthread_mutex_unlock(&prof_lock);
+}
+
+static void prof_init(void)
 {
 	pthread_atfork(NULL, NULL, prof_atfork_child);
+	pthread_key_create(&prof_owner_key, prof_owner_exit);
+	atexit(prof_exit);
 }
 
 /*
@@ -199,7 +239,7 @@ NPUPROF_API int npuprof_profiler_start_v0_2(const struct npuprof_options *user,
 	o.level = npuprof_opts_get(user, level, NULL);
 	o.aic_metrics = npuprof_opts_get(user, aic_metrics, NULL);
 	o.output_path = npuprof_opts_get(user, output_path, NULL);
-	pthread_once(&prof_atfork_once, prof_atfork_register);
+	pthread_once(&prof_once, prof_init);
 	pthread_mutex_lock(&prof_lock);
 	/* the adapter's order: nesting, the level, aic_metrics; then ours */
 	if (prof_collector) {
@@ -252,6 +292,8 @@ NPUPROF_API int npuprof_profiler_start_v0_2(const struct npuprof_options *user,
 	snprintf(prof_dir, sizeof(prof_dir), "%s", npuprof_collector_dir(c));
 	prof_collector = c;
 	prof_owner = pthread_self();
+	/* any non-NULL value: the destructor runs if the thread ends now */
+	pthread_setspecific(prof_owner_key, &prof_owner_key);
 out_unlock:
 	pthread_mutex_unlock(&prof_lock);
 	return ret;
@@ -270,6 +312,7 @@ NPUPROF_API int npuprof_profiler_stop(struct npuprof_error *err)
 	} else {
 		ret = npuprof_collector_finish(prof_collector, 1, err);
 		prof_collector = NULL;
+		pthread_setspecific(prof_owner_key, NULL);
 	}
 	pthread_mutex_unlock(&prof_lock);
 	return ret;
@@ -298,6 +341,7 @@ NPUPROF_API struct npuprof_scope *npuprof_scope_enter_v0_2(struct npuprof_scope 
 	memset(scope, 0, sizeof(*scope));
 	scope->ret = npuprof_profiler_start_v0_2(opts, &scope->err);
 	scope->active = !scope->ret;
+	scope->ran = scope->active;
 	return scope->active ? scope : NULL;
 }
 NPUPROF_DEFAULT(npuprof_scope_enter_v0_2, npuprof_scope_enter, "LIBNPUPROF_0.2");
@@ -335,12 +379,16 @@ NPUPROF_API int npuprof_profiler_start_v0_1(const struct npuprof_options_v0_1 *o
 }
 NPUPROF_COMPAT(npuprof_profiler_start_v0_1, npuprof_profiler_start, "LIBNPUPROF_0.1");
 
+/* 0.1's struct npuprof_scope ended at @active: this writes no further */
 NPUPROF_API struct npuprof_scope *npuprof_scope_enter_v0_1(struct npuprof_scope *scope,
 							   const struct npuprof_options_v0_1 *old)
 {
 	struct npuprof_options o;
 
-	return npuprof_scope_enter_v0_2(scope, options_from_v0_1(old, &o));
+	memset(scope, 0, offsetof(struct npuprof_scope, ran));
+	scope->ret = npuprof_profiler_start_v0_2(options_from_v0_1(old, &o), &scope->err);
+	scope->active = !scope->ret;
+	return scope->active ? scope : NULL;
 }
 NPUPROF_COMPAT(npuprof_scope_enter_v0_1, npuprof_scope_enter, "LIBNPUPROF_0.1");
 

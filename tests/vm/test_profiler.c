@@ -694,6 +694,116 @@ struct closer {
 	struct npuprof_dev *dev;
 };
 
+/* exit() inside the block stops and exports, as global profiling does */
+TEST_F(prof, exit_inside_a_scope_exports)
+{
+	char prof[PATH_MAX], path[PATH_MAX], header[8192];
+	int status, rows = 0;
+	pid_t pid = fork();
+
+	ASSERT_GE(pid, 0);
+	if (pid == 0) {
+		uint64_t dims[2] = { 64, 64 };
+		struct npuprof_scope scope;
+		struct vnpu_task t;
+
+		npuprof_op_add(self->dev, &t, "Add_exit", self->stream, 2, dims, VNPU_DT_FLOAT16);
+		NPUPROF_PROFILER(&scope, .level = "L1", .output_path = "./")
+		{
+			if (npuprof_launch(self->dev, &t, 1, NULL, NULL) ||
+			    npuprof_sync(self->dev, self->stream, 10000, NULL))
+				_exit(3);
+			exit(0);
+		}
+		_exit(4); /* the profiler did not start */
+	}
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	ASSERT_TRUE(WIFEXITED(status));
+	ASSERT_EQ(0, WEXITSTATUS(status));
+	ASSERT_EQ(0, find_prof(".", prof, sizeof(prof)));
+	ASSERT_EQ(0, find_output(prof, "op_summary_*.csv", path, sizeof(path)))
+	TH_LOG("%s was not exported at exit", prof);
+	ASSERT_EQ(0, read_csv(path, header, sizeof(header), &rows));
+	EXPECT_EQ(1, rows);
+	EXPECT_TRUE(grep_file(path, ",Add_exit,Add,"));
+}
+
+struct owner_arg {
+	struct npuprof_dev *dev;
+	uint32_t stream;
+	int ret;
+};
+
+/* start the Profiler, launch, and end the thread without stopping */
+static void *start_and_leave(void *arg)
+{
+	struct owner_arg *a = arg;
+	uint64_t dims[2] = { 64, 64 };
+	struct vnpu_task t;
+
+	npuprof_set_current(a->dev);
+	a->ret = npuprof_profiler_start(
+		&(struct npuprof_options){
+			.sz = sizeof(struct npuprof_options), .level = "L1", .output_path = "./" },
+		NULL);
+	if (!a->ret) {
+		npuprof_op_add(a->dev, &t, "Add_orphan", a->stream, 2, dims, VNPU_DT_FLOAT16);
+		a->ret = npuprof_launch(a->dev, &t, 1, NULL, NULL);
+	}
+	if (!a->ret)
+		a->ret = npuprof_sync(a->dev, a->stream, 10000, NULL);
+	return NULL;
+}
+
+/*
+ * A thread that started the Profiler and ended without stopping it does
+ * not lock the process out: its session is stopped and exported when it
+ * ends, and the next start, from another thread, works.
+ */
+TEST_F(prof, dead_owner_thread_does_not_lock_out)
+{
+	struct owner_arg a = { .dev = self->dev, .stream = self->stream, .ret = -1 };
+	char prof[PATH_MAX], path[PATH_MAX];
+	struct npuprof_error err;
+	pthread_t th;
+
+	ASSERT_EQ(0, pthread_create(&th, NULL, start_and_leave, &a));
+	ASSERT_EQ(0, pthread_join(th, NULL));
+	ASSERT_EQ(0, a.ret);
+	ASSERT_EQ(0, find_prof(".", prof, sizeof(prof)));
+	EXPECT_EQ(0, find_output(prof, "op_summary_*.csv", path, sizeof(path)))
+	TH_LOG("the dead thread's session was not exported");
+	EXPECT_TRUE(grep_file(path, ",Add_orphan,Add,"));
+	ASSERT_EQ(0, npuprof_profiler_start(
+			     &(struct npuprof_options){ .sz = sizeof(struct npuprof_options),
+							.output_path = "/tmp" },
+			     &err))
+	TH_LOG("%s", err.msg);
+	ASSERT_EQ(0, npuprof_profiler_stop(&err)) TH_LOG("%s", err.msg);
+}
+
+/* scope.ran tells a skipped block from one that ran and failed to stop */
+TEST_F(prof, scope_says_whether_the_block_ran)
+{
+	struct npuprof_scope scope;
+	int body = 0;
+
+	NPUPROF_PROFILER(&scope, .level = "L9")
+	{
+		body = 1;
+	}
+	EXPECT_EQ(0, body);
+	EXPECT_EQ(0, scope.ran);
+	EXPECT_EQ(-EINVAL, scope.ret);
+	NPUPROF_PROFILER(&scope, .level = "L0", .output_path = "./")
+	{
+		body = 1;
+	}
+	EXPECT_EQ(1, body);
+	EXPECT_EQ(1, scope.ran);
+	EXPECT_EQ(0, scope.ret) TH_LOG("%s", scope.err.msg);
+}
+
 static void *close_it(void *arg)
 {
 	npuprof_close(((struct closer *)arg)->dev);
