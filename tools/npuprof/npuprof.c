@@ -51,8 +51,9 @@
 #include "npuprof.h"
 #include "vnpu_prof.h"
 
+/* The project's version, from libnpuprof/Makefile (tools/npuprof/Makefile passes it). */
 #ifndef NPUPROF_CLI_VERSION
-#error "the Makefile defines NPUPROF_CLI_VERSION (the project's version)"
+#define NPUPROF_CLI_VERSION "unknown" /* test_cli_host fails on it */
 #endif
 
 #define EXIT_USAGE 2
@@ -150,7 +151,7 @@ static int progress(void *arg, uint64_t done, uint64_t total)
 /* Export the PROF_* folder @root and say what it held, on stderr: 0 or 1. */
 static int export_prof(const char *cmd, const char *root, const char *timestamp, int quiet)
 {
-	struct npuprof_export_summary sum;
+	struct npuprof_export_summary sum = { 0 }; /* filled on success only */
 	struct npuprof_export_opts eo = {
 		.sz = sizeof(eo), .timestamp = timestamp, .quiet = quiet, .summary = &sum
 	};
