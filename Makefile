@@ -12,7 +12,7 @@
 #   make vm-shell                an interactive shell in the dev VM
 #   make vm-test SUITES="name"   run only these in-VM suites (one boot)
 #                KERNEL=debug    ... on the debug kernel (or both)
-#   make install PREFIX=/usr/local DESTDIR=
+#   make install PREFIX=/usr/local DESTDIR=   library, headers, npuprof, man pages
 #   make stress     the reliability suites with long counts, one VM boot
 #                   (slub_debug, 2 vCPUs), a table of figures; SUITES= and
 #                   KERNEL=debug as for vm-test (docs/reliability.md)
@@ -134,8 +134,15 @@ bench-smoke: all
 check-msprof: lib tools
 	$(Q)$(TOP)/tools/check-msprof.sh
 
+# the library, its headers and pkg-config file, the npuprof CLI (linked
+# again for $(PREFIX)/lib) and the man pages npuprof(1), libnpuprof(3)
 install: lib
 	$(Q)$(MAKE) --no-print-directory -C libnpuprof install PREFIX=$(PREFIX) DESTDIR=$(DESTDIR)
+	$(Q)$(LOCK) $(MAKE) --no-print-directory -C tools/npuprof install PREFIX=$(PREFIX) \
+		DESTDIR=$(DESTDIR)
+	install -d $(DESTDIR)$(PREFIX)/share/man/man1 $(DESTDIR)$(PREFIX)/share/man/man3
+	install -m 0644 man/npuprof.1 $(DESTDIR)$(PREFIX)/share/man/man1/
+	install -m 0644 man/libnpuprof.3 $(DESTDIR)$(PREFIX)/share/man/man3/
 
 clean:
 	$(Q)$(MAKE) --no-print-directory -C $(KDIR) M=$(TOP) clean >/dev/null 2>&1 || true

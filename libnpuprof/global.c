@@ -14,6 +14,9 @@
  *   aicpu, runtime_api   "on" raises the level to L2
  * Unknown keys are ignored (msprof has many); bad values are errors that
  * make npuprof_open() fail with a message.
+ *
+ * With NPUPROF_REPORT_FD set (npuprof run sets it), the PROF_* folder's
+ * path goes to that socket as soon as the folder is made (report.c).
  */
 #include <errno.h>
 #include <json-c/json.h>
@@ -176,6 +179,7 @@ int npuprof_global_device_opened(struct npuprof_dev *dev, struct npuprof_error *
 {
 	static char dir[PATH_MAX];
 	static int exit_set;
+	char report[PATH_MAX] = "";
 	struct npuprof_collect_opts co;
 	struct npuprof_error e;
 	int ret = 0;
@@ -211,6 +215,8 @@ int npuprof_global_device_opened(struct npuprof_dev *dev, struct npuprof_error *
 			global_dir[0] = '\0';
 			goto failed;
 		}
+		/* the folder stays now: tell npuprof run before any task runs */
+		snprintf(report, sizeof(report), "%s", global_dir);
 		goto out_unlock;
 	}
 	ret = npuprof_collector_add(global_collector, dev->id, &e);
@@ -228,5 +234,8 @@ failed:
 		*err = e;
 out_unlock:
 	pthread_mutex_unlock(&global_lock);
+	/* outside the lock: a slow reader must not hold up other threads' opens */
+	if (report[0])
+		npuprof_report_dir(report);
 	return ret;
 }

@@ -286,6 +286,61 @@ int npuprof_profiler_stop(struct npuprof_error *err);
  */
 int npuprof_profiler_dir(char *buf, size_t len);
 
+/* ---- option values: the Profiler's rules, for tools that check first ---- */
+
+/**
+ * npuprof_level_parse() - a level name, as the Profiler's level option
+ * @name: "L0", "L1" or "L2"; NULL is the Profiler's default, L0.
+ * @level: out: its enum vnpu_prof_level.
+ * @err: filled on failure with the Profiler's message.
+ *
+ * Return: 0, or -EINVAL (any other name, "" included, or @level NULL).
+ */
+int npuprof_level_parse(const char *name, uint32_t *level, struct npuprof_error *err);
+
+/*
+ * npuprof_level_name() - "L0", "L1" or "L2" for an enum vnpu_prof_level;
+ * NULL for any other value.
+ */
+const char *npuprof_level_name(uint32_t level);
+
+/**
+ * npuprof_metrics_parse() - an aic_metrics name, as the Profiler's option
+ * @name: one of the seven groups of struct npuprof_options.aic_metrics;
+ *        NULL or "" for the default (VNPU_METRIC_NONE: none at L0, the
+ *        device's PipeUtilization at L1/L2).
+ * @level: the enum vnpu_prof_level it goes with: at L0 any name is an error.
+ * @group: out: its enum vnpu_metric_group.
+ * @err: filled on failure with the Profiler's message.
+ *
+ * Return: 0, or -EINVAL (a name at L0, an unknown name, @group NULL).
+ */
+int npuprof_metrics_parse(const char *name, uint32_t level, uint32_t *group,
+			  struct npuprof_error *err);
+
+/*
+ * npuprof_metrics_name() - the name of an enum vnpu_metric_group, as
+ * sample.json writes it (every group, the two no Profiler key selects
+ * included); NULL for VNPU_METRIC_NONE and unknown values.
+ */
+const char *npuprof_metrics_name(uint32_t group);
+
+/**
+ * npuprof_output_check() - check an output directory as the Profiler does
+ * @path: the directory; NULL or "" for the Profiler's default
+ *        ($ASCEND_WORK_PATH when set and not empty, else the current one).
+ * @what: names @path in the messages (e.g. "--output"); NULL: "output_path".
+ * @resolved: out: the absolute path, @len bytes at most with the NUL.
+ * @len: room in @resolved (PATH_MAX always suffices).
+ * @err: filled on failure; the message names the path and the rule.
+ *
+ * Return: 0; -ENOENT (missing), -ENOTDIR, -EACCES or -EROFS (not readable
+ * and writable), -EINVAL (a control character: \n \f \r \b \t \v \x7F;
+ * or no @resolved), -ENAMETOOLONG, -ERANGE (@resolved too small).
+ */
+int npuprof_output_check(const char *path, const char *what, char *resolved, size_t len,
+			 struct npuprof_error *err);
+
 /**
  * struct npuprof_scope - state of an NPUPROF_PROFILER block
  * @ret: 0, or why the profiler could not start or stop.

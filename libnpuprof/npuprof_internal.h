@@ -131,6 +131,15 @@ int npuprof_global_dir(char *buf, size_t len);
 int npuprof_global_configured(void);
 
 /*
+ * report.c: send @dir (a PROF_* folder just made) to the socket
+ * NPUPROF_REPORT_FD names, as one "DIR\n" message; 0, or why not (-ENOENT:
+ * no variable; -EINVAL: malformed; -EBADF, -ENOTSOCK: not the socket the
+ * variable was made for; the send's -errno). Never blocks long, never
+ * raises SIGPIPE.
+ */
+int npuprof_report_dir(const char *dir);
+
+/*
  * collector.c: a collection of one or more devices into one PROF_* folder.
  */
 struct npuprof_collector;

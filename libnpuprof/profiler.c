@@ -121,23 +121,25 @@ static bool global_conflict(void)
 	return npuprof_global_configured() || (opts && *opts);
 }
 
+/* The adapter's level keys, by enum vnpu_prof_level: parsed and printed from here. */
+static const char *const level_names[VNPU_PROF_LEVEL_COUNT] = { "L0", "L1", "L2" };
+
 int npuprof_parse_level(const char *level, uint32_t *out, struct npuprof_error *err)
 {
-	if (!level)
+	if (!level) {
 		*out = VNPU_PROF_L0;
-	else if (!strcmp(level, "L0"))
-		*out = VNPU_PROF_L0;
-	else if (!strcmp(level, "L1"))
-		*out = VNPU_PROF_L1;
-	else if (!strcmp(level, "L2"))
-		*out = VNPU_PROF_L2;
-	else
-		return npuprof_set_error(
-			err, -EINVAL,
-			"Profiler options: level cannot set to: %s, should set level"
-			" to [L0, L1, L2].",
-			level);
-	return 0;
+		return 0;
+	}
+	for (uint32_t i = 0; i < VNPU_PROF_LEVEL_COUNT; i++) {
+		if (!strcmp(level, level_names[i])) {
+			*out = i;
+			return 0;
+		}
+	}
+	return npuprof_set_error(err, -EINVAL,
+				 "Profiler options: level cannot set to: %s, should set level"
+				 " to [L0, L1, L2].",
+				 level);
 }
 
 int npuprof_parse_metrics(const char *metrics, uint32_t level, uint32_t *out,
@@ -209,16 +211,75 @@ int npuprof_check_output_path(const char *path, const char *what, char *resolved
 	return 0;
 }
 
-/* The output directory of @opts: output_path, else $ASCEND_WORK_PATH, else ./ */
-static int output_dir(const struct npuprof_options *opts, char *resolved, struct npuprof_error *err)
+/*
+ * The output directory: @path, else $ASCEND_WORK_PATH, else ./; @what names
+ * @path (and ./) in the messages.
+ */
+static int output_dir(const char *path, const char *what, char *resolved, struct npuprof_error *err)
 {
 	const char *env = getenv("ASCEND_WORK_PATH");
 
-	if (opts->output_path && *opts->output_path)
-		return npuprof_check_output_path(opts->output_path, "output_path", resolved, err);
+	if (path && *path)
+		return npuprof_check_output_path(path, what, resolved, err);
 	if (env && *env)
 		return npuprof_check_output_path(env, "ASCEND_WORK_PATH", resolved, err);
-	return npuprof_check_output_path("./", "output_path", resolved, err);
+	return npuprof_check_output_path("./", what, resolved, err);
+}
+
+/*
+ * The option rules as public calls, so that a tool (npuprof run) checks a
+ * value before it starts anything, with the Profiler's own words; they
+ * wrap the functions the Profiler uses, so the two cannot drift apart.
+ */
+NPUPROF_API int npuprof_level_parse(const char *name, uint32_t *level, struct npuprof_error *err)
+{
+	npuprof_clear_error(err);
+	if (!level)
+		return npuprof_set_error(err, -EINVAL, "npuprof_level_parse: level is NULL");
+	return npuprof_parse_level(name, level, err);
+}
+
+NPUPROF_API const char *npuprof_level_name(uint32_t level)
+{
+	return level < VNPU_PROF_LEVEL_COUNT ? level_names[level] : NULL;
+}
+
+NPUPROF_API int npuprof_metrics_parse(const char *name, uint32_t level, uint32_t *group,
+				      struct npuprof_error *err)
+{
+	npuprof_clear_error(err);
+	if (!group)
+		return npuprof_set_error(err, -EINVAL, "npuprof_metrics_parse: group is NULL");
+	return npuprof_parse_metrics(name, level, group, err);
+}
+
+NPUPROF_API const char *npuprof_metrics_name(uint32_t group)
+{
+	/* sample.json's name on a chip other than 5 (A2/A3 rename one side) */
+	const char *name =
+		group < VNPU_METRIC_COUNT ? npuprof_metric_sample_name(group, 0, false) : "";
+
+	return *name ? name : NULL;
+}
+
+NPUPROF_API int npuprof_output_check(const char *path, const char *what, char *resolved, size_t len,
+				     struct npuprof_error *err)
+{
+	char dir[PATH_MAX];
+	int ret;
+
+	npuprof_clear_error(err);
+	if (!resolved || !len)
+		return npuprof_set_error(err, -EINVAL, "npuprof_output_check: no buffer");
+	resolved[0] = '\0';
+	ret = output_dir(path, what ? what : "output_path", dir, err);
+	if (ret)
+		return ret;
+	if (snprintf(resolved, len, "%s", dir) >= (int)len)
+		return npuprof_set_error(err, -ERANGE,
+					 "output directory '%s' is longer than %zu bytes", dir,
+					 len - 1);
+	return 0;
 }
 
 NPUPROF_API int npuprof_profiler_start_v0_2(const struct npuprof_options *user,
@@ -263,7 +324,7 @@ NPUPROF_API int npuprof_profiler_start_v0_2(const struct npuprof_options *user,
 			"The option 'profiling_mode' or env variables 'PROFILING_MODE'"
 			" cannot be set to true when using 'profiler.Profiler'.");
 	if (!ret)
-		ret = output_dir(opts, dir, err);
+		ret = output_dir(opts->output_path, "output_path", dir, err);
 	if (ret)
 		goto out_unlock;
 	co.output_dir = dir;

@@ -13,7 +13,9 @@
 #    set is -E2BIG, sz 0 is -EINVAL;
 #  - a program linked against LIBNPUPROF_0.1's npuprof_profiler_start (the
 #    struct without sz) still works;
-#  - the version macros, npuprof_version() and the SONAME agree.
+#  - the version macros, npuprof_version() and the SONAME agree;
+#  - the installed npuprof runs with the installed library (no build-tree
+#    rpath), and the man pages parse without warnings (man-db and groff).
 # A gate of make check.
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -146,4 +148,33 @@ major=${version%%.*}
 [ -e "$lib/libnpuprof.so.$version" ] || fail "no libnpuprof.so.$version for npuprof_version() $version"
 [ "$(readelf -d "$lib/libnpuprof.so" | sed -n 's/.*SONAME.*\[\(.*\)\]/\1/p')" = "libnpuprof.so.$major" ] ||
 	fail "SONAME is not libnpuprof.so.$major"
-echo "check-install: installed, pkg-config works (shared and static); exports = the headers' $(wc -l <"$d/declared") functions + 5 compat; OPTS rules and LIBNPUPROF_0.1 hold"
+
+# the CLI: linked with the installed shared library, no build-tree rpath
+bin="$d/root/usr/bin/npuprof"
+[ -x "$bin" ] || { echo "check-install: no $bin" >&2; exit 1; }
+if readelf -d "$bin" | grep -E 'RPATH|RUNPATH' | grep -q .; then
+	echo "check-install: $bin keeps an rpath: $(readelf -d "$bin" | grep -E 'RPATH|RUNPATH')" >&2
+	exit 1
+fi
+readelf -d "$bin" | grep -q 'NEEDED.*\[libnpuprof\.so\.0\]' ||
+	{ echo "check-install: $bin does not use libnpuprof.so.0" >&2; exit 1; }
+ver=$(LD_LIBRARY_PATH="$d/root/usr/lib" "$bin" --version)
+case "$ver" in
+"npuprof "*"
+libnpuprof "*) ;;
+*) echo "check-install: npuprof --version said: $ver" >&2; exit 1 ;;
+esac
+
+# the man pages: installed, and clean for man-db and groff (warnings are failures)
+for m in man1/npuprof.1 man3/libnpuprof.3; do
+	f="$d/root/usr/share/man/$m"
+	[ -f "$f" ] || { echo "check-install: no $f" >&2; exit 1; }
+	w=$( { MANWIDTH=80 man --warnings -l "$f" >/dev/null; } 2>&1)
+	w+=$(groff -man -z -ww "$f" 2>&1)
+	if [ -n "$w" ]; then
+		echo "check-install: $m: $w" >&2
+		exit 1
+	fi
+done
+echo "check-install: installed, pkg-config works (shared and static); exports = the headers' $(wc -l <"$d/declared") functions + 5 compat; OPTS rules and LIBNPUPROF_0.1 hold;" \
+	"npuprof runs with the installed library; npuprof(1) and libnpuprof(3) are clean"

@@ -26,6 +26,8 @@ pkgs=(
 	iproute2
 	# lint
 	sparse cppcheck clang-format
+	# the man pages' check in tools/check-install.sh (man --warnings, groff -ww)
+	man-db groff-base
 	# kselftest harness headers and checkpatch.pl
 	linux-source-6.1
 	# the debug kernel (tools/vm/debug-kernel.sh)

@@ -235,6 +235,107 @@ TEST_F(paths, ascend_work_path)
 }
 
 /* The rules checked before any device is touched. */
+/*
+ * The public forms (npuprof.h) of the rules above, which npuprof(1) checks
+ * its options with: same results and words as the Profiler's, names back.
+ */
+TEST(public_level_and_metrics_calls)
+{
+	struct npuprof_error err;
+	uint32_t l = 99, g = 99, seen = 0;
+
+	for (uint32_t i = 0; i < VNPU_PROF_LEVEL_COUNT; i++) {
+		ASSERT_NE(NULL, npuprof_level_name(i));
+		EXPECT_EQ(0, npuprof_level_parse(npuprof_level_name(i), &l, &err));
+		EXPECT_EQ(i, l);
+	}
+	EXPECT_STREQ("L1", npuprof_level_name(VNPU_PROF_L1));
+	EXPECT_EQ(NULL, npuprof_level_name(VNPU_PROF_LEVEL_COUNT));
+	EXPECT_EQ(NULL, npuprof_level_name(UINT32_MAX));
+	EXPECT_EQ(0, npuprof_level_parse(NULL, &l, &err));
+	EXPECT_EQ(VNPU_PROF_L0, l);
+	EXPECT_EQ(-EINVAL, npuprof_level_parse("L3", &l, &err));
+	EXPECT_STREQ("Profiler options: level cannot set to: L3, should set level to [L0, L1, L2].",
+		     err.msg);
+	EXPECT_EQ(-EINVAL, npuprof_level_parse("L1", NULL, &err));
+	EXPECT_EQ(-EINVAL, err.code);
+	/* a success clears an earlier message */
+	EXPECT_EQ(0, npuprof_level_parse("L2", &l, &err));
+	EXPECT_STREQ("", err.msg);
+
+	/* every group has a name, each a different one; the Profiler's keys parse back */
+	for (uint32_t i = 0; i < VNPU_METRIC_COUNT; i++) {
+		const char *name = npuprof_metrics_name(i);
+
+		ASSERT_NE(NULL, name) TH_LOG("group %u", i);
+		for (uint32_t j = 0; j < i; j++)
+			EXPECT_STRNE(npuprof_metrics_name(j), name);
+		if (npuprof_metrics_parse(name, VNPU_PROF_L1, &g, &err) == 0) {
+			EXPECT_EQ(i, g);
+			seen++;
+		}
+	}
+	EXPECT_EQ(7, seen);
+	EXPECT_STREQ("PipeUtilization", npuprof_metrics_name(VNPU_METRIC_PIPE_UTILIZATION));
+	EXPECT_EQ(NULL, npuprof_metrics_name(VNPU_METRIC_NONE));
+	EXPECT_EQ(NULL, npuprof_metrics_name(VNPU_METRIC_COUNT));
+	EXPECT_EQ(-EINVAL, npuprof_metrics_parse("Memory", VNPU_PROF_L0, &g, &err));
+	EXPECT_STREQ("Please use L1 or L2 if you want to collect aic metrics!", err.msg);
+	EXPECT_EQ(-EINVAL, npuprof_metrics_parse("Fast", VNPU_PROF_L1, &g, &err));
+	EXPECT_NE(NULL, strstr(err.msg, "cannot set to: Fast")) TH_LOG("%s", err.msg);
+	EXPECT_EQ(0, npuprof_metrics_parse("", VNPU_PROF_L1, &g, &err));
+	EXPECT_EQ(VNPU_METRIC_NONE, g);
+	EXPECT_EQ(-EINVAL, npuprof_metrics_parse("Memory", VNPU_PROF_L1, NULL, &err));
+	EXPECT_EQ(0, npuprof_metrics_parse("Memory", VNPU_PROF_L1, &g, NULL));
+}
+
+TEST_F(paths, public_output_check)
+{
+	char resolved[PATH_MAX], small[8], path[128];
+	struct npuprof_error err;
+
+	EXPECT_EQ(0, npuprof_output_check(self->dir, "--output", resolved, sizeof(resolved), &err));
+	EXPECT_STREQ(self->dir, resolved);
+	/* the message names the path by the caller's word */
+	snprintf(path, sizeof(path), "%s/missing", self->dir);
+	EXPECT_EQ(-ENOENT,
+		  npuprof_output_check(path, "--output", resolved, sizeof(resolved), &err));
+	EXPECT_NE(NULL, strstr(err.msg, "--output '")) TH_LOG("%s", err.msg);
+	EXPECT_NE(NULL, strstr(err.msg, path)) TH_LOG("%s", err.msg);
+	EXPECT_EQ(-ENOENT, npuprof_output_check(path, NULL, resolved, sizeof(resolved), &err));
+	EXPECT_NE(NULL, strstr(err.msg, "output_path '")) TH_LOG("%s", err.msg);
+	snprintf(path, sizeof(path), "%s/a\tb", self->dir);
+	EXPECT_EQ(-EINVAL,
+		  npuprof_output_check(path, "--output", resolved, sizeof(resolved), &err));
+	/* NULL and "": $ASCEND_WORK_PATH, else the current directory */
+	ASSERT_EQ(0, setenv("ASCEND_WORK_PATH", self->dir, 1));
+	ASSERT_EQ(0, chdir("/"));
+	EXPECT_EQ(0, npuprof_output_check(NULL, "--output", resolved, sizeof(resolved), &err));
+	EXPECT_STREQ(self->dir, resolved);
+	ASSERT_EQ(0, setenv("ASCEND_WORK_PATH", "/nonexistent/awp", 1));
+	EXPECT_EQ(-ENOENT, npuprof_output_check("", "--output", resolved, sizeof(resolved), &err));
+	EXPECT_NE(NULL, strstr(err.msg, "ASCEND_WORK_PATH '/nonexistent/awp'"))
+	TH_LOG("%s", err.msg);
+	ASSERT_EQ(0, unsetenv("ASCEND_WORK_PATH"));
+	ASSERT_EQ(0, chdir(self->dir));
+	EXPECT_EQ(0, npuprof_output_check("", NULL, resolved, sizeof(resolved), &err));
+	EXPECT_STREQ(self->dir, resolved);
+	/* the caller's buffer: too small is -ERANGE, none is -EINVAL */
+	EXPECT_EQ(-ERANGE, npuprof_output_check(self->dir, NULL, small, sizeof(small), &err));
+	EXPECT_EQ(sizeof(small) - 1, strlen(small));
+	EXPECT_EQ(-EINVAL, npuprof_output_check(self->dir, NULL, NULL, 0, &err));
+}
+
+TEST(version)
+{
+	unsigned int major, minor, patch;
+	char tail;
+
+	ASSERT_NE(NULL, npuprof_version());
+	EXPECT_EQ(3, sscanf(npuprof_version(), "%u.%u.%u%c", &major, &minor, &patch, &tail))
+	TH_LOG("'%s'", npuprof_version());
+}
+
 TEST(profiler_rules_without_device)
 {
 	struct npuprof_error err;

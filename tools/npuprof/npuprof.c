@@ -4,36 +4,58 @@
  *
  *   npuprof run [--level L] [--aic-metrics GROUP] [--output DIR] -- PROGRAM [ARGS]
  *   npuprof export [--timestamp TS] [--quiet] RAW_OR_PROF_DIR
- *   npuprof devices
- *   npuprof stat [DEV]
+ *   npuprof devices [--json]
+ *   npuprof stat [--json] [DEV]
  *   npuprof watch [--count N] [--timeout SEC]
+ *   npuprof [COMMAND] --help | --version
  *
- * Exit codes: 0 success; 1 failure (the message names what failed);
- * 2 bad usage; `run` returns the program's own status (128 + signal when
- * it was killed). See docs/npuprof.md.
+ * Exit codes: 0 success; 1 failure (the message names what failed; a
+ * missing or unusable output directory is one: the environment, not the
+ * command line, is wrong); 2 bad usage (an unknown option, a malformed
+ * value); `run` returns the program's own status (128 + signal when it
+ * was killed). See docs/npuprof.md and npuprof(1).
+ *
+ * Output: what a script parses (the tables of devices and stat, their
+ * --json documents, watch's events, --help, --version) goes to stdout;
+ * results and progress (run's "npuprof: profile: DIR", export's summary)
+ * and every message go to stderr, so that they never mix with PROGRAM's
+ * own stdout under `run`.
+ *
+ * `run` learns each PROF_* folder from the program itself: it passes one
+ * end of a socket pair in NPUPROF_REPORT_FD, and libnpuprof's global
+ * profiling sends each folder's path there when it makes it (report.c).
+ * While the program runs, `run` forwards SIGINT and SIGTERM to it; when a
+ * signal killed it (so its atexit export never ran), `run` exports the
+ * folders itself from the raw data already on disk, as `perf record` does.
+ *
+ * Only libnpuprof's public API is used: the tool links the shared library.
  */
-#include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
+#include <json-c/json.h>
 #include <limits.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/signalfd.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include "npuprof.h"
-#include "npuprof_internal.h"
 #include "vnpu_prof.h"
 
-int npuprof_parse_level(const char *level, uint32_t *out, struct npuprof_error *err);
-int npuprof_parse_metrics(const char *metrics, uint32_t level, uint32_t *out,
-			  struct npuprof_error *err);
-int npuprof_check_output_path(const char *path, const char *what, char *resolved,
-			      struct npuprof_error *err);
+/* The project's version: the libnpuprof header's this was built with. */
+#define STR_(x) #x
+#define STR(x) STR_(x)
+#define NPUPROF_CLI_VERSION \
+	STR(NPUPROF_VERSION_MAJOR) "." STR(NPUPROF_VERSION_MINOR) "." STR(NPUPROF_VERSION_PATCH)
 
 #define EXIT_USAGE 2
 
@@ -45,18 +67,44 @@ static int usage_error(const char *cmd, const char *fmt, ...)
 {
 	va_list ap;
 
-	fprintf(stderr, "%s %s: ", prog, cmd);
+	fprintf(stderr, "%s%s%s: ", prog, *cmd ? " " : "", cmd);
 	va_start(ap, fmt);
 	vfprintf(stderr, fmt, ap);
 	va_end(ap);
-	fprintf(stderr, "\nTry '%s %s --help'.\n", prog, cmd);
+	fprintf(stderr, "\nTry '%s%s%s --help'.\n", prog, *cmd ? " " : "", cmd);
 	return EXIT_USAGE;
+}
+
+/*
+ * getopt_long() returned '?' or ':' (opterr is 0, so getopt printed
+ * nothing): name the option, as the user wrote it.
+ */
+static int bad_option(const char *cmd, int c, char **argv)
+{
+	if (c == ':')
+		return usage_error(cmd, "option '%s' needs a value", argv[optind - 1]);
+	if (optopt)
+		return usage_error(cmd, "unknown option '-%c'", optopt);
+	return usage_error(cmd, "unknown option '%s'", argv[optind - 1]);
+}
+
+/* Start getopt_long() over on a subcommand's argv (glibc: optind 0 resets it). */
+static void getopt_reset(void)
+{
+	optind = 0;
+	opterr = 0;
 }
 
 static int fail(const char *cmd, const struct npuprof_error *err)
 {
 	fprintf(stderr, "%s %s: %s\n", prog, cmd, err->msg);
 	return 1;
+}
+
+static int version(void)
+{
+	printf("npuprof %s\nlibnpuprof %s\n", NPUPROF_CLI_VERSION, npuprof_version());
+	return 0;
 }
 
 /* A whole decimal number in [min, max], or -1. */
@@ -72,22 +120,75 @@ static long parse_num(const char *s, long min, long max)
 	return v;
 }
 
-static const char *const level_names[] = { "L0", "L1", "L2" };
-static const char *const group_names[] = {
-	[VNPU_METRIC_ARITHMETIC_UTILIZATION] = "ArithmeticUtilization",
-	[VNPU_METRIC_PIPE_UTILIZATION] = "PipeUtilization",
-	[VNPU_METRIC_MEMORY] = "Memory",
-	[VNPU_METRIC_MEMORY_L0] = "MemoryL0",
-	[VNPU_METRIC_RESOURCE_CONFLICT_RATIO] = "ResourceConflictRatio",
-	[VNPU_METRIC_MEMORY_UB] = "MemoryUB",
-	[VNPU_METRIC_L2_CACHE] = "L2Cache",
-	[VNPU_METRIC_PIPE_EXECUTE_UTILIZATION] = "PipelineExecuteUtilization",
-	[VNPU_METRIC_MEMORY_ACCESS] = "MemoryAccess",
-};
-
-static const char *group_name(uint32_t g)
+static const char *level_str(uint32_t level, const char *unknown)
 {
-	return g < VNPU_METRIC_COUNT ? group_names[g] : "none";
+	const char *s = npuprof_level_name(level);
+
+	return s ? s : unknown;
+}
+
+static const char *group_str(uint32_t group)
+{
+	const char *s = npuprof_metrics_name(group);
+
+	return s ? s : "none";
+}
+
+/* ---- export (also run's, for a program that was killed) ---- */
+
+static int progress(void *arg, uint64_t done, uint64_t total)
+{
+	int width = 40, fill = total ? (int)(done * (uint64_t)width / total) : width;
+
+	(void)arg;
+	fprintf(stderr, "\rexporting [%.*s%*s] %3d%%", fill,
+		"########################################", width - fill, "",
+		total ? (int)(done * 100 / total) : 100);
+	if (done == total)
+		fputc('\n', stderr);
+	return 0;
+}
+
+/* Export the PROF_* folder @root and say what it held, on stderr: 0 or 1. */
+static int export_prof(const char *cmd, const char *root, const char *timestamp, int quiet)
+{
+	struct npuprof_export_summary sum = { 0 }; /* filled on success only */
+	struct npuprof_export_opts eo = {
+		.sz = sizeof(eo), .timestamp = timestamp, .quiet = quiet, .summary = &sum
+	};
+	struct npuprof_error err;
+	unsigned long long missing = 0;
+
+	if (!quiet && isatty(STDERR_FILENO))
+		eo.progress = progress;
+	if (npuprof_export(root, &eo, &err))
+		return fail(cmd, &err);
+	fprintf(stderr,
+		"npuprof: exported %s/mindstudio_profiler_output (%llu op_summary rows, "
+		"%u device(s))\n",
+		root, (unsigned long long)sum.op_summary_rows, sum.n_devices);
+	for (uint32_t i = 0; i < sum.n_devices; i++) {
+		const struct npuprof_export_device *d = &sum.dev[i];
+
+		fprintf(stderr, "npuprof:   device %u: %s, %s, %llu tasks, %llu records, %llu lost",
+			d->dev_id, level_str(d->level, "?"), group_str(d->metric_group),
+			(unsigned long long)d->tasks, (unsigned long long)d->records,
+			(unsigned long long)d->lost);
+		if (d->seq_missing)
+			fprintf(stderr, ", %llu missing", (unsigned long long)d->seq_missing);
+		fputc('\n', stderr);
+		missing += d->seq_missing;
+	}
+	if (sum.lost)
+		fprintf(stderr,
+			"%s %s: warning: %llu records were lost (ring full); see README.txt\n",
+			prog, cmd, (unsigned long long)sum.lost);
+	if (missing)
+		fprintf(stderr,
+			"%s %s: warning: %llu records are missing from the raw data "
+			"(not written, cut short or removed); see README.txt\n",
+			prog, cmd, missing);
+	return 0;
 }
 
 /* ---- run ---- */
@@ -104,26 +205,173 @@ static const char run_help[] =
 	"  -o, --output DIR            where the PROF_* folder goes (default: $ASCEND_WORK_PATH\n"
 	"                              or the current directory); must exist and be writable\n"
 	"  -h, --help                  this text\n"
+	"  -V, --version               the versions of npuprof and libnpuprof\n"
 	"\n"
-	"Sets PROFILING_MODE=true and PROFILING_OPTIONS (msprof's convention) for PROGRAM,\n"
-	"then prints the PROF_* folder(s) written. Exit status: PROGRAM's.\n";
+	"Sets PROFILING_MODE=true, PROFILING_OPTIONS (msprof's convention) and\n"
+	"NPUPROF_REPORT_FD for PROGRAM and prints each PROF_* folder it makes, on\n"
+	"stderr. SIGINT and SIGTERM are passed on to PROGRAM; when a signal kills it,\n"
+	"npuprof exports its folders itself. Exit status: PROGRAM's (128 + N when\n"
+	"signal N killed it).\n";
 
-/* Names of the PROF_* entries of @dir, newline-separated, in @buf. */
-static void list_prof(const char *dir, char *buf, size_t len)
+/*
+ * What `run` learned from the program: the PROF_* folders it reported,
+ * each once (a program and its children share the socket).
+ */
+struct run_profs {
+	char **dir;
+	size_t n;
+};
+
+/*
+ * Read the folders waiting on @fd without blocking. A message must be an
+ * absolute path to a PROF_* folder and a newline, as report.c sends it:
+ * anything else (the program may write what it likes to the socket) is
+ * ignored. Returns 0, or -1 once every writer has closed its end.
+ */
+static int read_reports(int fd, struct run_profs *p)
 {
-	DIR *d = opendir(dir);
-	struct dirent *e;
-	size_t n = 0;
+	char buf[PATH_MAX + 2];
 
-	buf[0] = 0;
-	if (!d)
-		return;
-	while ((e = readdir(d))) {
-		if (strncmp(e->d_name, "PROF_", 5))
+	for (;;) {
+		ssize_t n = recv(fd, buf, sizeof(buf) - 1, MSG_DONTWAIT | MSG_TRUNC);
+		const char *base;
+		char **grown;
+		size_t i;
+
+		if (n == 0)
+			return -1; /* end of file: no writer is left */
+		if (n < 0)
+			return errno == EINTR ? 0 : errno == EAGAIN ? 0 : -1;
+		if ((size_t)n >= sizeof(buf) - 1 || buf[n - 1] != '\n')
+			continue; /* too long (truncated) or not a line */
+		buf[n - 1] = '\0';
+		base = strrchr(buf, '/');
+		if (buf[0] != '/' || strchr(buf, '\n') || !base || strncmp(base + 1, "PROF_", 5))
 			continue;
-		n += (size_t)snprintf(buf + n, n < len ? len - n : 0, "%s\n", e->d_name);
+		for (i = 0; i < p->n && strcmp(p->dir[i], buf); i++)
+			;
+		if (i < p->n)
+			continue;
+		grown = realloc(p->dir, (p->n + 1) * sizeof(*p->dir));
+		if (!grown)
+			return 0; /* keep what we have; the folder is still on disk */
+		p->dir = grown;
+		p->dir[p->n] = strdup(buf);
+		if (!p->dir[p->n])
+			return 0;
+		fprintf(stderr, "npuprof: profile: %s\n", p->dir[p->n++]);
 	}
-	closedir(d);
+}
+
+/*
+ * The signals `run` passes on: SIGINT and SIGTERM, unless npuprof itself
+ * was started with them ignored (a background job of a non-interactive
+ * shell, nohup): PROGRAM inherits that, and npuprof honours it too.
+ */
+static void forwarded_signals(sigset_t *set)
+{
+	static const int sigs[] = { SIGINT, SIGTERM };
+
+	sigemptyset(set);
+	for (size_t i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++) {
+		struct sigaction sa;
+
+		if (!sigaction(sigs[i], NULL, &sa) && sa.sa_handler != SIG_IGN)
+			sigaddset(set, sigs[i]);
+	}
+}
+
+/*
+ * Wait for @pid, reading its reports on @rfd and passing on the signals
+ * @sfd delivers. The socket is not read to its end: a grandchild that
+ * outlives PROGRAM may hold it open, and `run` is done when PROGRAM is.
+ */
+static int wait_child(pid_t pid, int sfd, int rfd, struct run_profs *profs, int *status)
+{
+	struct pollfd pfd[2] = { { .fd = sfd, .events = POLLIN }, { .fd = rfd, .events = POLLIN } };
+
+	for (;;) {
+		struct signalfd_siginfo si;
+		pid_t w = waitpid(pid, status, WNOHANG);
+
+		if (w == pid)
+			break;
+		if (w < 0 && errno != EINTR) {
+			perror("npuprof run: waitpid");
+			return -1;
+		}
+		if (poll(pfd, 2, -1) < 0 && errno != EINTR) {
+			perror("npuprof run: poll");
+			return -1;
+		}
+		if (pfd[1].revents && read_reports(rfd, profs) < 0)
+			pfd[1].fd = -1; /* every writer is gone: stop polling it */
+		while (read(sfd, &si, sizeof(si)) == sizeof(si)) {
+			if (si.ssi_signo != SIGCHLD)
+				kill(pid, (int)si.ssi_signo);
+		}
+	}
+	/* what PROGRAM sent before it exited is queued: take it */
+	read_reports(rfd, profs);
+	return 0;
+}
+
+/* PROFILING_OPTIONS for the child, made by json-c (DIR may hold quotes). */
+static char *profiling_options(const char *dir, const char *level, const char *metrics)
+{
+	struct json_object *o = json_object_new_object();
+	char *s = NULL;
+
+	if (!o)
+		return NULL;
+	if (!json_object_object_add(o, "output", json_object_new_string(dir)) &&
+	    !json_object_object_add(o, "level", json_object_new_string(level)) &&
+	    !json_object_object_add(o, "aic_metrics", json_object_new_string(metrics)))
+		s = strdup(json_object_to_json_string_ext(
+			o, JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE));
+	json_object_put(o);
+	return s;
+}
+
+static bool exported(const char *dir)
+{
+	char readme[PATH_MAX + 64];
+
+	/* README.txt is the last file an export writes */
+	snprintf(readme, sizeof(readme), "%s/mindstudio_profiler_output/README.txt", dir);
+	return access(readme, F_OK) == 0;
+}
+
+/* After PROGRAM: export what a killed one left, or say what was not exported. */
+static int run_results(const char *program, int status, struct run_profs *profs)
+{
+	int failed = 0;
+
+	if (WIFSIGNALED(status)) {
+		int sig = WTERMSIG(status);
+
+		fprintf(stderr, "npuprof run: '%s' was killed by signal %d (%s)%s\n", program, sig,
+			strsignal(sig), profs->n ? "; exporting what it collected" : "");
+		for (size_t i = 0; i < profs->n; i++) {
+			if (!exported(profs->dir[i]) && export_prof("run", profs->dir[i], NULL, 0))
+				fprintf(stderr,
+					"npuprof run: %s was not exported; its raw data is "
+					"there for 'npuprof export'\n",
+					profs->dir[i]);
+		}
+		return 128 + sig;
+	}
+	for (size_t i = 0; i < profs->n; i++) {
+		if (exported(profs->dir[i]))
+			continue;
+		fprintf(stderr,
+			"npuprof run: %s was not exported (see the error above); export "
+			"its raw data with 'npuprof export' once the cause is fixed\n",
+			profs->dir[i]);
+		failed = 1;
+	}
+	/* PROGRAM's status, unless it succeeded and its profile did not */
+	return WEXITSTATUS(status) ? WEXITSTATUS(status) : failed;
 }
 
 static int cmd_run(int argc, char **argv)
@@ -133,17 +381,21 @@ static int cmd_run(int argc, char **argv)
 		{ "aic-metrics", required_argument, NULL, 'm' },
 		{ "output", required_argument, NULL, 'o' },
 		{ "help", no_argument, NULL, 'h' },
+		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *level = "L1", *metrics = "", *output = NULL;
-	char dir[PATH_MAX], json[PATH_MAX + 128], *before, *after;
+	struct run_profs profs = { NULL, 0 };
+	char dir[PATH_MAX], report[64], *json;
+	sigset_t set, old;
 	struct npuprof_error err;
+	int c, ret, status, sfd, sv[2];
+	struct stat st;
 	uint32_t l, g;
-	int c, status, failed = 0;
 	pid_t pid;
 
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "+l:m:o:h", opts, NULL)) != -1) {
+	getopt_reset();
+	while ((c = getopt_long(argc, argv, "+:l:m:o:hV", opts, NULL)) != -1) {
 		switch (c) {
 		case 'l':
 			level = optarg;
@@ -157,36 +409,65 @@ static int cmd_run(int argc, char **argv)
 		case 'h':
 			fputs(run_help, stdout);
 			return 0;
+		case 'V':
+			return version();
 		default:
-			return usage_error("run", "bad option");
+			return bad_option("run", c, argv);
 		}
 	}
 	if (optind >= argc)
 		return usage_error("run", "no PROGRAM given");
-	if (npuprof_parse_level(level, &l, &err) || npuprof_parse_metrics(metrics, l, &g, &err))
+	if (npuprof_level_parse(level, &l, &err) || npuprof_metrics_parse(metrics, l, &g, &err))
 		return usage_error("run", "%s", err.msg);
-	if (!output) {
-		const char *env = getenv("ASCEND_WORK_PATH");
-
-		output = env && *env ? env : ".";
-	}
-	if (npuprof_check_output_path(output, "--output", dir, &err))
+	ret = npuprof_output_check(output, "--output", dir, sizeof(dir), &err);
+	/* a malformed name is bad usage; a missing or read-only directory is not */
+	if (ret == -EINVAL || ret == -ENAMETOOLONG)
 		return usage_error("run", "%s", err.msg);
+	if (ret)
+		return fail("run", &err);
 
-	snprintf(json, sizeof(json), "{\"output\":\"%s\",\"level\":\"%s\",\"aic_metrics\":\"%s\"}",
-		 dir, level, metrics);
-	before = malloc(1 << 16);
-	after = malloc(1 << 16);
-	if (!before || !after)
+	json = profiling_options(dir, level, metrics);
+	if (!json) {
+		fprintf(stderr, "npuprof run: out of memory\n");
 		return 1;
-	list_prof(dir, before, 1 << 16);
+	}
+	/* the child's end is sv[1]; its inode tells the library it is the one meant */
+	if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, sv) || fstat(sv[1], &st)) {
+		perror("npuprof run: socketpair");
+		free(json);
+		return 1;
+	}
+	snprintf(report, sizeof(report), "%d:%llu", sv[1], (unsigned long long)st.st_ino);
 
+	/*
+	 * Block the signals to pass on before the fork, so that none is lost
+	 * between the fork and the wait: they arrive on a signalfd instead.
+	 * SIGCHLD too, with its default action (an inherited SIG_IGN would
+	 * reap PROGRAM behind our back).
+	 */
+	signal(SIGCHLD, SIG_DFL);
+	forwarded_signals(&set);
+	sigaddset(&set, SIGCHLD);
+	sigprocmask(SIG_BLOCK, &set, &old);
+	sfd = signalfd(-1, &set, SFD_CLOEXEC | SFD_NONBLOCK);
+	if (sfd < 0) {
+		perror("npuprof run: signalfd");
+		ret = 1;
+		goto out;
+	}
+
+	fflush(NULL);
 	pid = fork();
 	if (pid < 0) {
 		perror("npuprof run: fork");
-		return 1;
+		ret = 1;
+		goto out;
 	}
 	if (pid == 0) {
+		sigprocmask(SIG_SETMASK, &old, NULL);
+		/* the one fd PROGRAM inherits from us */
+		if (fcntl(sv[1], F_SETFD, 0) == 0)
+			setenv("NPUPROF_REPORT_FD", report, 1);
 		setenv("PROFILING_MODE", "true", 1);
 		setenv("PROFILING_OPTIONS", json, 1);
 		execvp(argv[optind], argv + optind);
@@ -194,43 +475,39 @@ static int cmd_run(int argc, char **argv)
 			strerror(errno));
 		_exit(127);
 	}
-	while (waitpid(pid, &status, 0) < 0) {
-		if (errno != EINTR) {
-			perror("npuprof run: waitpid");
-			return 1;
-		}
+	close(sv[1]);
+	sv[1] = -1;
+	if (wait_child(pid, sfd, sv[0], &profs, &status)) {
+		ret = 1;
+		goto out;
 	}
+	/*
+	 * PROGRAM is gone: signals get their usual meaning back, so that a
+	 * second Ctrl-C stops an export that takes too long. Those already
+	 * queued were meant for PROGRAM.
+	 */
+	{
+		struct signalfd_siginfo si;
 
-	list_prof(dir, after, 1 << 16);
-	for (char *line = strtok(after, "\n"); line; line = strtok(NULL, "\n")) {
-		char needle[300], readme[PATH_MAX + 320];
-
-		snprintf(needle, sizeof(needle), "%s\n", line);
-		if (strstr(before, needle))
-			continue;
-		printf("npuprof: profile: %s/%s\n", dir, line);
-		/* README.txt is the last file an export writes */
-		snprintf(readme, sizeof(readme), "%s/%s/mindstudio_profiler_output/README.txt", dir,
-			 line);
-		if (!WIFSIGNALED(status) && access(readme, F_OK)) {
-			fprintf(stderr,
-				"npuprof run: %s/%s was not exported (see the error above); export "
-				"its raw data with 'npuprof export' once the cause is fixed\n",
-				dir, line);
-			failed = 1;
-		}
+		while (read(sfd, &si, sizeof(si)) == sizeof(si))
+			;
 	}
-	free(before);
-	free(after);
-	if (WIFSIGNALED(status)) {
-		fprintf(stderr,
-			"npuprof run: '%s' was killed by signal %d; its raw data can be "
-			"exported with 'npuprof export'\n",
-			argv[optind], WTERMSIG(status));
-		return 128 + WTERMSIG(status);
-	}
-	/* PROGRAM's status, unless it succeeded and its profile did not */
-	return WEXITSTATUS(status) ? WEXITSTATUS(status) : failed;
+	close(sfd);
+	sfd = -1;
+	sigprocmask(SIG_SETMASK, &old, NULL);
+	ret = run_results(argv[optind], status, &profs);
+out:
+	if (sfd >= 0)
+		close(sfd);
+	sigprocmask(SIG_SETMASK, &old, NULL);
+	close(sv[0]);
+	if (sv[1] >= 0)
+		close(sv[1]);
+	for (size_t i = 0; i < profs.n; i++)
+		free(profs.dir[i]);
+	free(profs.dir);
+	free(json);
+	return ret;
 }
 
 /* ---- export ---- */
@@ -238,38 +515,29 @@ static int cmd_run(int argc, char **argv)
 static const char export_help[] =
 	"Usage: npuprof export [OPTIONS] RAW_OR_PROF_DIR\n"
 	"Parse the raw data of a PROF_* folder (or of one of its device_N or data\n"
-	"folders) again into mindstudio_profiler_output/.\n"
+	"folders) again into mindstudio_profiler_output/; the summary goes to stderr.\n"
 	"\n"
 	"  -t, --timestamp YYYYMMDDhhmmss   the {ts} of the file names (default: now)\n"
 	"  -q, --quiet                      no progress bar and no warnings\n"
-	"  -h, --help                       this text\n";
+	"  -h, --help                       this text\n"
+	"  -V, --version                    the versions of npuprof and libnpuprof\n";
 
-static int progress(void *arg, uint64_t done, uint64_t total)
-{
-	int width = 40, fill = total ? (int)(done * (uint64_t)width / total) : width;
-
-	(void)arg;
-	fprintf(stderr, "\rexporting [%.*s%*s] %3d%%", fill,
-		"########################################", width - fill, "",
-		total ? (int)(done * 100 / total) : 100);
-	if (done == total)
-		fputc('\n', stderr);
-	return 0;
-}
-
-/* The PROF_* folder @path is in or is, in @out. */
-static int find_prof_root(const char *path, char *out, struct npuprof_error *err)
+/* The PROF_* folder @path is in or is, in @out (PATH_MAX): 0 or 1. */
+static int find_prof_root(const char *path, char *out)
 {
 	char buf[PATH_MAX];
 
-	if (!realpath(path, buf))
-		return npuprof_set_error(err, -errno, "'%s': %s", path, strerror(errno));
+	if (!realpath(path, buf)) {
+		fprintf(stderr, "%s export: '%s': %s\n", prog, path, strerror(errno));
+		return 1;
+	}
 	for (;;) {
 		char *base = strrchr(buf, '/');
 
-		if (!base || base == buf)
-			return npuprof_set_error(err, -ENOENT, "'%s' is not in a PROF_* folder",
-						 path);
+		if (!base || base == buf) {
+			fprintf(stderr, "%s export: '%s' is not in a PROF_* folder\n", prog, path);
+			return 1;
+		}
 		if (!strncmp(base + 1, "PROF_", 5)) {
 			strcpy(out, buf);
 			return 0;
@@ -284,97 +552,174 @@ static int cmd_export(int argc, char **argv)
 		{ "timestamp", required_argument, NULL, 't' },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "help", no_argument, NULL, 'h' },
+		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 },
 	};
-	struct npuprof_export_summary sum;
-	struct npuprof_export_opts eo = { .sz = sizeof(eo), .summary = &sum };
-	struct npuprof_error err;
-	unsigned long long missing = 0;
+	const char *timestamp = NULL;
 	char root[PATH_MAX];
-	int c;
+	int c, quiet = 0;
 
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "t:qh", opts, NULL)) != -1) {
+	getopt_reset();
+	while ((c = getopt_long(argc, argv, ":t:qhV", opts, NULL)) != -1) {
 		switch (c) {
 		case 't':
-			eo.timestamp = optarg;
+			timestamp = optarg;
 			break;
 		case 'q':
-			eo.quiet = 1;
+			quiet = 1;
 			break;
 		case 'h':
 			fputs(export_help, stdout);
 			return 0;
+		case 'V':
+			return version();
 		default:
-			return usage_error("export", "bad option");
+			return bad_option("export", c, argv);
 		}
 	}
 	if (optind != argc - 1)
 		return usage_error("export", "give exactly one RAW_OR_PROF_DIR");
-	if (find_prof_root(argv[optind], root, &err))
-		return fail("export", &err);
-	if (!eo.quiet && isatty(STDERR_FILENO))
-		eo.progress = progress;
-	if (npuprof_export(root, &eo, &err))
-		return fail("export", &err);
-	printf("npuprof: exported %s/mindstudio_profiler_output (%llu op_summary rows, "
-	       "%u device(s))\n",
-	       root, (unsigned long long)sum.op_summary_rows, sum.n_devices);
-	for (uint32_t i = 0; i < sum.n_devices; i++) {
-		const struct npuprof_export_device *d = &sum.dev[i];
-
-		printf("npuprof:   device %u: %s, %s, %llu tasks, %llu records, %llu lost",
-		       d->dev_id, d->level < 3 ? level_names[d->level] : "?",
-		       group_name(d->metric_group), (unsigned long long)d->tasks,
-		       (unsigned long long)d->records, (unsigned long long)d->lost);
-		if (d->seq_missing)
-			printf(", %llu missing", (unsigned long long)d->seq_missing);
-		putchar('\n');
-		missing += d->seq_missing;
-	}
-	if (sum.lost)
-		fprintf(stderr,
-			"npuprof export: warning: %llu records were lost (ring full); "
-			"see README.txt\n",
-			(unsigned long long)sum.lost);
-	if (missing)
-		fprintf(stderr,
-			"npuprof export: warning: %llu records are missing from the raw data "
-			"(not written, cut short or removed); see README.txt\n",
-			(unsigned long long)missing);
-	return 0;
+	if (find_prof_root(argv[optind], root))
+		return 1;
+	return export_prof("export", root, timestamp, quiet);
 }
 
 /* ---- devices, stat, watch (generic netlink) ---- */
 
-static const char devices_help[] =
-	"Usage: npuprof devices\n"
-	"List the virtual NPUs (over the vnpu generic netlink family).\n";
+static const char devices_help[] = "Usage: npuprof devices [--json]\n"
+				   "List the virtual NPUs (over the vnpu generic netlink family).\n"
+				   "\n"
+				   "  -j, --json     one JSON document instead of the table\n"
+				   "  -h, --help     this text\n"
+				   "  -V, --version  the versions of npuprof and libnpuprof\n";
 static const char stat_help[] =
-	"Usage: npuprof stat [DEV]\n"
-	"Show the state and counters of device DEV (default: every device).\n";
+	"Usage: npuprof stat [--json] [DEV]\n"
+	"Show the state and counters of device DEV (default: every device).\n"
+	"\n"
+	"  -j, --json     one JSON document instead of the text\n"
+	"  -h, --help     this text\n"
+	"  -V, --version  the versions of npuprof and libnpuprof\n";
 static const char watch_help[] =
 	"Usage: npuprof watch [--count N] [--timeout SEC]\n"
 	"Print the vnpu events (session started/stopped, records lost, device\n"
-	"reset) as they happen.\n"
+	"reset) as they happen; a LOST line when the kernel dropped some.\n"
 	"\n"
 	"  -c, --count N      exit after N events\n"
 	"  -t, --timeout SEC  exit after SEC seconds without an event (status 0)\n"
-	"  -h, --help         this text\n";
+	"  -h, --help         this text\n"
+	"  -V, --version      the versions of npuprof and libnpuprof\n";
 
-static int only_help(const char *cmd, const char *help, int argc, char **argv, int max_args)
+/*
+ * The options of devices and stat: --json, --help, --version. 0 to go
+ * on (with *@json set), or the status to exit with.
+ */
+static int json_opts(const char *cmd, const char *help, int argc, char **argv, int *json)
 {
-	for (int i = 1; i < argc; i++) {
-		if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
+	static const struct option opts[] = {
+		{ "json", no_argument, NULL, 'j' },
+		{ "help", no_argument, NULL, 'h' },
+		{ "version", no_argument, NULL, 'V' },
+		{ NULL, 0, NULL, 0 },
+	};
+	int c;
+
+	getopt_reset();
+	while ((c = getopt_long(argc, argv, ":jhV", opts, NULL)) != -1) {
+		switch (c) {
+		case 'j':
+			*json = 1;
+			break;
+		case 'h':
 			fputs(help, stdout);
 			return 0;
+		case 'V':
+			return version();
+		default:
+			return bad_option(cmd, c, argv);
 		}
-		if (argv[i][0] == '-')
-			return usage_error(cmd, "unknown option '%s'", argv[i]);
 	}
-	if (argc - 1 > max_args)
-		return usage_error(cmd, "too many arguments");
 	return -1;
+}
+
+/*
+ * One device as JSON: what `devices` shows, and with @counters what
+ * `stat` adds. NULL when out of memory.
+ */
+static struct json_object *dev_json(const struct npuprof_nl_dev *d, bool counters)
+{
+	struct json_object *o = json_object_new_object(), *p = NULL;
+	const char *group = npuprof_metrics_name(d->prof_group);
+	int bad = !o;
+
+#define ADD(key, val) (bad |= json_object_object_add(o, key, val))
+	if (bad)
+		return NULL;
+	ADD("id", json_object_new_int64(d->id));
+	ADD("product", json_object_new_string(d->product_name));
+	ADD("product_id", json_object_new_int64(d->product));
+	ADD("chip", json_object_new_string(d->chip_name));
+	ADD("chip_id", json_object_new_int64(d->chip_id));
+	ADD("aic_num", json_object_new_int64(d->aic_num));
+	ADD("aiv_num", json_object_new_int64(d->aiv_num));
+	ADD("aicpu_num", json_object_new_int64(d->aicpu_num));
+	ADD("aic_freq_khz", json_object_new_int64(d->aic_freq_khz));
+	ADD("sys_cnt_freq_khz", json_object_new_int64(d->sys_cnt_freq_khz));
+	if (d->prof_active) {
+		p = json_object_new_object();
+		bad |= !p;
+		if (p) {
+			bad |= json_object_object_add(p, "session",
+						      json_object_new_int64(d->prof_session));
+			bad |= json_object_object_add(
+				p, "level", json_object_new_string(level_str(d->prof_level, "?")));
+			bad |= json_object_object_add(p, "aic_metrics",
+						      group ? json_object_new_string(group) : NULL);
+		}
+	}
+	ADD("profiling", p); /* null: no session */
+	if (counters) {
+		ADD("tasks_run", json_object_new_uint64(d->tasks_run));
+		ADD("tasks_pending", json_object_new_uint64(d->tasks_pending));
+		ADD("records_produced", json_object_new_uint64(d->records_produced));
+		ADD("records_lost", json_object_new_uint64(d->records_lost));
+		ADD("ring_size", json_object_new_uint64(d->ring_size));
+		ADD("ring_used", json_object_new_uint64(d->ring_used));
+	}
+#undef ADD
+	if (bad) {
+		json_object_put(o);
+		return NULL;
+	}
+	return o;
+}
+
+/* {"devices": [...]} on stdout: 0 or 1. */
+static int print_json(const char *cmd, const struct npuprof_nl_dev *devs, int n, bool counters)
+{
+	struct json_object *doc = json_object_new_object(), *arr = json_object_new_array();
+	int bad = !doc || !arr;
+
+	for (int i = 0; !bad && i < n; i++) {
+		struct json_object *d = dev_json(&devs[i], counters);
+
+		bad = !d || json_object_array_add(arr, d);
+		if (bad)
+			json_object_put(d); /* a failed add leaves it ours */
+	}
+	if (!bad) {
+		bad = json_object_object_add(doc, "devices", arr);
+		if (!bad)
+			arr = NULL; /* doc owns it now */
+	}
+	if (!bad)
+		printf("%s\n",
+		       json_object_to_json_string_ext(doc, JSON_C_TO_STRING_PRETTY |
+								   JSON_C_TO_STRING_NOSLASHESCAPE));
+	json_object_put(arr);
+	json_object_put(doc);
+	if (bad)
+		fprintf(stderr, "%s %s: out of memory\n", prog, cmd);
+	return bad ? 1 : 0;
 }
 
 static int cmd_devices(int argc, char **argv)
@@ -382,16 +727,20 @@ static int cmd_devices(int argc, char **argv)
 	struct npuprof_nl_dev devs[VNPU_MAX_DEVICES];
 	struct npuprof_error err;
 	struct npuprof_nl *nl;
-	int ret = only_help("devices", devices_help, argc, argv, 0), n;
+	int json = 0, n, ret = json_opts("devices", devices_help, argc, argv, &json);
 
 	if (ret >= 0)
 		return ret;
+	if (optind != argc)
+		return usage_error("devices", "too many arguments");
 	if (npuprof_nl_open(&nl, &err))
 		return fail("devices", &err);
 	n = npuprof_nl_dump(nl, devs, VNPU_MAX_DEVICES, &err);
 	npuprof_nl_close(nl);
 	if (n < 0)
 		return fail("devices", &err);
+	if (json)
+		return print_json("devices", devs, n, false);
 	printf("%-4s %-24s %-14s %4s %4s %6s %9s  %s\n", "DEV", "PRODUCT", "CHIP", "AIC", "AIV",
 	       "AICPU", "AIC MHz", "PROFILING");
 	for (int i = 0; i < n; i++) {
@@ -400,8 +749,7 @@ static int cmd_devices(int argc, char **argv)
 
 		if (d->prof_active)
 			snprintf(prof, sizeof(prof), "session %u %s %s", d->prof_session,
-				 d->prof_level < 3 ? level_names[d->prof_level] : "?",
-				 group_name(d->prof_group));
+				 level_str(d->prof_level, "?"), group_str(d->prof_group));
 		printf("%-4u %-24s %-14s %4u %4u %6u %9u  %s\n", d->id, d->product_name,
 		       d->chip_name, d->aic_num, d->aiv_num, d->aicpu_num, d->aic_freq_khz / 1000,
 		       prof);
@@ -416,8 +764,7 @@ static void print_stat(const struct npuprof_nl_dev *d)
 	       (unsigned long long)d->tasks_pending);
 	if (d->prof_active)
 		printf("  profiling: session %u, %s, %s\n", d->prof_session,
-		       d->prof_level < 3 ? level_names[d->prof_level] : "?",
-		       group_name(d->prof_group));
+		       level_str(d->prof_level, "?"), group_str(d->prof_group));
 	else
 		printf("  profiling: off\n");
 	printf("  records produced %llu, lost %llu; ring %llu bytes, %llu unread\n",
@@ -430,16 +777,18 @@ static int cmd_stat(int argc, char **argv)
 	struct npuprof_nl_dev devs[VNPU_MAX_DEVICES];
 	struct npuprof_error err;
 	struct npuprof_nl *nl;
-	int ret = only_help("stat", stat_help, argc, argv, 1), n = 1;
+	int json = 0, n = 1, ret = json_opts("stat", stat_help, argc, argv, &json);
 	long dev = -1;
 
 	if (ret >= 0)
 		return ret;
-	if (argc == 2) {
-		dev = parse_num(argv[1], 0, VNPU_MAX_DEVICES - 1);
+	if (argc - optind > 1)
+		return usage_error("stat", "too many arguments");
+	if (optind < argc) {
+		dev = parse_num(argv[optind], 0, VNPU_MAX_DEVICES - 1);
 		if (dev < 0)
 			return usage_error("stat", "DEV '%s' is not a device number (0..%d)",
-					   argv[1], VNPU_MAX_DEVICES - 1);
+					   argv[optind], VNPU_MAX_DEVICES - 1);
 	}
 	if (npuprof_nl_open(&nl, &err))
 		return fail("stat", &err);
@@ -450,6 +799,8 @@ static int cmd_stat(int argc, char **argv)
 	npuprof_nl_close(nl);
 	if (ret < 0)
 		return fail("stat", &err);
+	if (json)
+		return print_json("stat", devs, n, true);
 	for (int i = 0; i < n; i++)
 		print_stat(&devs[i]);
 	return 0;
@@ -461,6 +812,7 @@ static int cmd_watch(int argc, char **argv)
 		{ "count", required_argument, NULL, 'c' },
 		{ "timeout", required_argument, NULL, 't' },
 		{ "help", no_argument, NULL, 'h' },
+		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 },
 	};
 	static const char *const names[] = { "?", "session-started", "session-stopped",
@@ -471,8 +823,8 @@ static int cmd_watch(int argc, char **argv)
 	struct npuprof_nl *nl;
 	int c, ret = 0;
 
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "c:t:h", opts, NULL)) != -1) {
+	getopt_reset();
+	while ((c = getopt_long(argc, argv, ":c:t:hV", opts, NULL)) != -1) {
 		switch (c) {
 		case 'c':
 			count = parse_num(optarg, 1, 1000000000);
@@ -489,8 +841,10 @@ static int cmd_watch(int argc, char **argv)
 		case 'h':
 			fputs(watch_help, stdout);
 			return 0;
+		case 'V':
+			return version();
 		default:
-			return usage_error("watch", "bad option");
+			return bad_option("watch", c, argv);
 		}
 	}
 	if (optind != argc)
@@ -504,14 +858,19 @@ static int cmd_watch(int argc, char **argv)
 			ret = 0;
 			break;
 		}
+		/* an overrun loses events, not the watch: say so and go on */
+		if (ret == -ENOBUFS) {
+			printf("LOST %s\n", err.msg);
+			ret = 0;
+			continue;
+		}
 		if (ret) {
 			fail("watch", &err);
 			break;
 		}
 		printf("vnpu%u %s session=%u level=%s produced=%llu lost=%llu\n", ev.dev_id,
-		       ev.type < 5 ? names[ev.type] : "?", ev.session,
-		       ev.level < 3 ? level_names[ev.level] : "-", (unsigned long long)ev.produced,
-		       (unsigned long long)ev.lost);
+		       ev.type < 5 ? names[ev.type] : "?", ev.session, level_str(ev.level, "-"),
+		       (unsigned long long)ev.produced, (unsigned long long)ev.lost);
 		if (count > 0)
 			count--;
 	}
@@ -522,7 +881,7 @@ static int cmd_watch(int argc, char **argv)
 /* ---- main ---- */
 
 static const char main_help[] =
-	"Usage: npuprof COMMAND [ARGS]\n"
+	"Usage: npuprof [--help | --version] COMMAND [ARGS]\n"
 	"Profile virtual NPUs (vnpu.ko) with msprof-compatible output.\n"
 	"\n"
 	"Commands:\n"
@@ -544,18 +903,37 @@ int main(int argc, char **argv)
 		{ "run", cmd_run },   { "export", cmd_export }, { "devices", cmd_devices },
 		{ "stat", cmd_stat }, { "watch", cmd_watch },
 	};
+	static const struct option opts[] = {
+		{ "help", no_argument, NULL, 'h' },
+		{ "version", no_argument, NULL, 'V' },
+		{ NULL, 0, NULL, 0 },
+	};
+	int c;
 
-	if (argc < 2) {
+	/* '+': the options before COMMAND only; COMMAND parses its own */
+	getopt_reset();
+	while ((c = getopt_long(argc, argv, "+:hV", opts, NULL)) != -1) {
+		switch (c) {
+		case 'h':
+			fputs(main_help, stdout);
+			return 0;
+		case 'V':
+			return version();
+		default:
+			return bad_option("", c, argv);
+		}
+	}
+	if (optind >= argc) {
 		fprintf(stderr, "%s: no command given\nTry '%s --help'.\n", prog, prog);
 		return EXIT_USAGE;
 	}
-	if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help") || !strcmp(argv[1], "help")) {
+	if (!strcmp(argv[optind], "help")) {
 		fputs(main_help, stdout);
 		return 0;
 	}
 	for (size_t i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++)
-		if (!strcmp(argv[1], cmds[i].name))
-			return cmds[i].fn(argc - 1, argv + 1);
-	fprintf(stderr, "%s: unknown command '%s'\nTry '%s --help'.\n", prog, argv[1], prog);
+		if (!strcmp(argv[optind], cmds[i].name))
+			return cmds[i].fn(argc - optind, argv + optind);
+	fprintf(stderr, "%s: unknown command '%s'\nTry '%s --help'.\n", prog, argv[optind], prog);
 	return EXIT_USAGE;
 }
