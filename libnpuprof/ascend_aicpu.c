@@ -19,8 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ascend_export.h"
-#include "pyfmt.h"
+#include "npuprof_internal.h"
 #include "vnpu_ascend.h"
 
 static const char hdr_aicpu[] = "Device_id,Timestamp(us),Node,Compute_time(us),Memcpy_time(us),"

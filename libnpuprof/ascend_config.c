@@ -25,7 +25,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ascend_export.h"
 #include "npuprof_internal.h"
 
 /* a member as a string: JSON strings as they are, numbers printed */

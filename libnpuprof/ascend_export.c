@@ -18,7 +18,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "ascend_export.h"
+#include "npuprof_internal.h"
 
 static bool exists(const char *dir, const char *name)
 {

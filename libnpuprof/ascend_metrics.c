@@ -18,8 +18,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "ascend_export.h"
-#include "pyfmt.h"
+#include "npuprof_internal.h"
 
 enum mkind {
 	K_TOTAL_TIME, /* aicore_time / aiv_time */

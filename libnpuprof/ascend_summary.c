@@ -14,8 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ascend_export.h"
-#include "pyfmt.h"
+#include "npuprof_internal.h"
 
 static const char hdr_op_summary[] =
 	"Device_id,Model ID,Task ID,Stream ID,Op Name,OP Type,OP State,Task Type,"

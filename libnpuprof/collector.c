@@ -44,9 +44,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "host_sink.h"
 #include "npuprof_internal.h"
-#include "prof_config.h"
 #include "vnpu_ascend.h"
 #include "vnpu_prof.h"
 #include "vnpu_ring_math.h"

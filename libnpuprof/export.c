@@ -29,8 +29,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "ascend_export.h"
-#include "export_internal.h"
+#include "npuprof_internal.h"
 
 #define NPX_WINDOW 4096 /* completed tasks held for reordering */
 #define NPX_WIN_CAP 8192 /* the ring holding them, a power of two > NPX_WINDOW */

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
- * libnpuprof: the configuration files of a PROF_* folder (prof_config.h).
+ * libnpuprof: the configuration files of a PROF_* folder (npuprof_internal.h).
  *
  * The clocks: host records are in CLOCK_MONOTONIC_RAW ns (host CPU
  * Frequency is "", so msprof takes them as ns). The device counts system
@@ -22,7 +22,6 @@
 #include <unistd.h>
 
 #include "npuprof_internal.h"
-#include "prof_config.h"
 
 /* Our driver version, for msprof's drvVersion checks (>= 467473: flips) */
 #define NPC_DRV_VERSION 467473

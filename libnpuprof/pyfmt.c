@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
  * libnpuprof: Python's float repr and round(), SQLite's round() and
- * msprof's Decimal timestamps, reproduced exactly (see pyfmt.h).
+ * msprof's Decimal timestamps, reproduced exactly (see npuprof_internal.h,
+ * "msprof's Python numbers").
  *
  * repr and Python's round are computed with exact integer arithmetic on
  * the double's mantissa (printf and strtod only for reprs in exponent
@@ -16,7 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "pyfmt.h"
+#include "npuprof_internal.h"
 
 typedef unsigned __int128 npx_py_u128;
 
