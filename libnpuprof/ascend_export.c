@@ -30,7 +30,7 @@ static bool exists(const char *dir, const char *name)
 
 /*
  * host/info.json, and no vnpu.ctrl or api.rec.NNNN of the old layout (which
- * the old reader in export.c still reads).
+ * the vnpu layout's reader, export_*.c, reads).
  */
 bool npa_is_ascend_layout(const char *prof)
 {

@@ -26,6 +26,7 @@
 #ifndef NPUPROF_INTERNAL_H
 #define NPUPROF_INTERNAL_H
 
+#include <errno.h>
 #include <limits.h>
 #include <stdbool.h>
 #include <stddef.h>
@@ -304,7 +305,7 @@ int npc_write_loss(const char *dir, const struct npc_loss *l, unsigned int n,
  *   metric_layout.c    op_summary metric columns and their formulas
  *   export_stats.c     op_statistic, communication_statistic, api_statistic
  *   timeline_writer.c  msprof_{ts}.json
- *   export.c           npuprof_export(): devices, task join, reorder, rows
+ *   export_*.c         the vnpu layout's npuprof_export() (its own part below)
  */
 
 typedef unsigned __int128 npx_u128;
@@ -837,6 +838,266 @@ static inline void npx_tl_end(struct npx_tl *tl, char *cur)
 
 int npx_tl_close(struct npx_out *o, struct npx_tl *tl);
 void npx_tl_free(struct npx_tl *tl);
+
+/* ---- the vnpu layout's export (export_*.c) ---- */
+
+/*
+ * npuprof_export() of a PROF_* folder in the vnpu layout: devices one after
+ * the other (device ids in string order, as msprof sorts Device_id), each
+ * in one streaming pass over its record files, then host/data's API
+ * records:
+ *
+ *   records --> join by task id --> reorder by start --> rows of every file
+ *               (pending, <= 256)   (sorted ring, 4096)
+ *
+ *   export_folder.c  npuprof_export(): the folder, its devices, the output
+ *                    files, README.txt, commit or discard
+ *   export_device.c  one device_N/data: vnpu.ctrl, the op_summary columns,
+ *                    the statistics and warnings of the device
+ *   export_join.c    its records joined into tasks, in start order
+ *   export_rows.c    the CSV rows and timeline events of a task or record
+ *   export_host.c    host/data/api.rec.*: AscendCL API calls
+ */
+
+#define NPX_WINDOW 4096 /* completed tasks held for reordering */
+#define NPX_WIN_CAP 8192 /* the ring holding them, a power of two > NPX_WINDOW */
+#define NPX_PENDING 256 /* tasks seen without their TASK_END yet */
+#define NPX_PROGRESS_STEP (4ULL << 20) /* input bytes between progress calls */
+
+/* the records a task has (struct npx_task.have) */
+enum {
+	NPX_HAVE_START = 1 << 0,
+	NPX_HAVE_END = 1 << 1,
+	NPX_HAVE_OP = 1 << 2,
+	NPX_HAVE_PMU = 1 << 3,
+	NPX_HAVE_COMM = 1 << 4,
+	NPX_HAVE_AICPU = 1 << 5,
+};
+
+/* a tensor of OP_INFO (struct vnpu_rec_tensor and its dims) */
+struct npx_tensor {
+	uint8_t dtype;
+	uint8_t format;
+	uint8_t ndims;
+	uint8_t output;
+	uint64_t dims[VNPU_MAX_DIMS];
+};
+
+/**
+ * struct npx_task - the joined records of one task
+ * @task_id: the task.
+ * @first_seq: seq of its first record (eviction order).
+ * @start_seq: seq of its TASK_START (tie-break of equal start times).
+ * @start_ticks: TASK_START timestamp.
+ * @end_ticks: TASK_END timestamp.
+ * @start_ns: @start_ticks as absolute CLOCK_MONOTONIC ns.
+ * @end_ns: @end_ticks likewise.
+ * @stream_id: from TASK_START.
+ * @task_type: from TASK_START.
+ * @have: NPX_HAVE_*.
+ * @n_tensors: entries of @t.
+ * @op: OP_INFO (fixed part).
+ * @pmu: PMU.
+ * @t: the OP_INFO tensors.
+ * @comm: COMM.
+ * @aicpu: AICPU.
+ */
+struct npx_task {
+	uint64_t task_id;
+	uint64_t first_seq;
+	uint64_t start_seq;
+	uint64_t start_ticks;
+	uint64_t end_ticks;
+	uint64_t start_ns;
+	uint64_t end_ns;
+	uint32_t stream_id;
+	uint32_t task_type;
+	uint32_t have;
+	uint32_t n_tensors;
+	struct vnpu_rec_op_info op;
+	struct vnpu_rec_pmu pmu;
+	struct npx_tensor t[VNPU_MAX_TENSORS];
+	union {
+		struct vnpu_rec_comm comm;
+		struct vnpu_rec_aicpu aicpu;
+	};
+};
+
+/**
+ * struct npx_hent - an entry of the reorder window
+ * @start_ns: the task's start.
+ * @seq: its TASK_START's seq (ties).
+ * @t: the task.
+ */
+struct npx_hent {
+	uint64_t start_ns;
+	uint64_t seq;
+	struct npx_task *t;
+};
+
+/**
+ * struct npx_dev_state - the device being exported
+ * @id: the N of device_N.
+ * @ctrl: its vnpu.ctrl.
+ * @layout: its op_summary metric columns.
+ * @sum: its summary entry.
+ * @next_seq: the seq expected next.
+ * @seq_started: a record has been read.
+ * @seq_gaps: gaps seen.
+ * @unwritten: records the collector reported it could not write.
+ * @dups: records that repeat one of their task's.
+ * @bad_times: tasks whose end precedes their start (duration 0).
+ * @pending: tasks without TASK_END yet, oldest first.
+ * @npending: entries of @pending.
+ * @last: the task of the previous task record.
+ * @win: completed tasks, a ring sorted on (start_ns, start_seq).
+ * @whead: the first entry of @win.
+ * @nwin: entries in @win.
+ * @last_start: start of the last task taken from the window.
+ * @prev_end: end of the previous op_summary row (wait time).
+ * @have_prev: there was a previous op_summary row on this device.
+ */
+struct npx_dev_state {
+	uint32_t id;
+	struct vnpu_ring_ctrl ctrl;
+	struct npx_layout layout;
+	struct npuprof_export_device *sum;
+	uint64_t next_seq;
+	bool seq_started;
+	uint64_t seq_gaps;
+	uint64_t unwritten;
+	uint64_t dups;
+	uint64_t bad_times;
+	struct npx_task *pending[NPX_PENDING];
+	unsigned int npending;
+	struct npx_task *last;
+	struct npx_hent *win;
+	unsigned int whead;
+	unsigned int nwin;
+	uint64_t last_start;
+	uint64_t prev_end;
+	bool have_prev;
+};
+
+/**
+ * struct npx_export - one npuprof_export() call
+ * @prof: the PROF folder.
+ * @o: the output folder.
+ * @w: warnings.
+ * @progress: the caller's callback.
+ * @progress_arg: its argument.
+ * @total: bytes of raw input.
+ * @done: bytes of finished streams.
+ * @next_progress: call @progress when the input read reaches this.
+ * @files: per device, its record files.
+ * @ndev: devices.
+ * @devs: their ids, in export order.
+ * @host: host/data/api.rec.*.
+ * @op_summary: the CSVs...
+ * @task_time: ...
+ * @op_stat: ...
+ * @api_stat: ...
+ * @comm_stat: ...
+ * @aicpu: ...
+ * @tl: the timeline.
+ * @readme: README.txt.
+ * @outdir: the path of mindstudio_profiler_output/.
+ * @op_header_dev: the device whose layout set the op_summary header.
+ * @opstat: op_statistic of the current device.
+ * @commstat: communication_statistic of the current device.
+ * @apistat: api_statistic.
+ * @pool: task storage.
+ * @free: free tasks.
+ * @nfree: entries of @free.
+ * @d: the current device.
+ * @sum: the summary.
+ */
+struct npx_export {
+	const char *prof;
+	struct npx_out o;
+	struct npx_warn w;
+	npuprof_progress_fn progress;
+	void *progress_arg;
+	uint64_t total;
+	uint64_t done;
+	uint64_t next_progress;
+	struct npx_rfiles *files;
+	unsigned int ndev;
+	uint32_t devs[NPUPROF_EXPORT_MAX_DEVICES];
+	struct npx_rfiles host;
+	struct npx_csv op_summary, task_time, op_stat, api_stat, comm_stat, aicpu;
+	struct npx_tl tl;
+	struct npx_file readme;
+	char outdir[PATH_MAX];
+	int op_header_dev;
+	struct npx_opstat opstat;
+	struct npx_commstat commstat;
+	struct npx_apistat apistat;
+	struct npx_task *pool;
+	struct npx_task **free;
+	unsigned int nfree;
+	struct npx_dev_state d;
+	struct npuprof_export_summary sum;
+};
+
+/* a 128-bit time in ns, saturated to 64 bits */
+static inline uint64_t npx_sat(npx_u128 v)
+{
+	return v >> 64 ? UINT64_MAX : (uint64_t)v;
+}
+
+/* device ticks -> ns (a duration) */
+static inline uint64_t npx_ticks_dur(const struct npx_dev_state *d, uint64_t ticks)
+{
+	return npx_sat((npx_u128)ticks * 1000000 / d->ctrl.sys_cnt_freq_khz);
+}
+
+/* device time -> absolute CLOCK_MONOTONIC ns */
+static inline uint64_t npx_ticks_abs(const struct npx_dev_state *d, uint64_t ticks)
+{
+	return npx_sat((npx_u128)d->ctrl.mono_base_ns + npx_ticks_dur(d, ticks));
+}
+
+/*
+ * Call the caller's progress callback every NPX_PROGRESS_STEP input bytes
+ * (and at the end); inline, since the record loops call it per record.
+ */
+static inline int npx_progress(struct npx_export *x, uint64_t done)
+{
+	if (!x->progress)
+		return 0;
+	if (done < x->next_progress && done != x->total)
+		return 0;
+	x->next_progress = done + NPX_PROGRESS_STEP;
+	if (x->progress(x->progress_arg, done, x->total))
+		return npuprof_set_error(x->o.err, -ECANCELED,
+					 "export cancelled by the progress callback");
+	return 0;
+}
+
+/* export_device.c: export device @k of x->devs */
+int npx_device(struct npx_export *x, unsigned int k);
+
+/*
+ * export_join.c: join the records of @files (the current device's) into
+ * tasks and emit them in start order, to the end of the stream.
+ */
+int npx_join_device(struct npx_export *x, const struct npx_rfiles *files);
+/* a record of type @what shorter than @want: the error, naming its file and offset */
+int npx_short_record(struct npx_export *x, const char *file, uint64_t off, const char *what,
+		     size_t size, size_t want);
+
+/* export_rows.c: every row and event of task @t (it leaves the reorder window) */
+int npx_emit(struct npx_export *x, struct npx_task *t);
+/* the op_summary header of a device with columns @l (malloc'd; NULL: no memory) */
+char *npx_op_summary_header(const struct npx_layout *l);
+/* a VNPU_REC_RUNTIME record: api_statistic and its timeline event */
+int npx_row_runtime(struct npx_export *x, const struct vnpu_rec_runtime *r);
+/* an api.rec record lasting @dur ns: api_statistic and its timeline event */
+int npx_row_host_api(struct npx_export *x, const struct npuprof_api_rec *a, uint64_t dur);
+
+/* export_host.c: host/data/api.rec.* */
+int npx_host(struct npx_export *x);
 
 /* ======== 5. msprof's Python numbers ======== */
 
