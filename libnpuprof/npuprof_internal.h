@@ -100,13 +100,28 @@ void npuprof_launch_record(const struct npuprof_dev *dev, const struct vnpu_task
 int npuprof_write_at(int fd, const void *buf, size_t n, int64_t off, size_t *done);
 
 /*
+ * level_names.c: the level named @name ("L1", or msprof's "l1" with
+ * @msprof), VNPU_PROF_LEVEL_COUNT if none (@name NULL included); the name
+ * of @level in either spelling, NULL if none; and every name, in level
+ * order, as "L0, L1, L2" in @buf (messages that list them).
+ */
+uint32_t npuprof_level_of(const char *name, bool msprof);
+const char *npuprof_level_name(uint32_t level, bool msprof);
+void npuprof_level_names(char *buf, size_t len, bool msprof);
+
+/*
  * metric_names.c: the group of a metric name (VNPU_METRIC_NONE if none):
  * only the Profiler's aic_metrics keys with @profiler_keys_only, else
- * every name sample.json may give; and the name sample.json gives the
- * group a device of @chip_id programmed on its AIC or AIV side.
+ * every name sample.json may give; whether @name is the A2/A3 AIC name of
+ * its group ("PipeUtilizationExct", whose columns differ); the name
+ * sample.json gives the group a device of @chip_id programmed on its AIC
+ * or AIV side; and the Profiler's keys, in byte order, as "A, B, ..." in
+ * @buf.
  */
 uint32_t npuprof_metric_group(const char *name, bool profiler_keys_only);
+bool npuprof_metric_exct(const char *name);
 const char *npuprof_metric_sample_name(uint32_t group, uint32_t chip_id, bool aiv);
+void npuprof_metric_keys(char *buf, size_t len);
 
 /* global.c: PROFILING_MODE=true profiles every device the process opens. */
 int npuprof_global_device_opened(struct npuprof_dev *dev, struct npuprof_error *err);
@@ -149,6 +164,19 @@ int npuprof_collector_finish(struct npuprof_collector *c, int export, struct npu
 void npuprof_collector_forget(struct npuprof_collector *c);
 /* Finish without export and remove the PROF_* folder (a start that failed). */
 void npuprof_collector_discard(struct npuprof_collector *c);
+
+/*
+ * profiler.c: the Profiler's options, checked with the TF adapter's rules
+ * and words: @level (NULL: L0) into *@out, and @metrics ("" or NULL: the
+ * device default) at @level into *@out.
+ */
+int npuprof_parse_level(const char *level, uint32_t *out, struct npuprof_error *err);
+int npuprof_parse_metrics(const char *metrics, uint32_t level, uint32_t *out,
+			  struct npuprof_error *err);
+
+/* global.c: parse PROFILING_OPTIONS @json into @co (its output_dir points into @dir). */
+int npuprof_global_parse(const char *json, struct npuprof_collect_opts *co, char *dir,
+			 struct npuprof_error *err);
 
 /* ======== 2. the host sink ======== */
 

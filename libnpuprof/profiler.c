@@ -33,11 +33,6 @@
 #include "npuprof_internal.h"
 #include "vnpu_prof.h"
 
-/* the keys of the adapter's std::map, so in byte order */
-#define METRIC_KEYS                                                    \
-	"ArithmeticUtilization, L2Cache, Memory, MemoryL0, MemoryUB, " \
-	"PipeUtilization, ResourceConflictRatio"
-
 /* The process's profiler (the one-at-a-time rule). */
 static pthread_mutex_t prof_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct npuprof_collector *prof_collector;
@@ -66,10 +61,6 @@ static void prof_atfork_register(void)
 }
 
 /*
- * The TF adapter's GetLevel: an exact key of its map (NULL is our default,
- * "L0"; an empty string is a value, and the adapter rejects it).
- */
-/*
  * Global profiling is configured: PROFILING_MODE is "true", or
  * PROFILING_OPTIONS is set and not empty (the adapter documents both as
  * incompatible with the Profiler; its code checks the first at run time).
@@ -81,28 +72,31 @@ static bool global_conflict(void)
 	return npuprof_global_configured() || (opts && *opts);
 }
 
+/*
+ * The TF adapter's GetLevel: an exact key of its map (NULL is our default,
+ * "L0"; an empty string is a value, and the adapter rejects it).
+ */
 int npuprof_parse_level(const char *level, uint32_t *out, struct npuprof_error *err)
 {
-	if (!level)
-		*out = VNPU_PROF_L0;
-	else if (!strcmp(level, "L0"))
-		*out = VNPU_PROF_L0;
-	else if (!strcmp(level, "L1"))
-		*out = VNPU_PROF_L1;
-	else if (!strcmp(level, "L2"))
-		*out = VNPU_PROF_L2;
-	else
-		return npuprof_set_error(
-			err, -EINVAL,
-			"Profiler options: level cannot set to: %s, should set level"
-			" to [L0, L1, L2].",
-			level);
-	return 0;
+	uint32_t l = level ? npuprof_level_of(level, false) : VNPU_PROF_L0;
+	char names[32];
+
+	if (l < VNPU_PROF_LEVEL_COUNT) {
+		*out = l;
+		return 0;
+	}
+	npuprof_level_names(names, sizeof(names), false);
+	return npuprof_set_error(err, -EINVAL,
+				 "Profiler options: level cannot set to: %s, should set level"
+				 " to [%s].",
+				 level, names);
 }
 
 int npuprof_parse_metrics(const char *metrics, uint32_t level, uint32_t *out,
 			  struct npuprof_error *err)
 {
+	char keys[160];
+
 	if (!metrics || !*metrics) {
 		*out = VNPU_METRIC_NONE; /* the device default: PipeUtilization at L1/L2 */
 		return 0;
@@ -114,10 +108,11 @@ int npuprof_parse_metrics(const char *metrics, uint32_t level, uint32_t *out,
 	*out = npuprof_metric_group(metrics, true);
 	if (*out != VNPU_METRIC_NONE)
 		return 0;
+	npuprof_metric_keys(keys, sizeof(keys));
 	return npuprof_set_error(err, -EINVAL,
 				 "Profiler options: aic_metrics cannot set to: %s, should set"
-				 " aic_metrics to [" METRIC_KEYS "].",
-				 metrics);
+				 " aic_metrics to [%s].",
+				 metrics, keys);
 }
 
 static const char *char_name(char c)
