@@ -26,9 +26,6 @@
 #include "npuprof_internal.h"
 #include "vnpu_prof.h"
 
-int npuprof_check_output_path(const char *path, const char *what, char *resolved,
-			      struct npuprof_error *err);
-
 /* The process's global collection (one per process, by definition). */
 static pthread_mutex_t global_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct npuprof_collector *global_collector;
@@ -135,17 +132,8 @@ int npuprof_global_parse(const char *json, struct npuprof_collect_opts *co, char
 		co->level = VNPU_PROF_L2;
 	if (!ret)
 		ret = npuprof_parse_metrics(metrics, co->level, &co->metric_group, err);
-	if (!ret) {
-		const char *env = getenv("ASCEND_WORK_PATH");
-
-		if (output && *output)
-			ret = npuprof_check_output_path(output, "PROFILING_OPTIONS output", dir,
-							err);
-		else if (env && *env)
-			ret = npuprof_check_output_path(env, "ASCEND_WORK_PATH", dir, err);
-		else
-			ret = npuprof_check_output_path("./", "output", dir, err);
-	}
+	if (!ret)
+		ret = npuprof_output_dir(output, "PROFILING_OPTIONS output", "output", dir, err);
 	co->output_dir = dir;
 	json_object_put(o);
 	return ret;

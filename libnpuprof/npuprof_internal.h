@@ -174,6 +174,19 @@ int npuprof_parse_level(const char *level, uint32_t *out, struct npuprof_error *
 int npuprof_parse_metrics(const char *metrics, uint32_t level, uint32_t *out,
 			  struct npuprof_error *err);
 
+/*
+ * prof_dir.c: the directory a PROF_* folder goes in, checked and
+ * resolved into @resolved (PATH_MAX bytes): @path when set and not empty,
+ * else $ASCEND_WORK_PATH when set and not empty, else "./". Messages name
+ * @path @what, and "./" @default_what. npuprof_check_output_path() checks
+ * one candidate: it exists, is a directory the user can read and write,
+ * and holds none of \n \f \r \b \t \v \x7F.
+ */
+int npuprof_output_dir(const char *path, const char *what, const char *default_what, char *resolved,
+		       struct npuprof_error *err);
+int npuprof_check_output_path(const char *path, const char *what, char *resolved,
+			      struct npuprof_error *err);
+
 /* global.c: parse PROFILING_OPTIONS @json into @co (its output_dir points into @dir). */
 int npuprof_global_parse(const char *json, struct npuprof_collect_opts *co, char *dir,
 			 struct npuprof_error *err);

@@ -10,7 +10,7 @@
  *    want to collect aic metrics!");
  *  - output_path "" is $ASCEND_WORK_PATH if set, else "./"; it must exist,
  *    be a directory the user can read and write, and hold none of
- *    \n \f \r \b \t \v \x7F;
+ *    \n \f \r \b \t \v \x7F (prof_dir.c, shared with global profiling);
  *  - one profiler at a time in the process: nesting is an error, and so is
  *    a start from a second thread while one is active;
  *  - not while global profiling is configured (PROFILING_MODE=true, or
@@ -27,8 +27,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include "npuprof_internal.h"
 #include "vnpu_prof.h"
@@ -115,67 +113,6 @@ int npuprof_parse_metrics(const char *metrics, uint32_t level, uint32_t *out,
 				 metrics, keys);
 }
 
-static const char *char_name(char c)
-{
-	switch (c) {
-	case '\n':
-		return "\\n";
-	case '\f':
-		return "\\f";
-	case '\r':
-		return "\\r";
-	case '\b':
-		return "\\b";
-	case '\t':
-		return "\\t";
-	case '\v':
-		return "\\v";
-	default:
-		return "\\x7F";
-	}
-}
-
-int npuprof_check_output_path(const char *path, const char *what, char *resolved,
-			      struct npuprof_error *err)
-{
-	struct stat st;
-
-	if (strlen(path) >= PATH_MAX)
-		return npuprof_set_error(err, -ENAMETOOLONG, "%s is longer than %d bytes", what,
-					 PATH_MAX - 1);
-	for (const char *p = path; *p; p++) {
-		if (strchr("\n\f\r\b\t\v\x7f", *p))
-			return npuprof_set_error(err, -EINVAL,
-						 "%s '%s' contains the forbidden character %s "
-						 "(at offset %zu)",
-						 what, path, char_name(*p), (size_t)(p - path));
-	}
-	if (stat(path, &st))
-		return npuprof_set_error(err, -errno, "%s '%s' does not exist: %s", what, path,
-					 strerror(errno));
-	if (!S_ISDIR(st.st_mode))
-		return npuprof_set_error(err, -ENOTDIR, "%s '%s' is not a directory", what, path);
-	if (access(path, R_OK | W_OK | X_OK))
-		return npuprof_set_error(err, errno == EROFS ? -EROFS : -EACCES,
-					 "%s '%s' must be readable and writable by the user: %s",
-					 what, path, strerror(errno));
-	if (!realpath(path, resolved))
-		return npuprof_set_error(err, -errno, "%s '%s': %s", what, path, strerror(errno));
-	return 0;
-}
-
-/* The output directory of @opts: output_path, else $ASCEND_WORK_PATH, else ./ */
-static int output_dir(const struct npuprof_options *opts, char *resolved, struct npuprof_error *err)
-{
-	const char *env = getenv("ASCEND_WORK_PATH");
-
-	if (opts->output_path && *opts->output_path)
-		return npuprof_check_output_path(opts->output_path, "output_path", resolved, err);
-	if (env && *env)
-		return npuprof_check_output_path(env, "ASCEND_WORK_PATH", resolved, err);
-	return npuprof_check_output_path("./", "output_path", resolved, err);
-}
-
 NPUPROF_API int npuprof_profiler_start(const struct npuprof_options *opts,
 				       struct npuprof_error *err)
 {
@@ -213,7 +150,7 @@ NPUPROF_API int npuprof_profiler_start(const struct npuprof_options *opts,
 			"The option 'profiling_mode' or env variables 'PROFILING_MODE'"
 			" cannot be set to true when using 'profiler.Profiler'.");
 	if (!ret)
-		ret = output_dir(opts, dir, err);
+		ret = npuprof_output_dir(opts->output_path, "output_path", "output_path", dir, err);
 	if (ret)
 		goto out_unlock;
 	co.output_dir = dir;

@@ -15,9 +15,6 @@
 #include "npuprof_internal.h"
 #include "vnpu_prof.h"
 
-int npuprof_check_output_path(const char *path, const char *what, char *resolved,
-			      struct npuprof_error *err);
-
 /* The TF adapter's GetLevel: an exact key of {L0, L1, L2}; NULL is the default. */
 TEST(levels)
 {
