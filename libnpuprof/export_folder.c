@@ -1,33 +1,23 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
  * libnpuprof: npuprof_export(), the offline export of a PROF_* folder, and
- * the vnpu layout's folder: which device_N folders and record files there
- * are, mindstudio_profiler_output/ and its files under temporary names,
- * README.txt, and at the end either every file renamed to its final name
- * or every one removed, so that a failed export leaves no partial output.
- * A folder in the real Ascend layout goes to npa_export() instead.
+ * the vnpu layout's folder: its arguments checked, which device_N folders
+ * and record files there are (device ids in string order, as msprof sorts
+ * Device_id), the memory of the join, the output files (through
+ * output_folder.c, which commits them all or removes them all), the
+ * devices then the host, README.txt and the summary. A folder in the real
+ * Ascend layout goes to npa_export() instead.
  */
 #include <dirent.h>
 #include <errno.h>
-#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <sys/stat.h>
-#include <unistd.h>
 
 #include "npuprof_internal.h"
 
-static const char npx_hdr_task_time[] = "Device_id,kernel_name,kernel_type,stream_id,task_id,"
-					"task_time(us),task_start(us),task_stop(us)";
-static const char npx_hdr_op_stat[] = "Device_id,OP Type,Core Type,Count,Total Time(us),"
-				      "Min Time(us),Avg Time(us),Max Time(us),Ratio(%)";
-static const char npx_hdr_api_stat[] = "Device_id,Level,API Name,Time(us),Count,Avg(us),"
-				       "Min(us),Max(us),Variance";
 static const char npx_hdr_comm_stat[] = "Device_id,OP Type,Count,Total Time(us),Min Time(us),"
 					"Avg Time(us),Max Time(us),Ratio(%)";
-static const char npx_hdr_aicpu[] = "Device_id,Timestamp(us),Node,Compute_time(us),"
-				    "Memcpy_time(us),Task_time(us),Dispatch_time(us),"
-				    "Total_time(us),Stream ID,Task ID";
 
 static bool npx_digits(const char *s, size_t n)
 {
@@ -141,41 +131,21 @@ out:
 	return rc;
 }
 
+/* README.txt: the files, and the records each device lost */
 static int npx_readme(struct npx_export *x)
 {
-	struct npx_csv *csvs[] = { &x->op_summary, &x->op_stat,	  &x->task_time,
-				   &x->api_stat,   &x->comm_stat, &x->aicpu };
-	char tmp[96], name[128];
 	unsigned int i, k;
 	char *p;
 	int rc;
 
-	snprintf(tmp, sizeof(tmp), ".npuprof-%ld-README.tmp", x->o.pid);
-	rc = npx_file_open(&x->o, &x->readme, tmp);
+	rc = npx_readme_begin(&x->o, &x->readme,
+			      "This folder was written by libnpuprof (npuprof_export) from the raw"
+			      " data of the PROF folder above it.",
+			      x->out.csv, x->out.n);
+	if (!rc)
+		rc = npx_file_reserve(&x->o, &x->readme, NPX_ROW_MAX, &p);
 	if (rc)
 		return rc;
-	npx_file_reserve(&x->o, &x->readme, NPX_ROW_MAX, &p);
-	p = npx_lit(p, "This folder was written by libnpuprof (npuprof_export) from the raw data"
-		       " of the PROF folder above it.\n\nFiles:\n");
-	for (i = 0; i < NPX_ARRAY_SIZE(csvs); i++) {
-		for (k = 0; k < csvs[i]->nfiles; k++) {
-			npx_file_advance(&x->readme, p);
-			rc = npx_file_reserve(&x->o, &x->readme, 256, &p);
-			if (rc)
-				return rc;
-			npx_csv_name_of(&x->o, csvs[i], k, name, sizeof(name));
-			p = npx_lit(p, "  ");
-			p = npx_put(p, name);
-			*p++ = '\n';
-		}
-	}
-	npx_file_advance(&x->readme, p);
-	rc = npx_file_reserve(&x->o, &x->readme, NPX_ROW_MAX, &p);
-	if (rc)
-		return rc;
-	p = npx_lit(p, "  msprof_");
-	p = npx_put(p, x->o.ts);
-	p = npx_lit(p, ".json\n\nData loss:\n");
 	for (i = 0, k = 0; i < x->ndev; i++)
 		k += x->sum.dev[i].lost || x->sum.dev[i].seq_missing;
 	if (!k)
@@ -206,43 +176,8 @@ static int npx_readme(struct npx_export *x)
 	return npx_file_close(&x->o, &x->readme);
 }
 
-static void npx_discard(struct npx_export *x)
-{
-	npx_csv_discard(&x->o, &x->op_summary);
-	npx_csv_discard(&x->o, &x->task_time);
-	npx_csv_discard(&x->o, &x->op_stat);
-	npx_csv_discard(&x->o, &x->api_stat);
-	npx_csv_discard(&x->o, &x->comm_stat);
-	npx_csv_discard(&x->o, &x->aicpu);
-	npx_file_discard(&x->o, &x->tl.f);
-	npx_file_discard(&x->o, &x->readme);
-}
-
-static int npx_commit(struct npx_export *x)
-{
-	struct npx_csv *csvs[] = { &x->op_summary, &x->op_stat,	  &x->task_time,
-				   &x->api_stat,   &x->comm_stat, &x->aicpu };
-	char name[64];
-	unsigned int i;
-	int rc;
-
-	for (i = 0; i < NPX_ARRAY_SIZE(csvs); i++) {
-		rc = npx_csv_commit(&x->o, csvs[i]);
-		if (rc)
-			return rc;
-	}
-	snprintf(name, sizeof(name), "msprof_%s.json", x->o.ts);
-	rc = npx_file_commit(&x->o, &x->tl.f, name);
-	if (!rc)
-		rc = npx_file_commit(&x->o, &x->readme, "README.txt");
-	return rc;
-}
-
 static int npx_run(struct npx_export *x)
 {
-	struct npx_csv *csvs[] = { &x->op_summary, &x->op_stat,	  &x->task_time,
-				   &x->api_stat,   &x->comm_stat, &x->aicpu };
-	char *out = x->outdir;
 	unsigned int k;
 	int rc;
 
@@ -257,24 +192,17 @@ static int npx_run(struct npx_export *x)
 	for (k = 0; k < NPX_WINDOW + NPX_PENDING + 1; k++)
 		x->free[x->nfree++] = &x->pool[k];
 
-	snprintf(out, sizeof(x->outdir), "%s/" NPUPROF_OUTPUT_DIR, x->prof);
-	if (mkdir(out, 0755) && errno != EEXIST)
-		return npuprof_set_error(x->o.err, -errno, "%s: %s", out, strerror(errno));
-	x->o.dfd = open(out, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (x->o.dfd < 0)
-		return npuprof_set_error(x->o.err, -errno, "%s: %s", out, strerror(errno));
-	x->o.dir = out;
-	npx_io_start(&x->o);
-
-	rc = npx_csv_set_header(&x->o, &x->task_time, npx_hdr_task_time);
+	rc = npx_out_open(&x->o, x->prof);
 	if (!rc)
-		rc = npx_csv_set_header(&x->o, &x->op_stat, npx_hdr_op_stat);
+		rc = npx_csv_set_header(&x->o, &x->task_time, NPX_HDR_TASK_TIME);
 	if (!rc)
-		rc = npx_csv_set_header(&x->o, &x->api_stat, npx_hdr_api_stat);
+		rc = npx_csv_set_header(&x->o, &x->op_stat, NPX_HDR_OP_STAT);
+	if (!rc)
+		rc = npx_csv_set_header(&x->o, &x->api_stat, NPX_HDR_API_STAT);
 	if (!rc)
 		rc = npx_csv_set_header(&x->o, &x->comm_stat, npx_hdr_comm_stat);
 	if (!rc)
-		rc = npx_csv_set_header(&x->o, &x->aicpu, npx_hdr_aicpu);
+		rc = npx_csv_set_header(&x->o, &x->aicpu, NPX_HDR_AICPU);
 	if (!rc)
 		rc = npx_tl_open(&x->o, &x->tl);
 	for (k = 0; !rc && k < x->ndev; k++) {
@@ -285,8 +213,8 @@ static int npx_run(struct npx_export *x)
 		rc = npx_host(x);
 	if (!rc)
 		rc = npx_apistat_write(&x->o, &x->api_stat, &x->apistat);
-	for (k = 0; !rc && k < NPX_ARRAY_SIZE(csvs); k++)
-		rc = npx_csv_close(&x->o, csvs[k]);
+	for (k = 0; !rc && k < x->out.n; k++)
+		rc = npx_csv_close(&x->o, x->out.csv[k]);
 	if (!rc)
 		rc = npx_tl_close(&x->o, &x->tl);
 	if (!rc)
@@ -294,7 +222,7 @@ static int npx_run(struct npx_export *x)
 	if (!rc)
 		rc = npx_readme(x);
 	if (!rc)
-		rc = npx_commit(x);
+		rc = npx_out_commit(&x->o, &x->out);
 	return rc;
 }
 
@@ -328,10 +256,6 @@ __attribute__((visibility("default"))) int npuprof_export(const char *prof_dir,
 	if (!x)
 		return npuprof_set_error(err, -ENOMEM, "out of memory");
 	x->prof = prof_dir;
-	x->o.dfd = -1;
-	x->o.pid = (long)getpid();
-	x->o.err = err;
-	x->o.slice_rows = opts && opts->slice_rows ? opts->slice_rows : NPUPROF_EXPORT_SLICE_ROWS;
 	x->w.quiet = opts ? opts->quiet : 0;
 	x->progress = opts ? opts->progress : NULL;
 	x->progress_arg = opts ? opts->progress_arg : NULL;
@@ -344,8 +268,15 @@ __attribute__((visibility("default"))) int npuprof_export(const char *prof_dir,
 	npx_csv_init(&x->aicpu, "aicpu");
 	npx_file_init(&x->tl.f);
 	npx_file_init(&x->readme);
+	x->out = (struct npx_outputs){
+		.csv = { &x->op_summary, &x->op_stat, &x->task_time, &x->api_stat, &x->comm_stat,
+			 &x->aicpu },
+		.n = 6,
+		.timeline = &x->tl.f,
+		.readme = &x->readme,
+	};
 
-	rc = npx_out_timestamp(&x->o, opts ? opts->timestamp : NULL);
+	rc = npx_out_init(&x->o, opts, err);
 	if (!rc) {
 		if (!npx_prof_name_ok(prof_dir))
 			npx_warn(&x->w,
@@ -354,9 +285,8 @@ __attribute__((visibility("default"))) int npuprof_export(const char *prof_dir,
 				 prof_dir);
 		rc = npx_run(x);
 	}
+	npx_out_end(&x->o, &x->out, rc);
 	if (rc) {
-		if (x->o.dfd >= 0)
-			npx_discard(x);
 		if (err && !err->code)
 			npuprof_set_error(err, rc, "export failed: %s", strerror(-rc));
 	} else {
@@ -367,17 +297,7 @@ __attribute__((visibility("default"))) int npuprof_export(const char *prof_dir,
 		if (opts && opts->summary)
 			*opts->summary = x->sum;
 	}
-	npx_io_stop(&x->o);
-	if (x->o.dfd >= 0)
-		close(x->o.dfd);
-	npx_csv_free(&x->op_summary);
-	npx_csv_free(&x->task_time);
-	npx_csv_free(&x->op_stat);
-	npx_csv_free(&x->api_stat);
-	npx_csv_free(&x->comm_stat);
-	npx_csv_free(&x->aicpu);
-	npx_tl_free(&x->tl);
-	npx_file_free(&x->readme);
+	npx_u64set_free(&x->tl.seen);
 	npx_opstat_free(&x->opstat);
 	npx_apistat_free(&x->apistat);
 	free(x->files);

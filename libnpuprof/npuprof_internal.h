@@ -490,6 +490,7 @@ struct npx_io;
  * @err: the caller's error report.
  * @io: the writer thread, NULL for synchronous writes.
  * @dir: the path of @dfd for messages; NULL: "mindstudio_profiler_output".
+ * @path: @dir when npx_out_open() opened @dfd.
  */
 struct npx_out {
 	int dfd;
@@ -499,6 +500,7 @@ struct npx_out {
 	struct npuprof_error *err;
 	struct npx_io *io;
 	const char *dir;
+	char path[PATH_MAX];
 };
 
 /*
@@ -608,6 +610,58 @@ void npx_csv_free(struct npx_csv *c);
 /* the final name of slice @i (for messages and README.txt) */
 void npx_csv_name_of(const struct npx_out *o, const struct npx_csv *c, unsigned int i, char *buf,
 		     size_t len);
+
+/* ---- the output folder (output_folder.c) ---- */
+
+/* The header lines of the CSVs both layouts write alike (as msprof does). */
+#define NPX_HDR_TASK_TIME                                      \
+	"Device_id,kernel_name,kernel_type,stream_id,task_id," \
+	"task_time(us),task_start(us),task_stop(us)"
+#define NPX_HDR_OP_STAT                                     \
+	"Device_id,OP Type,Core Type,Count,Total Time(us)," \
+	"Min Time(us),Avg Time(us),Max Time(us),Ratio(%)"
+#define NPX_HDR_API_STAT                                   \
+	"Device_id,Level,API Name,Time(us),Count,Avg(us)," \
+	"Min(us),Max(us),Variance"
+#define NPX_HDR_AICPU                                                    \
+	"Device_id,Timestamp(us),Node,Compute_time(us),Memcpy_time(us)," \
+	"Task_time(us),Dispatch_time(us),Total_time(us),Stream ID,Task ID"
+
+/**
+ * struct npx_outputs - the files of one export, committed or discarded together
+ * @csv: the CSVs, in the order they are committed.
+ * @n: entries of @csv.
+ * @timeline: msprof_{ts}.json.
+ * @readme: README.txt.
+ */
+struct npx_outputs {
+	struct npx_csv *csv[8];
+	unsigned int n;
+	struct npx_file *timeline;
+	struct npx_file *readme;
+};
+
+/*
+ * The life of @o over one export: npx_out_init() (no folder yet, the {ts}
+ * of the names from @opts); npx_out_open(), which makes (if needed) and
+ * opens @prof/mindstudio_profiler_output and starts the writer thread;
+ * npx_out_end() once the export returned @rc: on failure every file of @f
+ * is removed, then the thread is stopped, the folder closed and the
+ * files' buffers freed.
+ */
+int npx_out_init(struct npx_out *o, const struct npuprof_export_opts *opts,
+		 struct npuprof_error *err);
+int npx_out_open(struct npx_out *o, const char *prof);
+void npx_out_end(struct npx_out *o, const struct npx_outputs *f, int rc);
+/*
+ * Open README.txt and write its first part: @intro, the names of the
+ * slices of @csvs (@n of them, in this order), msprof_{ts}.json, and the
+ * "Data loss:" heading, which the caller follows with its lines.
+ */
+int npx_readme_begin(struct npx_out *o, struct npx_file *readme, const char *intro,
+		     struct npx_csv *const *csvs, unsigned int n);
+/* rename every file of @f to its final name (after they are closed) */
+int npx_out_commit(struct npx_out *o, const struct npx_outputs *f);
 
 /* ---- record files (raw_reader.c) ---- */
 
@@ -1042,7 +1096,7 @@ struct npx_dev_state {
  * @aicpu: ...
  * @tl: the timeline.
  * @readme: README.txt.
- * @outdir: the path of mindstudio_profiler_output/.
+ * @out: the output files, in commit order (and README.txt's).
  * @op_header_dev: the device whose layout set the op_summary header.
  * @opstat: op_statistic of the current device.
  * @commstat: communication_statistic of the current device.
@@ -1069,7 +1123,7 @@ struct npx_export {
 	struct npx_csv op_summary, task_time, op_stat, api_stat, comm_stat, aicpu;
 	struct npx_tl tl;
 	struct npx_file readme;
-	char outdir[PATH_MAX];
+	struct npx_outputs out;
 	int op_header_dev;
 	struct npx_opstat opstat;
 	struct npx_commstat commstat;
@@ -1708,6 +1762,7 @@ int npa_timeline(struct npa_export *x, struct npx_file *f);
  * @op_summary, ...: the CSVs.
  * @timeline: msprof_{ts}.json.
  * @readme: README.txt.
+ * @out: the output files, in commit order.
  */
 struct npa_export {
 	const char *prof;
@@ -1724,6 +1779,7 @@ struct npa_export {
 	struct npx_csv aicpu;
 	struct npx_file timeline;
 	struct npx_file readme;
+	struct npx_outputs out;
 };
 
 /* Is @prof in the real layout (no vnpu.ctrl / api.rec of the old one)? */
