@@ -19,12 +19,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ascend_export.h"
-#include "pyfmt.h"
+#include "npuprof_internal.h"
 #include "vnpu_ascend.h"
-
-static const char hdr_aicpu[] = "Device_id,Timestamp(us),Node,Compute_time(us),Memcpy_time(us),"
-				"Task_time(us),Dispatch_time(us),Total_time(us),Stream ID,Task ID";
 
 struct aicpu_read {
 	struct npa_dev *d;
@@ -163,7 +159,7 @@ int npa_aicpu_csv(struct npa_export *x, const struct npa_dev *d)
 	if (!d->n_aicpu)
 		return 0;
 	if (!x->aicpu.header) {
-		rc = npx_csv_set_header(&x->o, &x->aicpu, hdr_aicpu);
+		rc = npx_csv_set_header(&x->o, &x->aicpu, NPX_HDR_AICPU);
 		if (rc)
 			return rc;
 	}

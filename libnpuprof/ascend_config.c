@@ -25,7 +25,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ascend_export.h"
 #include "npuprof_internal.h"
 
 /* a member as a string: JSON strings as they are, numbers printed */
@@ -188,7 +187,8 @@ int npa_host_cfg_load(const char *dir, struct npa_host_cfg *c, struct npx_warn *
 
 		if (!lv || !*lv)
 			lv = jstr(o, "prof_level");
-		c->level0 = lv && (!strcmp(lv, "l0") || !strcmp(lv, "level0"));
+		c->level0 = npuprof_level_of(lv, true) == VNPU_PROF_L0 ||
+			    (lv && !strcmp(lv, "level0")); /* HiSilicon's prof_level */
 	}
 	json_object_put(o);
 
@@ -317,9 +317,9 @@ int npa_dev_cfg_load(const char *dir, uint32_t id, struct npa_dev_cfg *c, struct
 	o = load_json(path, w, false, err, &rc);
 	if (o) {
 		s = jstr(o, "profLevel");
-		c->level = s && !strcmp(s, "l2")   ? VNPU_PROF_L2
-			   : s && !strcmp(s, "l1") ? VNPU_PROF_L1
-						   : VNPU_PROF_L0;
+		c->level = npuprof_level_of(s, true);
+		if (c->level >= VNPU_PROF_LEVEL_COUNT)
+			c->level = VNPU_PROF_L0; /* msprof's default */
 		s = jstr(o, "ai_core_metrics");
 		snprintf(c->aic_metrics, sizeof(c->aic_metrics), "%s", s ? s : "");
 		c->metric_group = npuprof_metric_group(c->aic_metrics, false);

@@ -18,7 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ascend_export.h"
+#include "npuprof_internal.h"
 
 /* ---- a multimap of 64-bit keys to record indices ---- */
 

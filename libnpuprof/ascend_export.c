@@ -11,14 +11,12 @@
  */
 #include <dirent.h>
 #include <errno.h>
-#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
-#include "ascend_export.h"
+#include "npuprof_internal.h"
 
 static bool exists(const char *dir, const char *name)
 {
@@ -30,7 +28,7 @@ static bool exists(const char *dir, const char *name)
 
 /*
  * host/info.json, and no vnpu.ctrl or api.rec.NNNN of the old layout (which
- * the old reader in export.c still reads).
+ * the vnpu layout's reader, export_*.c, reads).
  */
 bool npa_is_ascend_layout(const char *prof)
 {
@@ -184,34 +182,15 @@ static int readme(struct npa_export *x)
 {
 	struct npx_csv *csvs[] = { &x->aicpu, &x->api_stat, &x->op_stat, &x->op_summary,
 				   &x->task_time };
-	char tmp[96], name[128], *p;
 	int rc;
 
-	snprintf(tmp, sizeof(tmp), ".npuprof-%ld-README.tmp", x->o.pid);
-	rc = npx_file_open(&x->o, &x->readme, tmp);
-	if (rc)
-		return rc;
-	npx_file_reserve(&x->o, &x->readme, NPX_ROW_MAX, &p);
-	p = npx_lit(p, "This folder was written by libnpuprof (npuprof_export) from the raw data"
-		       " of the PROF folder above it, as msprof's parser would write it.\n\n"
-		       "Files:\n");
-	for (size_t i = 0; i < NPX_ARRAY_SIZE(csvs); i++) {
-		for (unsigned int k = 0; k < csvs[i]->nfiles; k++) {
-			npx_file_advance(&x->readme, p);
-			rc = npx_file_reserve(&x->o, &x->readme, 256, &p);
-			if (rc)
-				return rc;
-			npx_csv_name_of(&x->o, csvs[i], k, name, sizeof(name));
-			p = npx_lit(p, "  ");
-			p = npx_put(p, name);
-			*p++ = '\n';
-		}
-	}
-	p = npx_lit(p, "  msprof_");
-	p = npx_put(p, x->o.ts);
-	p = npx_lit(p, ".json\n\nData loss:\n");
-	npx_file_advance(&x->readme, p);
-	rc = readme_loss(x);
+	rc = npx_readme_begin(
+		&x->o, &x->readme,
+		"This folder was written by libnpuprof (npuprof_export) from the raw"
+		" data of the PROF folder above it, as msprof's parser would write it.",
+		csvs, NPX_ARRAY_SIZE(csvs));
+	if (!rc)
+		rc = readme_loss(x);
 	if (rc)
 		return rc;
 	return npx_file_close(&x->o, &x->readme);
@@ -219,31 +198,22 @@ static int readme(struct npa_export *x)
 
 static int run(struct npa_export *x)
 {
-	struct npx_csv *csvs[] = { &x->op_summary, &x->op_stat, &x->task_time, &x->api_stat,
-				   &x->aicpu };
 	struct dev_id ids[NPA_MAX_DEVICES];
-	char out[PATH_MAX + 64], who[32];
+	char host[PATH_MAX + 8], who[32];
 	unsigned int n, k;
 	int rc;
 
 	rc = npa_host_load(&x->host, x->prof, &x->w, x->o.err);
 	if (rc)
 		return rc;
-	snprintf(out, sizeof(out), "%s/host", x->prof);
-	npa_loss_load(out, &x->host_loss, &x->w);
-	/* @out is the output folder's name from here on */
+	snprintf(host, sizeof(host), "%s/host", x->prof);
+	npa_loss_load(host, &x->host_loss, &x->w);
 	warn_loss(x, "host", &x->host_loss);
 	rc = scan_devices(x, ids, &n);
+	if (!rc)
+		rc = npx_out_open(&x->o, x->prof);
 	if (rc)
 		return rc;
-	snprintf(out, sizeof(out), "%s/" NPUPROF_OUTPUT_DIR, x->prof);
-	if (mkdir(out, 0755) && errno != EEXIST)
-		return npuprof_set_error(x->o.err, -errno, "%s: %s", out, strerror(errno));
-	x->o.dfd = open(out, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (x->o.dfd < 0)
-		return npuprof_set_error(x->o.err, -errno, "%s: %s", out, strerror(errno));
-	x->o.dir = out;
-	npx_io_start(&x->o);
 
 	for (k = 0; k < n; k++) {
 		struct npa_dev *d = &x->dev[x->ndev];
@@ -277,22 +247,16 @@ static int run(struct npa_export *x)
 		return npuprof_set_error(x->o.err, -EBADMSG,
 					 "%s: no device folder could be read (see the warnings)",
 					 x->prof);
-	for (k = 0; k < NPX_ARRAY_SIZE(csvs); k++) {
-		rc = npx_csv_close(&x->o, csvs[k]);
+	for (k = 0; k < x->out.n; k++) {
+		rc = npx_csv_close(&x->o, x->out.csv[k]);
 		if (rc)
 			return rc;
 	}
 	rc = npa_timeline(x, &x->timeline);
 	if (!rc)
 		rc = readme(x);
-	for (k = 0; !rc && k < NPX_ARRAY_SIZE(csvs); k++)
-		rc = npx_csv_commit(&x->o, csvs[k]);
-	if (!rc) {
-		snprintf(out, sizeof(out), "msprof_%s.json", x->o.ts);
-		rc = npx_file_commit(&x->o, &x->timeline, out);
-	}
 	if (!rc)
-		rc = npx_file_commit(&x->o, &x->readme, "README.txt");
+		rc = npx_out_commit(&x->o, &x->out);
 	return rc;
 }
 
@@ -304,10 +268,6 @@ int npa_export(const char *prof, const struct npuprof_export_opts *opts, struct 
 	if (!x)
 		return npuprof_set_error(err, -ENOMEM, "out of memory");
 	x->prof = prof;
-	x->o.dfd = -1;
-	x->o.pid = (long)getpid();
-	x->o.err = err;
-	x->o.slice_rows = opts && opts->slice_rows ? opts->slice_rows : NPUPROF_EXPORT_SLICE_ROWS;
 	x->w.quiet = opts ? opts->quiet : 0;
 	npx_csv_init(&x->op_summary, "op_summary");
 	npx_csv_init(&x->task_time, "task_time");
@@ -316,20 +276,18 @@ int npa_export(const char *prof, const struct npuprof_export_opts *opts, struct 
 	npx_csv_init(&x->aicpu, "aicpu");
 	npx_file_init(&x->timeline);
 	npx_file_init(&x->readme);
+	x->out = (struct npx_outputs){
+		.csv = { &x->op_summary, &x->op_stat, &x->task_time, &x->api_stat, &x->aicpu },
+		.n = 5,
+		.timeline = &x->timeline,
+		.readme = &x->readme,
+	};
 
-	rc = npx_out_timestamp(&x->o, opts ? opts->timestamp : NULL);
+	rc = npx_out_init(&x->o, opts, err);
 	if (!rc)
 		rc = run(x);
+	npx_out_end(&x->o, &x->out, rc);
 	if (rc) {
-		if (x->o.dfd >= 0) {
-			npx_csv_discard(&x->o, &x->op_summary);
-			npx_csv_discard(&x->o, &x->task_time);
-			npx_csv_discard(&x->o, &x->op_stat);
-			npx_csv_discard(&x->o, &x->api_stat);
-			npx_csv_discard(&x->o, &x->aicpu);
-			npx_file_discard(&x->o, &x->timeline);
-			npx_file_discard(&x->o, &x->readme);
-		}
 		if (err && !err->code)
 			npuprof_set_error(err, rc, "export failed: %s", strerror(-rc));
 	} else if (opts && opts->summary) {
@@ -355,16 +313,6 @@ int npa_export(const char *prof, const struct npuprof_export_opts *opts, struct 
 		}
 		memcpy(s->timestamp, x->o.ts, sizeof(s->timestamp));
 	}
-	npx_io_stop(&x->o);
-	if (x->o.dfd >= 0)
-		close(x->o.dfd);
-	npx_csv_free(&x->op_summary);
-	npx_csv_free(&x->task_time);
-	npx_csv_free(&x->op_stat);
-	npx_csv_free(&x->api_stat);
-	npx_csv_free(&x->aicpu);
-	npx_file_free(&x->timeline);
-	npx_file_free(&x->readme);
 	for (unsigned int k = 0; k < x->ndev; k++)
 		npa_dev_free(&x->dev[k]);
 	npa_host_free(&x->host);

@@ -23,7 +23,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ascend_export.h"
+#include "npuprof_internal.h"
 
 static const char *const ge_task_names[CANN_GE_TASK_TYPE_COUNT] = {
 	"AI_CORE",   "AI_CPU",	"AI_VECTOR_CORE", "WRITE_BACK", "MIX_AIC", "MIX_AIV",

@@ -12,7 +12,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "ascend_export.h"
+#include "npuprof_internal.h"
 
 static bool count(struct json_object *e, const char *key, uint64_t *v)
 {

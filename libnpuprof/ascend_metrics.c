@@ -18,8 +18,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "ascend_export.h"
-#include "pyfmt.h"
+#include "npuprof_internal.h"
 
 enum mkind {
 	K_TOTAL_TIME, /* aicore_time / aiv_time */
@@ -144,24 +143,30 @@ static const struct mdef l2[] = { COUNT("write_cache_hit", 0x500),
 				  COUNT("r1_read_cache_miss_allocate", 0x50a),
 				  END };
 
+/* the columns of each group msprof parses (its names: metric_names.c) */
 static const struct {
-	const char *name;
+	uint32_t group;
+	bool exct; /* the A2/A3 AIC name, PipeUtilizationExct */
 	const struct mdef *aic, *aiv;
 } groups[] = {
-	{ "PipeUtilization", pipe_aic, pipe_aiv },
-	{ "PipeUtilizationExct", exct_aic, exct_aiv },
-	{ "ArithmeticUtilization", arith_aic, arith_aiv },
-	{ "Memory", mem_aic, mem_aiv },
-	{ "MemoryL0", l0_aic, l0_aiv },
-	{ "MemoryUB", ub_aic, ub_aiv },
-	{ "ResourceConflictRatio", none, cflt_aiv },
-	{ "L2Cache", l2, l2 },
+	{ VNPU_METRIC_PIPE_UTILIZATION, false, pipe_aic, pipe_aiv },
+	{ VNPU_METRIC_PIPE_UTILIZATION, true, exct_aic, exct_aiv },
+	{ VNPU_METRIC_ARITHMETIC_UTILIZATION, false, arith_aic, arith_aiv },
+	{ VNPU_METRIC_MEMORY, false, mem_aic, mem_aiv },
+	{ VNPU_METRIC_MEMORY_L0, false, l0_aic, l0_aiv },
+	{ VNPU_METRIC_MEMORY_UB, false, ub_aic, ub_aiv },
+	{ VNPU_METRIC_RESOURCE_CONFLICT_RATIO, false, none, cflt_aiv },
+	{ VNPU_METRIC_L2_CACHE, false, l2, l2 },
 };
 
+/* the columns of sample.json's metric name @name on one side, NULL if none */
 static const struct mdef *group_side(const char *name, bool aiv)
 {
+	uint32_t group = npuprof_metric_group(name, false);
+	bool exct = npuprof_metric_exct(name);
+
 	for (size_t i = 0; i < NPX_ARRAY_SIZE(groups); i++)
-		if (!strcmp(groups[i].name, name))
+		if (groups[i].group == group && groups[i].exct == exct)
 			return aiv ? groups[i].aiv : groups[i].aic;
 	return NULL;
 }

@@ -15,7 +15,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "ascend_export.h"
+#include "npuprof_internal.h"
 
 #define NPA_READ_BUF (1u << 20)
 

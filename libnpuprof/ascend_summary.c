@@ -14,20 +14,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ascend_export.h"
-#include "pyfmt.h"
+#include "npuprof_internal.h"
 
 static const char hdr_op_summary[] =
 	"Device_id,Model ID,Task ID,Stream ID,Op Name,OP Type,OP State,Task Type,"
 	"Task Start Time(us),Task Duration(us),Task Wait Time(us),Block Dim,Mix Block Dim,"
 	"HF32 Eligible,Input Shapes,Input Data Types,Input Formats,Output Shapes,"
 	"Output Data Types,Output Formats,Context ID";
-static const char hdr_task_time[] = "Device_id,kernel_name,kernel_type,stream_id,task_id,"
-				    "task_time(us),task_start(us),task_stop(us)";
-static const char hdr_op_stat[] = "Device_id,OP Type,Core Type,Count,Total Time(us),"
-				  "Min Time(us),Avg Time(us),Max Time(us),Ratio(%)";
-static const char hdr_api_stat[] = "Device_id,Level,API Name,Time(us),Count,Avg(us),Min(us),"
-				   "Max(us),Variance";
 
 char *npa_csv_field(char *p, const char *s, size_t max)
 {
@@ -273,7 +266,7 @@ int npa_task_time(struct npa_export *x, const struct npa_dev *d)
 	int rc = 0;
 
 	if (!x->task_time.header) {
-		rc = npx_csv_set_header(&x->o, &x->task_time, hdr_task_time);
+		rc = npx_csv_set_header(&x->o, &x->task_time, NPX_HDR_TASK_TIME);
 		if (rc)
 			return rc;
 	}
@@ -405,7 +398,7 @@ int npa_op_statistic(struct npa_export *x, const struct npa_dev *d)
 	int rc = 0;
 
 	if (!x->op_stat.header) {
-		rc = npx_csv_set_header(&x->o, &x->op_stat, hdr_op_stat);
+		rc = npx_csv_set_header(&x->o, &x->op_stat, NPX_HDR_OP_STAT);
 		if (rc)
 			return rc;
 	}
@@ -566,7 +559,7 @@ int npa_api_statistic(struct npa_export *x, const struct npa_dev *d)
 	if (!h->n_api)
 		return 0;
 	if (!x->api_stat.header) {
-		rc = npx_csv_set_header(&x->o, &x->api_stat, hdr_api_stat);
+		rc = npx_csv_set_header(&x->o, &x->api_stat, NPX_HDR_API_STAT);
 		if (rc)
 			return rc;
 	}

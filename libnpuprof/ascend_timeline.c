@@ -23,8 +23,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ascend_export.h"
-#include "pyfmt.h"
+#include "npuprof_internal.h"
 
 #define SORT_CANN 7
 #define SORT_HW 14

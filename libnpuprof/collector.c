@@ -46,9 +46,7 @@
 
 #include <json-c/json.h>
 
-#include "host_sink.h"
 #include "npuprof_internal.h"
-#include "prof_config.h"
 #include "vnpu_ascend.h"
 #include "vnpu_prof.h"
 #include "vnpu_ring_math.h"

@@ -20,7 +20,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "export_internal.h"
+#include "npuprof_internal.h"
 #include "vnpu_names.h"
 
 void npx_warn(struct npx_warn *w, const char *fmt, ...)

@@ -13,7 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "export_internal.h"
+#include "npuprof_internal.h"
 
 const struct npx_name *npx_task_type(uint32_t type)
 {

@@ -29,12 +29,6 @@
 #include "npuprof_internal.h"
 #include "vnpu_prof.h"
 
-int npuprof_parse_level(const char *level, uint32_t *out, struct npuprof_error *err);
-int npuprof_parse_metrics(const char *metrics, uint32_t level, uint32_t *out,
-			  struct npuprof_error *err);
-int npuprof_check_output_path(const char *path, const char *what, char *resolved,
-			      struct npuprof_error *err);
-
 /* The process's global collection (one per process, by definition). */
 static pthread_mutex_t global_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct npuprof_collector *global_collector;
@@ -115,18 +109,21 @@ int npuprof_global_parse(const char *json, struct npuprof_collect_opts *co, char
 	if (level) {
 		ret = npuprof_parse_level(level, &co->level, err);
 	} else if (task_time) {
-		if (!strcmp(task_time, "l0"))
-			co->level = VNPU_PROF_L0;
-		else if (!strcmp(task_time, "l1") || !strcmp(task_time, "on"))
-			co->level = VNPU_PROF_L1;
-		else if (!strcmp(task_time, "l2"))
-			co->level = VNPU_PROF_L2;
-		else
+		/* msprof's level names, and "on" for l1 */
+		uint32_t l =
+			!strcmp(task_time, "on") ? VNPU_PROF_L1 : npuprof_level_of(task_time, true);
+		char names[32];
+
+		if (l < VNPU_PROF_LEVEL_COUNT) {
+			co->level = l;
+		} else {
+			npuprof_level_names(names, sizeof(names), true);
 			ret = npuprof_set_error(
 				err, -EINVAL,
 				"PROFILING_OPTIONS task_time '%s' is not valid: use "
-				"l0, l1, l2 or on",
-				task_time);
+				"%s or on",
+				task_time, names);
+		}
 	} else {
 		co->level = VNPU_PROF_L1;
 	}
@@ -138,17 +135,8 @@ int npuprof_global_parse(const char *json, struct npuprof_collect_opts *co, char
 		co->level = VNPU_PROF_L2;
 	if (!ret)
 		ret = npuprof_parse_metrics(metrics, co->level, &co->metric_group, err);
-	if (!ret) {
-		const char *env = getenv("ASCEND_WORK_PATH");
-
-		if (output && *output)
-			ret = npuprof_check_output_path(output, "PROFILING_OPTIONS output", dir,
-							err);
-		else if (env && *env)
-			ret = npuprof_check_output_path(env, "ASCEND_WORK_PATH", dir, err);
-		else
-			ret = npuprof_check_output_path("./", "output", dir, err);
-	}
+	if (!ret)
+		ret = npuprof_output_dir(output, "PROFILING_OPTIONS output", "output", dir, err);
 	co->output_dir = dir;
 	json_object_put(o);
 	return ret;

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
- * libnpuprof: the host sink (host_sink.h) - the records CANN's runtime
- * writes on the host, as the runtime's calls make them.
+ * libnpuprof: the host sink (npuprof_internal.h) - the records CANN's
+ * runtime writes on the host, as the runtime's calls make them.
  *
  * What one runtime call writes (CANN format, docs/output.md "Host records"):
  *  - an AscendCL api_event around the call (aclrtSetDevice,
@@ -28,9 +28,7 @@
 #include <unistd.h>
 
 #include "cann_format.h"
-#include "host_sink.h"
 #include "npuprof_internal.h"
-#include "prof_config.h"
 #include "vnpu_prof.h"
 
 #define FLUSH_BYTES (256u << 10) /* wake the writer at this much buffered */
@@ -154,7 +152,7 @@ struct kind_file {
 };
 
 /**
- * struct host_sink - see host_sink.h
+ * struct host_sink - see npuprof_internal.h, "the host sink"
  * @dir: host/data.
  * @level: enum vnpu_prof_level.
  * @cann: CANN format, else legacy.

@@ -30,7 +30,7 @@
  */
 #include <errno.h>
 
-#include "export_internal.h"
+#include "npuprof_internal.h"
 
 enum npx_side {
 	NPX_AIC = 0,

@@ -5,43 +5,70 @@
  * sample.json gives the groups a device programmed (msprof's), which the
  * export reads back.
  */
+#include <stdio.h>
 #include <string.h>
 
 #include "npuprof_internal.h"
 
+/* the Profiler's keys first, in byte order as the adapter's std::map lists them */
 static const struct {
 	const char *name;
 	uint32_t group;
 	bool profiler_key; /* a key of the adapter's kNpuMetricsMap */
+	bool exct; /* the name A2/A3 (chip id 5) give their AIC side of the group */
 } groups[] = {
-	{ "ArithmeticUtilization", VNPU_METRIC_ARITHMETIC_UTILIZATION, true },
-	{ "PipeUtilization", VNPU_METRIC_PIPE_UTILIZATION, true },
-	{ "Memory", VNPU_METRIC_MEMORY, true },
-	{ "MemoryL0", VNPU_METRIC_MEMORY_L0, true },
-	{ "MemoryUB", VNPU_METRIC_MEMORY_UB, true },
-	{ "ResourceConflictRatio", VNPU_METRIC_RESOURCE_CONFLICT_RATIO, true },
-	{ "L2Cache", VNPU_METRIC_L2_CACHE, true },
-	{ "PipeExecuteUtilization", VNPU_METRIC_PIPE_EXECUTE_UTILIZATION, false },
-	{ "MemoryAccess", VNPU_METRIC_MEMORY_ACCESS, false },
+	{ "ArithmeticUtilization", VNPU_METRIC_ARITHMETIC_UTILIZATION, true, false },
+	{ "L2Cache", VNPU_METRIC_L2_CACHE, true, false },
+	{ "Memory", VNPU_METRIC_MEMORY, true, false },
+	{ "MemoryL0", VNPU_METRIC_MEMORY_L0, true, false },
+	{ "MemoryUB", VNPU_METRIC_MEMORY_UB, true, false },
+	{ "PipeUtilization", VNPU_METRIC_PIPE_UTILIZATION, true, false },
+	{ "ResourceConflictRatio", VNPU_METRIC_RESOURCE_CONFLICT_RATIO, true, false },
+	{ "PipeExecuteUtilization", VNPU_METRIC_PIPE_EXECUTE_UTILIZATION, false, false },
+	{ "MemoryAccess", VNPU_METRIC_MEMORY_ACCESS, false, false },
 	/* A2/A3 name the AIC side of PipeUtilization after its event list */
-	{ "PipeUtilizationExct", VNPU_METRIC_PIPE_UTILIZATION, false },
+	{ "PipeUtilizationExct", VNPU_METRIC_PIPE_UTILIZATION, false, true },
 };
 
 uint32_t npuprof_metric_group(const char *name, bool profiler_keys_only)
 {
-	for (size_t i = 0; name && i < sizeof(groups) / sizeof(groups[0]); i++)
+	for (size_t i = 0; name && i < NPX_ARRAY_SIZE(groups); i++)
 		if ((groups[i].profiler_key || !profiler_keys_only) &&
 		    !strcmp(name, groups[i].name))
 			return groups[i].group;
 	return VNPU_METRIC_NONE;
 }
 
+bool npuprof_metric_exct(const char *name)
+{
+	for (size_t i = 0; name && i < NPX_ARRAY_SIZE(groups); i++)
+		if (groups[i].exct && !strcmp(name, groups[i].name))
+			return true;
+	return false;
+}
+
 const char *npuprof_metric_sample_name(uint32_t group, uint32_t chip_id, bool aiv)
 {
-	if (group == VNPU_METRIC_PIPE_UTILIZATION && chip_id == 5 && !aiv)
-		return "PipeUtilizationExct";
-	for (size_t i = 0; i < sizeof(groups) / sizeof(groups[0]); i++)
-		if (groups[i].group == group)
+	bool exct = chip_id == 5 && !aiv;
+	size_t i;
+
+	/* the A2/A3 AIC name where the group has one, else the group's name */
+	for (i = 0; exct && i < NPX_ARRAY_SIZE(groups); i++)
+		if (groups[i].group == group && groups[i].exct)
+			return groups[i].name;
+	for (i = 0; i < NPX_ARRAY_SIZE(groups); i++)
+		if (groups[i].group == group && !groups[i].exct)
 			return groups[i].name;
 	return "";
+}
+
+void npuprof_metric_keys(char *buf, size_t len)
+{
+	size_t n = 0;
+
+	buf[0] = '\0';
+	for (size_t i = 0; i < NPX_ARRAY_SIZE(groups) && n < len; i++)
+		if (groups[i].profiler_key)
+			n += (size_t)snprintf(buf + n, len - n, "%s%s", n ? ", " : "",
+					      groups[i].name);
 }

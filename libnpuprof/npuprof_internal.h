@@ -1,18 +1,50 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * libnpuprof: internals shared by the runtime, the profiler and the
- * collector. Not installed.
+ * libnpuprof: the one internal header - every prototype the library's files
+ * share, with the types and inline helpers they need, so that each is
+ * declared once. Not installed; nothing here is exported from the shared
+ * library (it builds with -fvisibility=hidden; NPUPROF_API marks the public
+ * symbols). The public API is npuprof.h and the headers it includes.
+ *
+ * Data formats stay in headers of their own, since they describe bytes on
+ * disk rather than code: raw_format.h (the vnpu layout's raw files, shared
+ * with tests and benchmarks) and cann_format.h (CANN's host records); the
+ * uapi/ headers describe the device.
+ *
+ * Sections, each with the files that define it:
+ *   1. the runtime, names, output folders, global profiling, the collector
+ *   2. the host sink                             host_sink.c
+ *   3. the configuration files of a PROF_* folder  prof_config.c
+ *   4. the export: output files, record files, statistics, timeline, and
+ *      the vnpu layout's export                  csv_writer.c, raw_reader.c,
+ *                                                metric_layout.c,
+ *                                                export_stats.c,
+ *                                                timeline_writer.c, export_*.c
+ *   5. msprof's Python numbers                   pyfmt.c
+ *   6. the export of the real Ascend layout      ascend_*.c
  */
 #ifndef NPUPROF_INTERNAL_H
 #define NPUPROF_INTERNAL_H
 
+#include <errno.h>
+#include <limits.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 #include <time.h>
 
+#include "cann_format.h"
 #include "npuprof.h"
 #include "raw_format.h"
+#include "vnpu_ascend.h"
+#include "vnpu_prof.h"
+
+/* ======== 1. the runtime, global profiling, the collector ======== */
+
+/*
+ * Internals shared by the runtime, the profiler and the collector.
+ */
 
 /* Public symbols: the library builds with -fvisibility=hidden. */
 #define NPUPROF_API __attribute__((visibility("default")))
@@ -115,13 +147,28 @@ void npuprof_launch_record(const struct npuprof_dev *dev, const struct vnpu_task
 int npuprof_write_at(int fd, const void *buf, size_t n, int64_t off, size_t *done);
 
 /*
+ * level_names.c: the level named @name ("L1", or msprof's "l1" with
+ * @msprof), VNPU_PROF_LEVEL_COUNT if none (@name NULL included); the name
+ * of @level in either spelling, NULL if none; and every name, in level
+ * order, as "L0, L1, L2" in @buf (messages that list them).
+ */
+uint32_t npuprof_level_of(const char *name, bool msprof);
+const char *npuprof_level_spelling(uint32_t level, bool msprof);
+void npuprof_level_names(char *buf, size_t len, bool msprof);
+
+/*
  * metric_names.c: the group of a metric name (VNPU_METRIC_NONE if none):
  * only the Profiler's aic_metrics keys with @profiler_keys_only, else
- * every name sample.json may give; and the name sample.json gives the
- * group a device of @chip_id programmed on its AIC or AIV side.
+ * every name sample.json may give; whether @name is the A2/A3 AIC name of
+ * its group ("PipeUtilizationExct", whose columns differ); the name
+ * sample.json gives the group a device of @chip_id programmed on its AIC
+ * or AIV side; and the Profiler's keys, in byte order, as "A, B, ..." in
+ * @buf.
  */
 uint32_t npuprof_metric_group(const char *name, bool profiler_keys_only);
+bool npuprof_metric_exct(const char *name);
 const char *npuprof_metric_sample_name(uint32_t group, uint32_t chip_id, bool aiv);
+void npuprof_metric_keys(char *buf, size_t len);
 
 /* global.c: PROFILING_MODE=true profiles every device the process opens. */
 int npuprof_global_device_opened(struct npuprof_dev *dev, struct npuprof_error *err);
@@ -173,5 +220,1626 @@ int npuprof_collector_finish(struct npuprof_collector *c, int export, struct npu
 void npuprof_collector_forget(struct npuprof_collector *c);
 /* Finish without export and remove the PROF_* folder (a start that failed). */
 void npuprof_collector_discard(struct npuprof_collector *c);
+
+/*
+ * profiler.c: the Profiler's options, checked with the TF adapter's rules
+ * and words: @level (NULL: L0) into *@out, and @metrics ("" or NULL: the
+ * device default) at @level into *@out.
+ */
+int npuprof_parse_level(const char *level, uint32_t *out, struct npuprof_error *err);
+int npuprof_parse_metrics(const char *metrics, uint32_t level, uint32_t *out,
+			  struct npuprof_error *err);
+
+/*
+ * prof_dir.c: the directory a PROF_* folder goes in, checked and
+ * resolved into @resolved (PATH_MAX bytes): @path when set and not empty,
+ * else $ASCEND_WORK_PATH when set and not empty, else "./". Messages name
+ * @path @what, and "./" @default_what. npuprof_check_output_path() checks
+ * one candidate: it exists, is a directory the user can read and write,
+ * and holds none of \n \f \r \b \t \v \x7F.
+ */
+int npuprof_output_dir(const char *path, const char *what, const char *default_what, char *resolved,
+		       struct npuprof_error *err);
+int npuprof_check_output_path(const char *path, const char *what, char *resolved,
+			      struct npuprof_error *err);
+
+/* global.c: parse PROFILING_OPTIONS @json into @co (its output_dir points into @dir). */
+int npuprof_global_parse(const char *json, struct npuprof_collect_opts *co, char *dir,
+			 struct npuprof_error *err);
+
+/* ======== 2. the host sink ======== */
+
+/*
+ * The host sink: where the runtime's host records go while a collector
+ * runs. At most one per process (the Profiler's one-at-a-time rule),
+ * behind one process-wide lock that outlives every sink, so that a runtime call on another thread
+ * finds the sink gone instead of locking one that is being freed.
+ *
+ * A runtime call appends its records to in-memory buffers under the lock
+ * (never a write() under it); the collector's reader thread, or its end,
+ * swaps the buffers out and writes them to host/data/ without the lock.
+ *
+ * Two formats, one per sink:
+ *  - CANN (STARS products): what CANN's runtime writes (cann_format.h):
+ *    api_event, node_basic_info, tensor_info, task_track, hash_dic and
+ *    type_info_dic, in slices as msprof's (docs/output.md);
+ *  - legacy (other products): struct npuprof_api_rec in api.rec.NNNN
+ *    (raw_format.h).
+ */
+
+struct host_sink;
+
+/**
+ * host_sink_create() - a sink writing into @data_dir (host/data)
+ * @data_dir: the directory, which exists.
+ * @level: enum vnpu_prof_level: what the CANN records include.
+ * @cann: the CANN format, else the legacy one.
+ * @sp: out: the sink.
+ * @err: filled on failure.
+ */
+int host_sink_create(const char *data_dir, uint32_t level, bool cann, struct host_sink **sp,
+		     struct npuprof_error *err);
+
+/*
+ * Make @s the process's sink; @wake(@arg) is called, under the lock, when
+ * enough is buffered that the writer should run (an eventfd write).
+ */
+void host_sink_install(struct host_sink *s, void (*wake)(void *), void *arg);
+
+/* No runtime call reaches @s after this returns. */
+void host_sink_uninstall(struct host_sink *s);
+
+/* Write out what is buffered; one thread at a time. */
+void host_sink_flush(struct host_sink *s);
+
+/*
+ * Flush, write the counts per kind into @loss_dir's loss report (whose
+ * room npc_reserve_ends() made; NULL: none), report a write failure or
+ * records not written (into @err when @ret is 0, else to stderr), close
+ * the files and free @s. Returns @ret, or the first failure.
+ */
+int host_sink_close(struct host_sink *s, const char *loss_dir, int ret, struct npuprof_error *err);
+
+/* In a child of fork(): free @s without a write (its files are the parent's). */
+void host_sink_forget(struct host_sink *s);
+
+/* ======== 3. the configuration files of a PROF_* folder ======== */
+
+/*
+ * The configuration files of a PROF_* folder in the real layout, as
+ * msprof's collector writes them and its parser reads them (docs/output.md
+ * "Configuration files"):
+ *
+ *   host/info.json, sample.json, start_info, end_info, host_start.log
+ *   device_N/info.json.N, sample.json, start_info.N, end_info.N,
+ *            host_start.log.N, dev_start.log.N
+ */
+
+/* msprof's id of the host in "devices" */
+#define NPC_HOST_ID 64
+
+/**
+ * struct npc_instant - one instant on the clocks the files link
+ * @real_ns: CLOCK_REALTIME.
+ * @raw_ns: CLOCK_MONOTONIC_RAW (host record time).
+ * @mono_ns: CLOCK_MONOTONIC (the device's mono_base_ns clock).
+ */
+struct npc_instant {
+	uint64_t real_ns;
+	uint64_t raw_ns;
+	uint64_t mono_ns;
+};
+
+void npc_now(struct npc_instant *t);
+
+/**
+ * struct npc_session - what the configuration files describe
+ * @level: enum vnpu_prof_level.
+ * @info: a device of the session (its product: platform_version, the
+ *        sample's metric names), or NULL for the host files before one.
+ * @ctrl: its session's control page (events, clocks), or NULL.
+ */
+struct npc_session {
+	uint32_t level;
+	const struct vnpu_info *info;
+	const struct vnpu_ring_ctrl *ctrl;
+};
+
+/* host/: info.json, sample.json, start_info and host_start.log, at @t. */
+int npc_write_host(const char *host_dir, const struct npc_session *s, const struct npc_instant *t,
+		   struct npuprof_error *err);
+
+/* device_N/: info.json.N, sample.json, start_info.N and the two start logs, at @t. */
+int npc_write_device(const char *dev_dir, unsigned int id, const struct npc_session *s,
+		     const struct npc_instant *t, struct npuprof_error *err);
+
+/*
+ * The end of the run's files in @dir (host/, @id < 0, or device_N/, @id N),
+ * written into room reserved at the start, so that a disk full at the end
+ * still takes them: npc_reserve_ends() writes the room of end_info(.N) (a
+ * hidden .end_info(.N).reserve) and of the loss report (vnpu_loss.json,
+ * an empty object until the end); npc_write_end() writes end_info(.N) at
+ * @t into its room and renames it (a file anew without a room).
+ */
+int npc_reserve_ends(const char *dir, int id, struct npuprof_error *err);
+int npc_write_end(const char *dir, int id, const struct npc_instant *t, struct npuprof_error *err);
+
+/**
+ * struct npc_loss - the accounting of one channel (produced == written +
+ * lost + not_written)
+ * @channel: the raw file's name (stars_soc...).
+ * @rec_size: bytes of a record.
+ * @produced: records the device produced.
+ * @lost: records the device dropped, the channel full.
+ * @written: records in the raw files.
+ * @not_written: records drained but not written (a write error).
+ */
+struct npc_loss {
+	const char *channel;
+	uint32_t rec_size;
+	uint64_t produced;
+	uint64_t lost;
+	uint64_t written;
+	uint64_t not_written;
+};
+
+/*
+ * @dir/vnpu_loss.json, the loss report (ours, not msprof's;
+ * docs/output.md), rewritten in place in the room npc_reserve_ends() made.
+ */
+int npc_write_loss(const char *dir, const struct npc_loss *l, unsigned int n,
+		   struct npuprof_error *err);
+
+/* ======== 4. the export: output, records, statistics, timeline, the vnpu layout ======== */
+
+/*
+ * The offline export (npuprof_export()): what both layouts use, and the
+ * vnpu layout's own.
+ *
+ *   raw_reader.c       list and stream the record files, validate framing
+ *   csv_writer.c       number/string formatting, buffered files under
+ *                      temporary names, sliced CSVs, commit/discard
+ *   metric_layout.c    op_summary metric columns and their formulas
+ *   export_stats.c     op_statistic, communication_statistic, api_statistic
+ *   timeline_writer.c  msprof_{ts}.json
+ *   export_*.c         the vnpu layout's npuprof_export() (its own part below)
+ */
+
+typedef unsigned __int128 npx_u128;
+
+#define NPX_ROW_MAX 16384 /* bytes one CSV row or JSON event may take */
+#define NPX_BUF_SIZE (512U << 10) /* an output buffer (two a file) */
+#define NPX_NA "N/A"
+#define NPX_ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+
+/* ---- warnings ---- */
+
+/**
+ * struct npx_warn - where warnings go
+ * @quiet: do not print them.
+ * @count: warnings issued.
+ */
+struct npx_warn {
+	int quiet;
+	uint32_t count;
+};
+
+void npx_warn(struct npx_warn *w, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* ---- formatting (csv_writer.c); each returns the end of what it wrote ---- */
+
+extern const char npx_digits2[201];
+
+/* decimal digits of @v */
+static inline unsigned int npx_ndigits(uint64_t v)
+{
+	unsigned int n = 1;
+
+	for (;;) {
+		if (v < 10)
+			return n;
+		if (v < 100)
+			return n + 1;
+		if (v < 1000)
+			return n + 2;
+		if (v < 10000)
+			return n + 3;
+		v /= 10000;
+		n += 4;
+	}
+}
+
+static inline char *npx_fmt_u64(char *p, uint64_t v)
+{
+	char *end = p + npx_ndigits(v);
+
+	p = end;
+	while (v >= 100) {
+		unsigned int r = (unsigned int)(v % 100);
+
+		v /= 100;
+		p -= 2;
+		memcpy(p, npx_digits2 + 2 * r, 2);
+	}
+	if (v >= 10) {
+		p -= 2;
+		memcpy(p, npx_digits2 + 2 * v, 2);
+	} else {
+		*--p = (char)('0' + v);
+	}
+	return end;
+}
+
+char *npx_fmt_u128(char *p, npx_u128 v);
+char *npx_fmt_milli128(char *p, npx_u128 v);
+
+/* @v thousandths as "v/1000.xyz": 3-decimal microseconds from ns and the like */
+static inline char *npx_fmt_milli(char *p, npx_u128 v)
+{
+	uint64_t w = (uint64_t)v;
+	unsigned int frac;
+
+	if (v >> 64)
+		return npx_fmt_milli128(p, v);
+	p = npx_fmt_u64(p, w / 1000);
+	frac = (unsigned int)(w % 1000);
+	p[0] = '.';
+	p[1] = (char)('0' + frac / 100);
+	memcpy(p + 2, npx_digits2 + 2 * (frac % 100), 2);
+	return p + 4;
+}
+
+/* a short name and its length, copied 16 bytes at a time */
+struct npx_name {
+	char s[16];
+	uint8_t n;
+};
+
+#define NPX_NAME(str)                \
+	{                            \
+		str, sizeof(str) - 1 \
+	}
+
+static inline char *npx_put_name(char *p, const struct npx_name *n)
+{
+	memcpy(p, n->s, sizeof(n->s));
+	return p + n->n;
+}
+
+/* append a string literal (its length known at compile time) */
+#define npx_lit(p, s) ((char *)memcpy((p), "" s, sizeof(s) - 1) + sizeof(s) - 1)
+
+/* A name as one CSV field: N/A when empty, quoted when it holds , or " */
+char *npx_csv_name(char *p, const char *s, size_t max);
+/* A name as a JSON string, quotes included */
+char *npx_json_str(char *p, const char *s, size_t max);
+
+static inline char *npx_put(char *p, const char *s)
+{
+	size_t n = strlen(s);
+
+	memcpy(p, s, n);
+	return p + n;
+}
+
+/* round(num / den) (half up), 0 when den is 0 */
+static inline npx_u128 npx_div_round(npx_u128 num, npx_u128 den)
+{
+	if (!den)
+		return 0;
+	if (!(num >> 64) && !(den >> 64))
+		return (uint64_t)num / (uint64_t)den +
+		       ((uint64_t)num % (uint64_t)den >= (uint64_t)den - (uint64_t)den / 2);
+	return num / den + (num % den >= den - den / 2);
+}
+
+/* ---- output files (csv_writer.c) ---- */
+
+struct npx_io;
+
+/**
+ * struct npx_out - the output folder
+ * @dfd: mindstudio_profiler_output/, opened O_DIRECTORY.
+ * @ts: the 14-digit {ts} of the names.
+ * @pid: this process (temporary names).
+ * @slice_rows: rows per CSV file.
+ * @err: the caller's error report.
+ * @io: the writer thread, NULL for synchronous writes.
+ * @dir: the path of @dfd for messages; NULL: "mindstudio_profiler_output".
+ * @path: @dir when npx_out_open() opened @dfd.
+ */
+struct npx_out {
+	int dfd;
+	char ts[16];
+	long pid;
+	uint64_t slice_rows;
+	struct npuprof_error *err;
+	struct npx_io *io;
+	const char *dir;
+	char path[PATH_MAX];
+};
+
+/*
+ * Set @o->ts: @timestamp (exactly 14 digits YYYYMMDDhhmmss), or the local
+ * time now when NULL; -EINVAL with a message otherwise.
+ */
+int npx_out_timestamp(struct npx_out *o, const char *timestamp);
+
+/* the output folder as messages name it */
+static inline const char *npx_out_dir(const struct npx_out *o)
+{
+	return o->dir ? o->dir : NPUPROF_OUTPUT_DIR;
+}
+
+/*
+ * Start the writer thread: full buffers are written by it while the next
+ * one is formatted (formatting and the kernel's copy overlap). Without a
+ * thread (it cannot be created) files are written synchronously.
+ */
+void npx_io_start(struct npx_out *o);
+/* wait for every queued write and stop the thread */
+void npx_io_stop(struct npx_out *o);
+
+/**
+ * struct npx_file - a buffered output file under a temporary name
+ * @fd: -1 when closed.
+ * @tmp: its temporary name in the output folder.
+ * @buf: the buffer being filled (NPX_BUF_SIZE bytes), one of @bufs.
+ * @len: bytes in @buf.
+ * @bufs: two buffers: one filled while the writer thread writes the other.
+ * @cur: the index of @buf in @bufs.
+ * @busy: a write of @bufs[i] is queued or running (under the io lock).
+ */
+struct npx_file {
+	int fd;
+	char tmp[96];
+	char *buf;
+	size_t len;
+	char *bufs[2];
+	unsigned int cur;
+	bool busy[2];
+};
+
+void npx_file_init(struct npx_file *f);
+int npx_file_open(struct npx_out *o, struct npx_file *f, const char *tmp);
+int npx_file_flush(struct npx_out *o, struct npx_file *f);
+int npx_file_close(struct npx_out *o, struct npx_file *f);
+/* rename the closed file to @final */
+int npx_file_commit(struct npx_out *o, struct npx_file *f, const char *final);
+/* close it (if open) and remove the temporary file */
+void npx_file_discard(struct npx_out *o, struct npx_file *f);
+void npx_file_free(struct npx_file *f);
+
+/* Make room for @n more bytes; *cur is where to write. */
+static inline int npx_file_reserve(struct npx_out *o, struct npx_file *f, size_t n, char **cur)
+{
+	int rc = 0;
+
+	if (NPX_BUF_SIZE - f->len < n)
+		rc = npx_file_flush(o, f);
+	*cur = f->buf + f->len;
+	return rc;
+}
+
+static inline void npx_file_advance(struct npx_file *f, char *cur)
+{
+	f->len = (size_t)(cur - f->buf);
+}
+
+/**
+ * struct npx_csv - one CSV, sliced every npx_out.slice_rows rows
+ * @base: "op_summary": base_{ts}.csv or base_slice_{i}_{ts}.csv.
+ * @header: the header line, without the newline (owned).
+ * @rows: data rows in the current slice.
+ * @rows_total: data rows written.
+ * @nfiles: slices opened.
+ * @f: the current slice.
+ */
+struct npx_csv {
+	const char *base;
+	char *header;
+	uint64_t rows;
+	uint64_t rows_total;
+	unsigned int nfiles;
+	struct npx_file f;
+};
+
+void npx_csv_init(struct npx_csv *c, const char *base);
+/* set the header (copied); only before the first row */
+int npx_csv_set_header(struct npx_out *o, struct npx_csv *c, const char *header);
+/* start a row (a new slice when the current one is full); *cur: where to write */
+int npx_csv_begin(struct npx_out *o, struct npx_csv *c, char **cur);
+
+static inline void npx_csv_end(struct npx_csv *c, char *cur)
+{
+	*cur++ = '\n';
+	npx_file_advance(&c->f, cur);
+	c->rows++;
+	c->rows_total++;
+}
+
+int npx_csv_close(struct npx_out *o, struct npx_csv *c);
+/* rename the slices to their final names (after npx_csv_close()) */
+int npx_csv_commit(struct npx_out *o, struct npx_csv *c);
+void npx_csv_discard(struct npx_out *o, struct npx_csv *c);
+void npx_csv_free(struct npx_csv *c);
+/* the final name of slice @i (for messages and README.txt) */
+void npx_csv_name_of(const struct npx_out *o, const struct npx_csv *c, unsigned int i, char *buf,
+		     size_t len);
+
+/* ---- the output folder (output_folder.c) ---- */
+
+/* The header lines of the CSVs both layouts write alike (as msprof does). */
+#define NPX_HDR_TASK_TIME                                      \
+	"Device_id,kernel_name,kernel_type,stream_id,task_id," \
+	"task_time(us),task_start(us),task_stop(us)"
+#define NPX_HDR_OP_STAT                                     \
+	"Device_id,OP Type,Core Type,Count,Total Time(us)," \
+	"Min Time(us),Avg Time(us),Max Time(us),Ratio(%)"
+#define NPX_HDR_API_STAT                                   \
+	"Device_id,Level,API Name,Time(us),Count,Avg(us)," \
+	"Min(us),Max(us),Variance"
+#define NPX_HDR_AICPU                                                    \
+	"Device_id,Timestamp(us),Node,Compute_time(us),Memcpy_time(us)," \
+	"Task_time(us),Dispatch_time(us),Total_time(us),Stream ID,Task ID"
+
+/**
+ * struct npx_outputs - the files of one export, committed or discarded together
+ * @csv: the CSVs, in the order they are committed.
+ * @n: entries of @csv.
+ * @timeline: msprof_{ts}.json.
+ * @readme: README.txt.
+ */
+struct npx_outputs {
+	struct npx_csv *csv[8];
+	unsigned int n;
+	struct npx_file *timeline;
+	struct npx_file *readme;
+};
+
+/*
+ * The life of @o over one export: npx_out_init() (no folder yet, the {ts}
+ * of the names from @opts); npx_out_open(), which makes (if needed) and
+ * opens @prof/mindstudio_profiler_output and starts the writer thread;
+ * npx_out_end() once the export returned @rc: on failure every file of @f
+ * is removed, then the thread is stopped, the folder closed and the
+ * files' buffers freed.
+ */
+int npx_out_init(struct npx_out *o, const struct npuprof_export_opts *opts,
+		 struct npuprof_error *err);
+int npx_out_open(struct npx_out *o, const char *prof);
+void npx_out_end(struct npx_out *o, const struct npx_outputs *f, int rc);
+/*
+ * Open README.txt and write its first part: @intro, the names of the
+ * slices of @csvs (@n of them, in this order), msprof_{ts}.json, and the
+ * "Data loss:" heading, which the caller follows with its lines.
+ */
+int npx_readme_begin(struct npx_out *o, struct npx_file *readme, const char *intro,
+		     struct npx_csv *const *csvs, unsigned int n);
+/* rename every file of @f to its final name (after they are closed) */
+int npx_out_commit(struct npx_out *o, const struct npx_outputs *f);
+
+/* ---- record files (raw_reader.c) ---- */
+
+/**
+ * struct npx_rfiles - the record files of one stream (vnpu.rec.* or api.rec.*)
+ * @dir: the folder holding them.
+ * @label: the folder relative to the PROF folder, for messages.
+ * @prefix: NPUPROF_RAW_REC_PREFIX or NPUPROF_RAW_API_PREFIX.
+ * @n: files, indices 0 .. n - 1.
+ * @bytes: their total size.
+ */
+struct npx_rfiles {
+	char dir[PATH_MAX];
+	char label[64];
+	const char *prefix;
+	unsigned int n;
+	uint64_t bytes;
+};
+
+int npx_rfiles_scan(struct npx_rfiles *s, const char *dir, const char *label, const char *prefix,
+		    struct npx_warn *w, struct npuprof_error *err);
+
+/**
+ * struct npx_reader - streams the records of a struct npx_rfiles
+ * @files: the files.
+ * @cur: the file being read.
+ * @fd: its descriptor, -1 when none.
+ * @buf: read buffer.
+ * @len: bytes in @buf.
+ * @pos: the next record in @buf.
+ * @base: offset in the file of @buf[0].
+ * @eof: the file has been read to its end.
+ * @min_size: the smallest valid record size.
+ * @consumed: bytes of all files consumed so far.
+ * @truncated: bytes of a truncated record dropped at the end of the last file.
+ */
+struct npx_reader {
+	const struct npx_rfiles *files;
+	unsigned int cur;
+	int fd;
+	char *buf;
+	size_t len;
+	size_t pos;
+	uint64_t base;
+	bool eof;
+	size_t min_size;
+	uint64_t consumed;
+	uint64_t truncated;
+};
+
+int npx_reader_open(struct npx_reader *r, const struct npx_rfiles *files, size_t min_size,
+		    struct npuprof_error *err);
+/*
+ * The next record: 1 with *rec (8-byte aligned, valid until the next call),
+ * *size and *off (its offset in npx_reader_path()), 0 at the end, or a
+ * negative errno (malformed framing, I/O).
+ */
+int npx_reader_next(struct npx_reader *r, const void **rec, size_t *size, uint64_t *off,
+		    struct npx_warn *w, struct npuprof_error *err);
+/* "device_0/data/vnpu.rec.0001" of the current file */
+void npx_reader_path(const struct npx_reader *r, char *buf, size_t len);
+void npx_reader_close(struct npx_reader *r);
+
+/* ---- metric columns (metric_layout.c) ---- */
+
+#define NPX_MCOL_MAX 48
+
+struct npx_mcol;
+
+/**
+ * struct npx_mres - a metric column resolved against a session's events
+ * @idx: counter index of each event of the column, -1 if not programmed.
+ * @alt: counter index of the fallback event, -1 if none.
+ * @na: the value does not exist in this session (events not programmed).
+ */
+struct npx_mres {
+	int8_t idx[5];
+	int8_t alt;
+	bool na;
+};
+
+/**
+ * struct npx_layout - the op_summary metric columns of a session
+ * @split: aic_/aiv_ columns (VNPU_CAP_SPLIT_AIC_AIV).
+ * @stars: Context ID, Mix Block Dim and aiv_time(us) exist (VNPU_CAP_STARS).
+ * @group: enum vnpu_metric_group, VNPU_METRIC_NONE for no columns.
+ * @n: metric columns.
+ * @col: the columns, in order.
+ * @res: their resolution.
+ * @freq_khz: AI Core clock.
+ * @aic_num: AI Cores.
+ * @aiv_num: AI Vector Cores.
+ */
+struct npx_layout {
+	bool split;
+	bool stars;
+	uint32_t group;
+	unsigned int n;
+	const struct npx_mcol *col[NPX_MCOL_MAX];
+	struct npx_mres res[NPX_MCOL_MAX];
+	uint32_t freq_khz;
+	uint32_t aic_num;
+	uint32_t aiv_num;
+};
+
+/**
+ * struct npx_mrow - what the metric columns of one op_summary row need
+ * @pmu: the task's PMU record, NULL when it has none.
+ * @task_type: enum vnpu_task_type.
+ * @block_num: OP_INFO block_num, 0 when unknown.
+ * @mix_block_num: OP_INFO mix_block_num, 0 when unknown.
+ * @dur_ns: Task Duration in ns.
+ */
+struct npx_mrow {
+	const struct vnpu_rec_pmu *pmu;
+	uint32_t task_type;
+	uint32_t block_num;
+	uint32_t mix_block_num;
+	uint64_t dur_ns;
+};
+
+int npx_layout_init(struct npx_layout *l, const struct vnpu_ring_ctrl *ctrl,
+		    struct npuprof_error *err);
+/* ",name,name,...": the metric part of the header */
+char *npx_layout_header(const struct npx_layout *l, char *p);
+/* ",v,v,...": the metric part of a row (N/A everywhere without PMU data) */
+char *npx_layout_row(const struct npx_layout *l, const struct npx_mrow *r, char *p);
+
+/* ---- statistics (export_stats.c) ---- */
+
+/**
+ * struct npx_agg - count, sum, min, max and sum of squares of durations (ns)
+ */
+struct npx_agg {
+	uint64_t count;
+	uint64_t total;
+	uint64_t min;
+	uint64_t max;
+	npx_u128 sumsq;
+};
+
+static inline void npx_agg_add(struct npx_agg *a, uint64_t v)
+{
+	if (!a->count || v < a->min)
+		a->min = v;
+	if (v > a->max)
+		a->max = v;
+	a->count++;
+	a->total += v;
+	a->sumsq += (npx_u128)v * v;
+}
+
+struct npx_opstat_ent;
+
+/**
+ * struct npx_opstat - op_statistic of one device: (OP Type, Core Type) -> agg
+ * @ent: open-addressing table.
+ * @cap: its size, a power of two.
+ * @n: entries used.
+ */
+struct npx_opstat {
+	struct npx_opstat_ent *ent;
+	size_t cap;
+	size_t n;
+};
+
+int npx_opstat_add(struct npx_opstat *m, const char *op_type, uint32_t task_type, uint64_t dur_ns,
+		   struct npuprof_error *err);
+/* write the device's rows (Total Time descending) and empty the table */
+int npx_opstat_flush(struct npx_out *o, struct npx_csv *c, struct npx_opstat *m, uint32_t dev_id);
+void npx_opstat_free(struct npx_opstat *m);
+
+/* communication_statistic of one device, by enum vnpu_comm_op (+1: unknown) */
+struct npx_commstat {
+	struct npx_agg op[VNPU_COMM_OP_COUNT + 1];
+};
+
+int npx_commstat_flush(struct npx_out *o, struct npx_csv *c, struct npx_commstat *m,
+		       uint32_t dev_id);
+
+/* api_statistic levels */
+enum npx_api_level {
+	NPX_LEVEL_ACL = 0, /* host/data api records: "AscendCL" */
+	NPX_LEVEL_RUNTIME, /* VNPU_REC_RUNTIME records: "Runtime" */
+};
+
+struct npx_apistat_ent {
+	uint32_t level;
+	uint32_t id;
+	struct npx_agg agg;
+};
+
+struct npx_apistat {
+	struct npx_apistat_ent *ent;
+	size_t n;
+	size_t cap;
+};
+
+int npx_apistat_add(struct npx_apistat *m, uint32_t level, uint32_t id, uint64_t dur_ns,
+		    struct npuprof_error *err);
+int npx_apistat_write(struct npx_out *o, struct npx_csv *c, struct npx_apistat *m);
+void npx_apistat_free(struct npx_apistat *m);
+/* the API Name of a (level, id); @buf holds names of unknown ids */
+const char *npx_api_name(uint32_t level, uint32_t id, char *buf, size_t len);
+
+/* names of enum values as the CSVs print them */
+const char *npx_task_type_name(uint32_t type);
+const struct npx_name *npx_task_type(uint32_t type);
+const char *npx_comm_op_type(uint32_t op);
+
+/* ---- timeline (timeline_writer.c) ---- */
+
+struct npx_u64set {
+	uint64_t *v;
+	size_t cap;
+	size_t n;
+};
+
+/* add @key (never 0); 1 when it was new, 0 when known, -ENOMEM */
+int npx_u64set_add(struct npx_u64set *s, uint64_t key);
+bool npx_u64set_has(const struct npx_u64set *s, uint64_t key);
+void npx_u64set_free(struct npx_u64set *s);
+
+/**
+ * struct npx_tl - msprof_{ts}.json being written
+ * @f: the file.
+ * @events: events written.
+ * @seen: (pid, tid) pairs and pids that have their metadata events.
+ */
+struct npx_tl {
+	struct npx_file f;
+	uint64_t events;
+	struct npx_u64set seen;
+};
+
+/* process ids of the timeline layers */
+#define NPX_PID_ACL 10 /* host: AscendCL (host/data api records) */
+#define NPX_PID_RUNTIME 11 /* host: Runtime (VNPU_REC_RUNTIME records) */
+#define NPX_PID_DEV_BASE 1000 /* device d: NPX_PID_DEV_BASE + 10 * d + layer */
+#define NPX_LAYER_HW 0 /* "Ascend Hardware" */
+#define NPX_LAYER_COMM 1 /* "Communication" */
+
+static inline uint32_t npx_dev_pid(uint32_t dev, uint32_t layer)
+{
+	return NPX_PID_DEV_BASE + 10 * dev + layer;
+}
+
+int npx_tl_open(struct npx_out *o, struct npx_tl *tl);
+/*
+ * Make sure process @pid (named @name, labelled @label, sorted by @sort) and
+ * its thread @tid (named @tname) have their metadata events.
+ */
+int npx_tl_thread(struct npx_out *o, struct npx_tl *tl, uint32_t pid, const char *name,
+		  const char *label, uint32_t sort, uint32_t tid, const char *tname);
+/* thread @tid of process @pid has its metadata events already */
+static inline bool npx_tl_known(const struct npx_tl *tl, uint32_t pid, uint32_t tid)
+{
+	return npx_u64set_has(&tl->seen, (uint64_t)pid << 33 | (uint64_t)tid << 1 | 1);
+}
+
+/* start an event: room for NPX_ROW_MAX bytes at *cur (the separator is written) */
+int npx_tl_begin(struct npx_out *o, struct npx_tl *tl, char **cur);
+
+static inline void npx_tl_end(struct npx_tl *tl, char *cur)
+{
+	npx_file_advance(&tl->f, cur);
+	tl->events++;
+}
+
+int npx_tl_close(struct npx_out *o, struct npx_tl *tl);
+void npx_tl_free(struct npx_tl *tl);
+
+/* ---- the vnpu layout's export (export_*.c) ---- */
+
+/*
+ * npuprof_export() of a PROF_* folder in the vnpu layout: devices one after
+ * the other (device ids in string order, as msprof sorts Device_id), each
+ * in one streaming pass over its record files, then host/data's API
+ * records:
+ *
+ *   records --> join by task id --> reorder by start --> rows of every file
+ *               (pending, <= 256)   (sorted ring, 4096)
+ *
+ *   export_folder.c  npuprof_export(): the folder, its devices, the output
+ *                    files, README.txt, commit or discard
+ *   export_device.c  one device_N/data: vnpu.ctrl, the op_summary columns,
+ *                    the statistics and warnings of the device
+ *   export_join.c    its records joined into tasks, in start order
+ *   export_rows.c    the CSV rows and timeline events of a task or record
+ *   export_host.c    host/data/api.rec.*: AscendCL API calls
+ */
+
+#define NPX_WINDOW 4096 /* completed tasks held for reordering */
+#define NPX_WIN_CAP 8192 /* the ring holding them, a power of two > NPX_WINDOW */
+#define NPX_PENDING 256 /* tasks seen without their TASK_END yet */
+#define NPX_PROGRESS_STEP (4ULL << 20) /* input bytes between progress calls */
+
+/* the records a task has (struct npx_task.have) */
+enum {
+	NPX_HAVE_START = 1 << 0,
+	NPX_HAVE_END = 1 << 1,
+	NPX_HAVE_OP = 1 << 2,
+	NPX_HAVE_PMU = 1 << 3,
+	NPX_HAVE_COMM = 1 << 4,
+	NPX_HAVE_AICPU = 1 << 5,
+};
+
+/* a tensor of OP_INFO (struct vnpu_rec_tensor and its dims) */
+struct npx_tensor {
+	uint8_t dtype;
+	uint8_t format;
+	uint8_t ndims;
+	uint8_t output;
+	uint64_t dims[VNPU_MAX_DIMS];
+};
+
+/**
+ * struct npx_task - the joined records of one task
+ * @task_id: the task.
+ * @first_seq: seq of its first record (eviction order).
+ * @start_seq: seq of its TASK_START (tie-break of equal start times).
+ * @start_ticks: TASK_START timestamp.
+ * @end_ticks: TASK_END timestamp.
+ * @start_ns: @start_ticks as absolute CLOCK_MONOTONIC ns.
+ * @end_ns: @end_ticks likewise.
+ * @stream_id: from TASK_START.
+ * @task_type: from TASK_START.
+ * @have: NPX_HAVE_*.
+ * @n_tensors: entries of @t.
+ * @op: OP_INFO (fixed part).
+ * @pmu: PMU.
+ * @t: the OP_INFO tensors.
+ * @comm: COMM.
+ * @aicpu: AICPU.
+ */
+struct npx_task {
+	uint64_t task_id;
+	uint64_t first_seq;
+	uint64_t start_seq;
+	uint64_t start_ticks;
+	uint64_t end_ticks;
+	uint64_t start_ns;
+	uint64_t end_ns;
+	uint32_t stream_id;
+	uint32_t task_type;
+	uint32_t have;
+	uint32_t n_tensors;
+	struct vnpu_rec_op_info op;
+	struct vnpu_rec_pmu pmu;
+	struct npx_tensor t[VNPU_MAX_TENSORS];
+	union {
+		struct vnpu_rec_comm comm;
+		struct vnpu_rec_aicpu aicpu;
+	};
+};
+
+/**
+ * struct npx_hent - an entry of the reorder window
+ * @start_ns: the task's start.
+ * @seq: its TASK_START's seq (ties).
+ * @t: the task.
+ */
+struct npx_hent {
+	uint64_t start_ns;
+	uint64_t seq;
+	struct npx_task *t;
+};
+
+/**
+ * struct npx_dev_state - the device being exported
+ * @id: the N of device_N.
+ * @ctrl: its vnpu.ctrl.
+ * @layout: its op_summary metric columns.
+ * @sum: its summary entry.
+ * @next_seq: the seq expected next.
+ * @seq_started: a record has been read.
+ * @seq_gaps: gaps seen.
+ * @unwritten: records the collector reported it could not write.
+ * @dups: records that repeat one of their task's.
+ * @bad_times: tasks whose end precedes their start (duration 0).
+ * @pending: tasks without TASK_END yet, oldest first.
+ * @npending: entries of @pending.
+ * @last: the task of the previous task record.
+ * @win: completed tasks, a ring sorted on (start_ns, start_seq).
+ * @whead: the first entry of @win.
+ * @nwin: entries in @win.
+ * @last_start: start of the last task taken from the window.
+ * @prev_end: end of the previous op_summary row (wait time).
+ * @have_prev: there was a previous op_summary row on this device.
+ */
+struct npx_dev_state {
+	uint32_t id;
+	struct vnpu_ring_ctrl ctrl;
+	struct npx_layout layout;
+	struct npuprof_export_device *sum;
+	uint64_t next_seq;
+	bool seq_started;
+	uint64_t seq_gaps;
+	uint64_t unwritten;
+	uint64_t dups;
+	uint64_t bad_times;
+	struct npx_task *pending[NPX_PENDING];
+	unsigned int npending;
+	struct npx_task *last;
+	struct npx_hent *win;
+	unsigned int whead;
+	unsigned int nwin;
+	uint64_t last_start;
+	uint64_t prev_end;
+	bool have_prev;
+};
+
+/**
+ * struct npx_export - one npuprof_export() call
+ * @prof: the PROF folder.
+ * @o: the output folder.
+ * @w: warnings.
+ * @progress: the caller's callback.
+ * @progress_arg: its argument.
+ * @total: bytes of raw input.
+ * @done: bytes of finished streams.
+ * @next_progress: call @progress when the input read reaches this.
+ * @files: per device, its record files.
+ * @ndev: devices.
+ * @devs: their ids, in export order.
+ * @host: host/data/api.rec.*.
+ * @op_summary: the CSVs...
+ * @task_time: ...
+ * @op_stat: ...
+ * @api_stat: ...
+ * @comm_stat: ...
+ * @aicpu: ...
+ * @tl: the timeline.
+ * @readme: README.txt.
+ * @out: the output files, in commit order (and README.txt's).
+ * @op_header_dev: the device whose layout set the op_summary header.
+ * @opstat: op_statistic of the current device.
+ * @commstat: communication_statistic of the current device.
+ * @apistat: api_statistic.
+ * @pool: task storage.
+ * @free: free tasks.
+ * @nfree: entries of @free.
+ * @d: the current device.
+ * @sum: the summary.
+ */
+struct npx_export {
+	const char *prof;
+	struct npx_out o;
+	struct npx_warn w;
+	npuprof_progress_fn progress;
+	void *progress_arg;
+	uint64_t total;
+	uint64_t done;
+	uint64_t next_progress;
+	struct npx_rfiles *files;
+	unsigned int ndev;
+	uint32_t devs[NPUPROF_EXPORT_MAX_DEVICES];
+	struct npx_rfiles host;
+	struct npx_csv op_summary, task_time, op_stat, api_stat, comm_stat, aicpu;
+	struct npx_tl tl;
+	struct npx_file readme;
+	struct npx_outputs out;
+	int op_header_dev;
+	struct npx_opstat opstat;
+	struct npx_commstat commstat;
+	struct npx_apistat apistat;
+	struct npx_task *pool;
+	struct npx_task **free;
+	unsigned int nfree;
+	struct npx_dev_state d;
+	struct npuprof_export_summary sum;
+};
+
+/* a 128-bit time in ns, saturated to 64 bits */
+static inline uint64_t npx_sat(npx_u128 v)
+{
+	return v >> 64 ? UINT64_MAX : (uint64_t)v;
+}
+
+/* device ticks -> ns (a duration) */
+static inline uint64_t npx_ticks_dur(const struct npx_dev_state *d, uint64_t ticks)
+{
+	return npx_sat((npx_u128)ticks * 1000000 / d->ctrl.sys_cnt_freq_khz);
+}
+
+/* device time -> absolute CLOCK_MONOTONIC ns */
+static inline uint64_t npx_ticks_abs(const struct npx_dev_state *d, uint64_t ticks)
+{
+	return npx_sat((npx_u128)d->ctrl.mono_base_ns + npx_ticks_dur(d, ticks));
+}
+
+/*
+ * Call the caller's progress callback every NPX_PROGRESS_STEP input bytes
+ * (and at the end); inline, since the record loops call it per record.
+ */
+static inline int npx_progress(struct npx_export *x, uint64_t done)
+{
+	if (!x->progress)
+		return 0;
+	if (done < x->next_progress && done != x->total)
+		return 0;
+	x->next_progress = done + NPX_PROGRESS_STEP;
+	if (x->progress(x->progress_arg, done, x->total))
+		return npuprof_set_error(x->o.err, -ECANCELED,
+					 "export cancelled by the progress callback");
+	return 0;
+}
+
+/* export_device.c: export device @k of x->devs */
+int npx_device(struct npx_export *x, unsigned int k);
+
+/*
+ * export_join.c: join the records of @files (the current device's) into
+ * tasks and emit them in start order, to the end of the stream.
+ */
+int npx_join_device(struct npx_export *x, const struct npx_rfiles *files);
+/* a record of type @what shorter than @want: the error, naming its file and offset */
+int npx_short_record(struct npx_export *x, const char *file, uint64_t off, const char *what,
+		     size_t size, size_t want);
+
+/* export_rows.c: every row and event of task @t (it leaves the reorder window) */
+int npx_emit(struct npx_export *x, struct npx_task *t);
+/* the op_summary header of a device with columns @l (malloc'd; NULL: no memory) */
+char *npx_op_summary_header(const struct npx_layout *l);
+/* a VNPU_REC_RUNTIME record: api_statistic and its timeline event */
+int npx_row_runtime(struct npx_export *x, const struct vnpu_rec_runtime *r);
+/* an api.rec record lasting @dur ns: api_statistic and its timeline event */
+int npx_row_host_api(struct npx_export *x, const struct npuprof_api_rec *a, uint64_t dur);
+
+/* export_host.c: host/data/api.rec.* */
+int npx_host(struct npx_export *x);
+
+/* ======== 5. msprof's Python numbers ======== */
+
+/*
+ * The numbers of msprof's Python parser, byte for byte.
+ *
+ * msprof writes its CSV and JSON files from Python floats and Decimals:
+ * str() of a float, round() in Python and in SQLite's SQL, and Decimal
+ * sums quantized to 3 decimals. Each function here is one such Python
+ * expression (CPython 3.11, SQLite 3.40.1 as on Debian 12), reproduced
+ * exactly for every input, not merely for the common ones (within the
+ * limits given); the expression is given with each. Those writing text
+ * write at p and return the end of what they wrote, with a NUL there (not
+ * counted).
+ */
+
+/* bytes any function here may write, the NUL included */
+#define NPX_PY_FMT_MAX 48
+
+/*
+ * repr(v) == str(v) of a Python float: the shortest digits that read back
+ * as v (the nearest such when several), "40.0", "0.889",
+ * "1735689600001000.0" for 1e-4 <= |v| < 1e16, "1e-05", "1.5e+16" outside,
+ * "inf", "-inf", "nan", "-0.0". Every float msprof prints goes through
+ * this (str(x), f"{x}", json.dumps(x) and the csv module all use repr).
+ * At most 24 characters.
+ */
+char *npx_py_repr(char *p, double v);
+
+/*
+ * round(x, ndigits) in Python, ndigits >= 0 (round(x, 0) is a float too):
+ * the decimal nearest x at ndigits decimals, ties to even on the exact
+ * binary value (round(2.675, 2) == 2.67, round(0.125, 2) == 0.12), read
+ * back as the nearest double: msprof's round(value, 3) and the like in
+ * its Python-side computations. ndigits < 0 is taken as 0.
+ */
+double npx_py_round(double x, int ndigits);
+
+/*
+ * round(x, n) in SQLite 3.40.1's SQL, n >= 0 (the msprof queries that
+ * round in SELECT): n == 0 adds +-0.5 and truncates to an integer
+ * (round(0.49999999999999994) == 1.0); otherwise SQLite's own printf
+ * "%.*f" (long double arithmetic, ties away from zero after a bias of
+ * 3e-16 relative, at most 16 significant digits) read back by
+ * sqlite3AtoF(); |x| > 2^52 is returned as is. NaN (SQL NULL) comes back
+ * as NaN.
+ */
+double npx_sqlite_round(double x, int n);
+
+/*
+ * The msprof timestamp of a device time: with Python's default decimal
+ * context (28 digits, ROUND_HALF_EVEN),
+ *
+ *   str((Decimal(v_repr) / 1000 + Decimal(off_repr)).quantize(Decimal('0.000')))
+ *
+ * where v_repr is str() of the nanoseconds (an int or a float) and
+ * off_repr str() of the microsecond offset (a float), e.g.
+ * ("1000010500000", "1735689599000000.0") -> "1735690599010500.000".
+ * Always 3 decimals, "-" when negative (also "-0.000"); "NaN" for a nan
+ * operand, as Decimal prints it. Where Python raises (a result of more
+ * than 28 digits, an infinite operand, a malformed string) this writes
+ * "nan". Strings are taken as str() writes them: no spaces, no '_'.
+ * Exact for operands of up to 36 significant digits (str() of a float or
+ * an int has at most 20); digits past the 36th are kept only as a sticky
+ * digit, which can be wrong when such operands cancel each other.
+ */
+char *npx_py_local_time(char *p, const char *v_repr, const char *off_repr);
+/* npx_py_local_time() of repr(v_ns) and repr(off_us) */
+char *npx_py_local_time_d(char *p, double v_ns, double off_us);
+/* npx_py_local_time() of str(v_ns) (a Python int) and repr(off_us) */
+char *npx_py_local_time_i(char *p, int64_t v_ns, double off_us);
+
+/*
+ * msprof's float_calculate() of a task end from its start and duration:
+ *
+ *   str((Decimal(a) + Decimal(b)).quantize(Decimal('0.000')))
+ *
+ * a and b being str() of ints or floats; "NaN" and "nan" as for
+ * npx_py_local_time().
+ */
+char *npx_py_decimal_add3(char *p, const char *a, const char *b);
+
+/*
+ * A duration from two timestamp strings, as a float:
+ *
+ *   repr(float(Decimal(a) - Decimal(b)))
+ *
+ * the difference rounded to 28 digits (half even), then to the nearest
+ * double. "inf"/"nan" as Python gives them; "nan" where it raises.
+ */
+char *npx_py_decimal_diff_repr(char *p, const char *a, const char *b);
+
+/*
+ * Decimal(a) compared with the float b by their exact values, as Python
+ * compares a Decimal with a float (msprof's timeline window:
+ * float(collectionTimeBegin) <= Decimal(ts)): < 0, 0 or > 0. @a is a
+ * plain decimal ("-"? digits ["." digits]), as the timestamps here; @b is
+ * finite, exact here down to 2^-70 (timestamps have no such bits).
+ */
+int npx_py_decimal_cmp_float(const char *a, double b);
+
+/* ======== 6. the export of the real Ascend layout ======== */
+
+/*
+ * The export of a PROF_* folder in the real Ascend raw layout
+ * (host/ with CANN's records, device_N/ with the device's own), written to
+ * reproduce what msprof's parser writes from the same folder
+ * (docs/msprof-parser.md describes the parser; docs/output.md what we
+ * write and where we differ).
+ *
+ *   ascend_config.c    info.json, sample.json, start_info, host_start.log...
+ *   ascend_raw.c       slices, whole records, hash_dic and type_info_dic
+ *   ascend_host.c      the host records: API calls, ops, host tasks
+ *   ascend_device.c    ACSQ logs, PMU records, flips, and the join
+ *   ascend_metrics.c   the op_summary PMU columns of each metric group
+ *   ascend_summary.c   op_summary, task_time, op_statistic, api_statistic
+ *   ascend_timeline.c  msprof_{ts}.json
+ *   ascend_export.c    the folder: devices, order, README.txt
+ */
+
+#define NPA_NO_CTX 4294967295u /* context id of a task that is not an FFTS+ context */
+#define NPA_NO_MODEL 4294967295u
+#define NPA_MAX_DEVICES NPUPROF_EXPORT_MAX_DEVICES
+
+/* ---- configuration (ascend_config.c) ---- */
+
+/**
+ * struct npa_clock - what turns a folder's times into msprof's
+ * @begin: start_info collectionTimeBegin, epoch us, as written.
+ * @end: end_info collectionTimeEnd as written ("" when missing).
+ * @offset: collectionTimeBegin - clockMonotonicRaw / 1000.0 (epoch us of
+ *          monotonic 0), a double as msprof computes it.
+ * @mono_raw: start_info clockMonotonicRaw, ns.
+ * @have_begin: start_info was read.
+ */
+struct npa_clock {
+	char begin[32];
+	char end[32];
+	double offset;
+	double mono_raw;
+	bool have_begin;
+};
+
+/**
+ * struct npa_dev_cfg - one device_N folder's configuration
+ * @id: N.
+ * @pid: info.json.N "pid" (the timeline's process ids derive from it).
+ * @hwts_hz: DeviceInfo[0].hwts_frequency in Hz.
+ * @aic_mhz: DeviceInfo[0].aic_frequency in MHz.
+ * @ai_core_num: DeviceInfo[0].ai_core_num.
+ * @aiv_num: DeviceInfo[0].aiv_num.
+ * @aic_metrics: sample.json ai_core_metrics ("" when none).
+ * @aiv_metrics: sample.json aiv_metrics.
+ * @aic_events: sample.json ai_core_profiling_events.
+ * @n_aic_events: their number.
+ * @aiv_events: aiv_profiling_events.
+ * @n_aiv_events: their number.
+ * @level: sample.json profLevel as enum vnpu_prof_level (L0 when absent).
+ * @metric_group: ai_core_metrics as enum vnpu_metric_group, VNPU_METRIC_NONE
+ *                when none or not one of ours (for the export summary).
+ * @dev_cnt: dev_start.log.N cntvct / 1e9.
+ * @host_mon: host_start.log.N clock_monotonic_raw (+ the cntvct_diff
+ *            correction) / 1e9.
+ * @host_cnt: host_start.log.N cntvct / 1e9.
+ * @host_start_count: the host counter at the collection start: a
+ *                    task_track before it counts no blocks in the PMU
+ *                    time formulas (msprof's get_block_num_from_ge).
+ * @clock: start_info.N / end_info.N.
+ */
+struct npa_dev_cfg {
+	uint32_t id;
+	long pid;
+	double hwts_hz;
+	double aic_mhz;
+	uint32_t ai_core_num;
+	uint32_t aiv_num;
+	char aic_metrics[32];
+	char aiv_metrics[32];
+	uint32_t aic_events[VNPU_PMU_COUNTERS];
+	uint32_t n_aic_events;
+	uint32_t aiv_events[VNPU_PMU_COUNTERS];
+	uint32_t n_aiv_events;
+	uint32_t level;
+	uint32_t metric_group;
+	double dev_cnt;
+	double host_mon;
+	double host_cnt;
+	double host_start_count;
+	struct npa_clock clock;
+};
+
+/**
+ * struct npa_host_cfg - the host folder's configuration
+ * @pid: info.json "pid".
+ * @cpu_hz: CPU[0].Frequency in Hz, 0 when empty (timestamps are ns).
+ * @clock: start_info / end_info.
+ * @level0: sample.json profLevel is l0: ops have names only.
+ */
+struct npa_host_cfg {
+	long pid;
+	double cpu_hz;
+	bool level0;
+	struct npa_clock clock;
+};
+
+int npa_host_cfg_load(const char *dir, struct npa_host_cfg *c, struct npx_warn *w,
+		      struct npuprof_error *err);
+int npa_dev_cfg_load(const char *dir, uint32_t id, struct npa_dev_cfg *c, struct npx_warn *w,
+		     struct npuprof_error *err);
+
+/* device ns of a syscnt, as msprof's InfoConfReader.time_from_syscnt (doubles) */
+static inline double npa_syscnt_ns(const struct npa_dev_cfg *c, uint64_t syscnt)
+{
+	return ((double)syscnt - c->dev_cnt * 1e9) / c->hwts_hz * 1e9 + c->host_mon * 1e9;
+}
+
+/* ---- raw files (ascend_raw.c) ---- */
+
+/**
+ * struct npa_slices - the slices of one raw file kind, in msprof's order
+ * @dir: the data/ folder.
+ * @label: it, relative to the PROF folder, for messages.
+ * @name: the slice names, sorted by their trailing number.
+ * @n: slices.
+ * @bytes: their total size.
+ */
+struct npa_slices {
+	char dir[PATH_MAX];
+	char label[64];
+	char **name;
+	unsigned int n;
+	uint64_t bytes;
+};
+
+/*
+ * The slices in @dir whose names are "{prefix}{anything}slice_{K}" for one
+ * of the @prefixes (NULL-terminated), as msprof's file regexes take them.
+ */
+int npa_slices_find(struct npa_slices *s, const char *dir, const char *label,
+		    const char *const *prefixes, struct npuprof_error *err);
+void npa_slices_free(struct npa_slices *s);
+
+/*
+ * Read the whole records of @s: each record is passed to @fn with its file
+ * and offset. msprof's framing: with @per_file false, the slices are one
+ * stream trimmed at the front by (total size % @size) bytes (a record may
+ * straddle two slices); with @per_file true, each slice is trimmed alone
+ * and its tail beyond whole records is dropped. Trimmed bytes are warned
+ * about, naming the file. @fn returns 0 or a negative errno that stops it.
+ */
+typedef int (*npa_rec_fn)(void *arg, const void *rec, const char *file, uint64_t off);
+int npa_slices_read(const struct npa_slices *s, size_t size, bool per_file, npa_rec_fn fn,
+		    void *arg, struct npx_warn *w, struct npuprof_error *err);
+
+/*
+ * Make room for element @n of the array *@p of *@cap elements of @size
+ * bytes (doubling, from @first); 0 or -ENOMEM, the array kept.
+ */
+int npa_grow(void **p, size_t *cap, size_t n, size_t size, size_t first);
+
+/* A hash -> name dictionary (hash_dic), or (level << 32 | type) -> name */
+struct npa_dict {
+	uint64_t *key;
+	char **val;
+	size_t cap;
+	size_t n;
+};
+
+int npa_dict_put(struct npa_dict *d, uint64_t key, const char *val, size_t len);
+const char *npa_dict_get(const struct npa_dict *d, uint64_t key);
+void npa_dict_free(struct npa_dict *d);
+/* load "key:value" lines of hash_dic (@typed false) or type_info_dic slices */
+int npa_dict_load(struct npa_dict *d, const struct npa_slices *s, bool typed, struct npx_warn *w,
+		  struct npuprof_error *err);
+
+/* ---- the host (ascend_host.c) ---- */
+
+/**
+ * struct npa_api - one API call (msprof's ApiData)
+ * @level: enum cann_level.
+ * @type: the record's type.
+ * @tid: its thread.
+ * @item: its item hash.
+ * @begin: ns.
+ * @end: ns.
+ * @conn: connection id (its index among the kept records, file order).
+ */
+struct npa_api {
+	uint32_t level;
+	uint32_t type;
+	uint32_t tid;
+	uint32_t conn;
+	uint64_t item;
+	uint64_t begin;
+	uint64_t end;
+};
+
+/**
+ * struct npa_op - what a node launch window says of its op (TaskInfo)
+ * @name: the op name (the launch's item), never NULL.
+ * @type: the op type, "N/A" when unknown.
+ * @task_type: enum cann_ge_task_type.
+ * @block_num: blockDim & 0xffff.
+ * @mix_block_num: block_num * (blockDim >> 16).
+ * @dynamic: from an aging node_basic_info.
+ * @hf32: op_flag non-zero.
+ * @in_shapes, ...: the tensor strings, NULL for N/A.
+ * @model_id: NPA_NO_MODEL.
+ */
+/* npa_op.task_type of a level-0 op: "N/A" */
+#define NPA_TASK_TYPE_NA 0xffffffffu
+
+struct npa_op {
+	const char *name;
+	const char *type;
+	uint32_t task_type;
+	uint32_t block_num;
+	uint32_t mix_block_num;
+	bool dynamic;
+	bool hf32;
+	char *in_shapes, *in_types, *in_formats;
+	char *out_shapes, *out_types, *out_formats;
+	uint32_t model_id;
+	bool level0;
+};
+
+/**
+ * struct npa_htask - a task the host gave a device (HostTask)
+ * @dev: the device id.
+ * @stream: stream id.
+ * @task: 16-bit task id.
+ * @batch: batch (flips of the stream before it).
+ * @ctx: context id (NPA_NO_CTX).
+ * @ts: task_track timestamp, ns.
+ * @tid: its thread.
+ * @type: the runtime task type name (KERNEL_AICORE...).
+ * @kernel: the kernel name, "N/A" when unknown.
+ * @op: its op, -1 when the task_track is in no node window.
+ * @conn: the node launch's connection id, or -1.
+ */
+struct npa_htask {
+	uint32_t dev;
+	uint32_t stream;
+	uint32_t task;
+	uint32_t batch;
+	uint32_t ctx;
+	uint32_t tid;
+	uint64_t ts;
+	const char *type;
+	const char *kernel;
+	int64_t op;
+	int64_t conn;
+};
+
+/**
+ * struct npa_host - everything read from host/
+ * @cfg: its configuration.
+ * @hash: hash_dic.
+ * @types: type_info_dic.
+ * @api: the API calls, file order.
+ * @ops: ops (node launch windows with a node_basic_info).
+ * @htask: host tasks, sorted by (dev, stream, ts).
+ * @n_api, @n_ops, @n_htask: counts.
+ * @dropped_begin0: API records with begin 0, dropped.
+ * @strs: names that are in no dictionary (decimal hashes), owned.
+ * @n_strs, @cap_strs: their count and room.
+ */
+struct npa_host {
+	struct npa_host_cfg cfg;
+	struct npa_dict hash;
+	struct npa_dict types;
+	struct npa_api *api;
+	size_t n_api;
+	struct npa_op *ops;
+	size_t n_ops;
+	struct npa_htask *htask;
+	size_t n_htask;
+	uint64_t dropped_begin0;
+	char **strs;
+	size_t n_strs, cap_strs;
+};
+
+int npa_host_load(struct npa_host *h, const char *prof, struct npx_warn *w,
+		  struct npuprof_error *err);
+void npa_host_free(struct npa_host *h);
+/* a hash's name, or its decimal digits in @buf */
+const char *npa_hash_name(const struct npa_host *h, uint64_t hash, char *buf, size_t len);
+/* enum cann_ge_task_type's name ("AI_CORE"...) */
+const char *npa_ge_task_type_name(uint32_t t);
+
+/* ---- a device (ascend_device.c) ---- */
+
+/**
+ * struct npa_pmu - one context PMU record
+ * @total: total cycles.
+ * @pmu: the counters.
+ * @aiv: an AIV task's (ffts type 1).
+ */
+struct npa_pmu {
+	uint64_t total;
+	uint64_t pmu[VNPU_PMU_COUNTERS];
+	bool aiv;
+};
+
+/**
+ * struct npa_task - a device task, joined with its host task (AscendTask)
+ * @stream: stream.
+ * @task: task id.
+ * @batch: batch.
+ * @ctx: context.
+ * @sqe: enum vnpu_sqe_type of its ACSQ log.
+ * @start: device ns (double, as msprof).
+ * @dur: end - start ns.
+ * @host: its host task, -1 for a device-only task.
+ * @pmu: its PMU record, -1 when none.
+ */
+struct npa_task {
+	uint32_t stream;
+	uint32_t task;
+	uint32_t batch;
+	uint32_t ctx;
+	uint32_t sqe;
+	double start;
+	double dur;
+	int64_t host;
+	int64_t pmu;
+};
+
+/**
+ * struct npa_loss - the sums of a loss report (ascend_loss.c)
+ * @present: the folder has one (ours).
+ * @produced: records made.
+ * @lost: dropped where they were made (a full ring, no memory).
+ * @written: in the raw files.
+ * @not_written: drained but not written (a write error).
+ */
+struct npa_loss {
+	bool present;
+	uint64_t produced;
+	uint64_t lost;
+	uint64_t written;
+	uint64_t not_written;
+};
+
+void npa_loss_load(const char *dir, struct npa_loss *l, struct npx_warn *w);
+
+/**
+ * struct npa_dev - one device_N folder
+ * @cfg: its configuration.
+ * @tasks: AscendTask rows, sorted by start.
+ * @n_tasks: their number.
+ * @pmu: the PMU records.
+ * @n_pmu: their number.
+ * @mismatched: ACSQ starts and ends that did not pair.
+ * @loss: its loss report.
+ * @aicpu: its AI CPU records (aicpu.data), in file order.
+ * @n_aicpu: their number.
+ */
+struct npa_dev {
+	struct npa_dev_cfg cfg;
+	struct npa_loss loss;
+	struct npa_aicpu *aicpu;
+	size_t n_aicpu;
+	struct npa_task *tasks;
+	size_t n_tasks;
+	struct npa_pmu *pmu;
+	size_t n_pmu;
+	uint64_t mismatched;
+};
+
+/* msprof's StarsCommon stream and task ids of a record's (bits 12, 13 re-encode) */
+void npa_stars_ids(uint32_t raw_stream, uint32_t raw_task, uint32_t *stream, uint32_t *task);
+
+/* ---- AI CPU records (ascend_aicpu.c) ---- */
+
+/**
+ * struct npa_aicpu - an AI CPU task as msprof's AiCpuData stores it
+ * @stream: stream id.
+ * @task: task id.
+ * @start_ms: run start, ms (time_from_syscnt).
+ * @end_ms: run end, ms.
+ * @compute_ms: compute phase, ms.
+ * @memcpy_ms: output copy, ms.
+ * @dispatch_ms: dispatch, ms.
+ * @total_ms: submit to after the run, ms.
+ */
+struct npa_aicpu {
+	uint32_t stream;
+	uint32_t task;
+	double start_ms;
+	double end_ms;
+	double compute_ms;
+	double memcpy_ms;
+	double dispatch_ms;
+	double total_ms;
+};
+
+int npa_aicpu_load(struct npa_dev *d, const char *data, const char *label, struct npx_warn *w,
+		   struct npuprof_error *err);
+
+int npa_dev_load(struct npa_dev *d, const char *prof, uint32_t id, const struct npa_host *h,
+		 struct npx_warn *w, struct npuprof_error *err);
+void npa_dev_free(struct npa_dev *d);
+
+/* ---- PMU columns (ascend_metrics.c) ---- */
+
+#define NPA_MCOL_MAX 32
+
+/**
+ * struct npa_metrics - the op_summary PMU columns of a device
+ * @n: columns, 0 when the device has no PMU data or its events do not
+ *     match its group (msprof then writes none).
+ * @name: their header names.
+ * @kind: how each is computed (ascend_metrics.c).
+ * @ev: the counter (index in the event list) each uses, or -1.
+ * @ev2: a second counter, or -1.
+ * @k: a bandwidth's pipe width times its scale.
+ * @aiv: the column is of the AIV side.
+ * @cube_util: cube_utilization(%) ends the row.
+ */
+struct npa_metrics {
+	unsigned int n;
+	char name[NPA_MCOL_MAX][48];
+	uint8_t kind[NPA_MCOL_MAX];
+	double k[NPA_MCOL_MAX];
+	int8_t ev[NPA_MCOL_MAX];
+	int8_t ev2[NPA_MCOL_MAX];
+	bool aiv[NPA_MCOL_MAX];
+	bool cube_util;
+};
+
+/* the columns of @c's groups; a warning when the events do not match them */
+void npa_metrics_init(struct npa_metrics *m, const struct npa_dev_cfg *c, struct npx_warn *w);
+/* ",name,..." */
+char *npa_metrics_header(const struct npa_metrics *m, char *p);
+/*
+ * ",v,...": the values for a task of @block_num blocks (@mix_block_num for
+ * the other core) lasting @dur_ns, with PMU record @pmu (NULL: N/A).
+ */
+char *npa_metrics_row(const struct npa_metrics *m, const struct npa_dev_cfg *c,
+		      const struct npa_pmu *pmu, uint32_t block_num, uint32_t mix_block_num,
+		      double dur_ns, char *p);
+
+/* ---- summaries (ascend_summary.c) ---- */
+
+struct npa_export;
+
+/* A CSV field as Python's csv writer writes it: quoted if it holds , " CR LF (2 * max + 2) */
+char *npa_csv_field(char *p, const char *s, size_t max);
+int npa_op_summary(struct npa_export *x, const struct npa_dev *d);
+/* aicpu_{ts}.csv rows of @d (ascend_aicpu.c) */
+int npa_aicpu_csv(struct npa_export *x, const struct npa_dev *d);
+int npa_task_time(struct npa_export *x, const struct npa_dev *d);
+int npa_op_statistic(struct npa_export *x, const struct npa_dev *d);
+int npa_api_statistic(struct npa_export *x, const struct npa_dev *d);
+/* msprof_{ts}.json of every device into @f (ascend_timeline.c) */
+int npa_timeline(struct npa_export *x, struct npx_file *f);
+
+/**
+ * struct npa_export - one export
+ * @prof: the PROF_* folder.
+ * @o: the output folder.
+ * @w: warnings.
+ * @host: host/.
+ * @dev: the devices, in output order (device id as a string).
+ * @ndev: their number.
+ * @op_summary, ...: the CSVs.
+ * @timeline: msprof_{ts}.json.
+ * @readme: README.txt.
+ * @out: the output files, in commit order.
+ */
+struct npa_export {
+	const char *prof;
+	struct npx_out o;
+	struct npx_warn w;
+	struct npa_host host;
+	struct npa_loss host_loss;
+	struct npa_dev dev[NPA_MAX_DEVICES];
+	unsigned int ndev;
+	struct npx_csv op_summary;
+	struct npx_csv task_time;
+	struct npx_csv op_stat;
+	struct npx_csv api_stat;
+	struct npx_csv aicpu;
+	struct npx_file timeline;
+	struct npx_file readme;
+	struct npx_outputs out;
+};
+
+/* Is @prof in the real layout (no vnpu.ctrl / api.rec of the old one)? */
+bool npa_is_ascend_layout(const char *prof);
+int npa_export(const char *prof, const struct npuprof_export_opts *opts, struct npuprof_error *err);
 
 #endif /* NPUPROF_INTERNAL_H */

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
- * libnpuprof: the configuration files of a PROF_* folder (prof_config.h).
+ * libnpuprof: the configuration files of a PROF_* folder (npuprof_internal.h).
  *
  * The clocks: host records are in CLOCK_MONOTONIC_RAW ns (host CPU
  * Frequency is "", so msprof takes them as ns). The device counts system
@@ -22,7 +22,6 @@
 #include <unistd.h>
 
 #include "npuprof_internal.h"
-#include "prof_config.h"
 
 /* Our driver version, for msprof's drvVersion checks (>= 467473: flips) */
 #define NPC_DRV_VERSION 467473
@@ -183,7 +182,6 @@ static void events_str(char *buf, size_t len, const uint32_t *ev, uint32_t n)
 
 static struct json_object *sample_json(const char *devices, const struct npc_session *s)
 {
-	static const char *const levels[] = { "l0", "l1", "l2" };
 	static const struct vnpu_ring_ctrl none = { .metric_group = VNPU_METRIC_NONE };
 	const struct vnpu_ring_ctrl *c = s->ctrl ? s->ctrl : &none;
 	uint32_t chip = s->info ? s->info->chip_id : 5;
@@ -205,10 +203,14 @@ static struct json_object *sample_json(const char *devices, const struct npc_ses
 	events_str(ev, sizeof(ev), c->aiv_events, pmu ? c->n_events : 0);
 	put_str(o, "aiv_profiling_events", ev);
 	put_str(o, "aiv_profiling_mode", "task-based");
-	put_str(o, "profLevel", s->level < 3 ? levels[s->level] : "l0");
+	put_str(o, "profLevel",
+		npuprof_level_spelling(s->level < VNPU_PROF_LEVEL_COUNT ? s->level : VNPU_PROF_L0,
+				       true));
 	put_str(o, "ascendcl", "on");
 	put_str(o, "runtimeApi", s->level >= VNPU_PROF_L2 ? "on" : "off");
-	put_str(o, "taskTime", s->level >= VNPU_PROF_L1 ? "l1" : "l0");
+	put_str(o, "taskTime",
+		npuprof_level_spelling(s->level >= VNPU_PROF_L1 ? VNPU_PROF_L1 : VNPU_PROF_L0,
+				       true));
 	put_str(o, "hwts_log", "on");
 	put_str(o, "stars_acsq_task", "on");
 	put_str(o, "msproftx", "off");

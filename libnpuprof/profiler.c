@@ -10,7 +10,7 @@
  *    want to collect aic metrics!");
  *  - output_path "" is $ASCEND_WORK_PATH if set, else "./"; it must exist,
  *    be a directory the user can read and write, and hold none of
- *    \n \f \r \b \t \v \x7F;
+ *    \n \f \r \b \t \v \x7F (prof_dir.c, shared with global profiling);
  *  - one profiler at a time in the process: nesting is an error, and so is
  *    a start from a second thread while one is active;
  *  - not while global profiling is configured (PROFILING_MODE=true, or
@@ -33,16 +33,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include "npuprof_internal.h"
 #include "vnpu_prof.h"
-
-/* the keys of the adapter's std::map, so in byte order */
-#define METRIC_KEYS                                                    \
-	"ArithmeticUtilization, L2Cache, Memory, MemoryL0, MemoryUB, " \
-	"PipeUtilization, ResourceConflictRatio"
 
 /* The process's profiler (the one-at-a-time rule). */
 static pthread_mutex_t prof_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -106,10 +99,6 @@ static void prof_init(void)
 }
 
 /*
- * The TF adapter's GetLevel: an exact key of its map (NULL is our default,
- * "L0"; an empty string is a value, and the adapter rejects it).
- */
-/*
  * Global profiling is configured: PROFILING_MODE is "true", or
  * PROFILING_OPTIONS is set and not empty (the adapter documents both as
  * incompatible with the Profiler; its code checks the first at run time).
@@ -121,30 +110,31 @@ static bool global_conflict(void)
 	return npuprof_global_configured() || (opts && *opts);
 }
 
-/* The adapter's level keys, by enum vnpu_prof_level: parsed and printed from here. */
-static const char *const level_names[VNPU_PROF_LEVEL_COUNT] = { "L0", "L1", "L2" };
-
+/*
+ * The TF adapter's GetLevel: an exact key of its map (NULL is our default,
+ * "L0"; an empty string is a value, and the adapter rejects it).
+ */
 int npuprof_parse_level(const char *level, uint32_t *out, struct npuprof_error *err)
 {
-	if (!level) {
-		*out = VNPU_PROF_L0;
+	uint32_t l = level ? npuprof_level_of(level, false) : VNPU_PROF_L0;
+	char names[32];
+
+	if (l < VNPU_PROF_LEVEL_COUNT) {
+		*out = l;
 		return 0;
 	}
-	for (uint32_t i = 0; i < VNPU_PROF_LEVEL_COUNT; i++) {
-		if (!strcmp(level, level_names[i])) {
-			*out = i;
-			return 0;
-		}
-	}
+	npuprof_level_names(names, sizeof(names), false);
 	return npuprof_set_error(err, -EINVAL,
 				 "Profiler options: level cannot set to: %s, should set level"
-				 " to [L0, L1, L2].",
-				 level);
+				 " to [%s].",
+				 level, names);
 }
 
 int npuprof_parse_metrics(const char *metrics, uint32_t level, uint32_t *out,
 			  struct npuprof_error *err)
 {
+	char keys[160];
+
 	if (!metrics || !*metrics) {
 		*out = VNPU_METRIC_NONE; /* the device default: PipeUtilization at L1/L2 */
 		return 0;
@@ -156,74 +146,11 @@ int npuprof_parse_metrics(const char *metrics, uint32_t level, uint32_t *out,
 	*out = npuprof_metric_group(metrics, true);
 	if (*out != VNPU_METRIC_NONE)
 		return 0;
+	npuprof_metric_keys(keys, sizeof(keys));
 	return npuprof_set_error(err, -EINVAL,
 				 "Profiler options: aic_metrics cannot set to: %s, should set"
-				 " aic_metrics to [" METRIC_KEYS "].",
-				 metrics);
-}
-
-static const char *char_name(char c)
-{
-	switch (c) {
-	case '\n':
-		return "\\n";
-	case '\f':
-		return "\\f";
-	case '\r':
-		return "\\r";
-	case '\b':
-		return "\\b";
-	case '\t':
-		return "\\t";
-	case '\v':
-		return "\\v";
-	default:
-		return "\\x7F";
-	}
-}
-
-int npuprof_check_output_path(const char *path, const char *what, char *resolved,
-			      struct npuprof_error *err)
-{
-	struct stat st;
-
-	if (strlen(path) >= PATH_MAX)
-		return npuprof_set_error(err, -ENAMETOOLONG, "%s is longer than %d bytes", what,
-					 PATH_MAX - 1);
-	for (const char *p = path; *p; p++) {
-		if (strchr("\n\f\r\b\t\v\x7f", *p))
-			return npuprof_set_error(err, -EINVAL,
-						 "%s '%s' contains the forbidden character %s "
-						 "(at offset %zu)",
-						 what, path, char_name(*p), (size_t)(p - path));
-	}
-	if (stat(path, &st))
-		return npuprof_set_error(err, -errno, "%s '%s' does not exist: %s", what, path,
-					 strerror(errno));
-	if (!S_ISDIR(st.st_mode))
-		return npuprof_set_error(err, -ENOTDIR, "%s '%s' is not a directory", what, path);
-	if (access(path, R_OK | W_OK | X_OK))
-		return npuprof_set_error(err, errno == EROFS ? -EROFS : -EACCES,
-					 "%s '%s' must be readable and writable by the user: %s",
-					 what, path, strerror(errno));
-	if (!realpath(path, resolved))
-		return npuprof_set_error(err, -errno, "%s '%s': %s", what, path, strerror(errno));
-	return 0;
-}
-
-/*
- * The output directory: @path, else $ASCEND_WORK_PATH, else ./; @what names
- * @path (and ./) in the messages.
- */
-static int output_dir(const char *path, const char *what, char *resolved, struct npuprof_error *err)
-{
-	const char *env = getenv("ASCEND_WORK_PATH");
-
-	if (path && *path)
-		return npuprof_check_output_path(path, what, resolved, err);
-	if (env && *env)
-		return npuprof_check_output_path(env, "ASCEND_WORK_PATH", resolved, err);
-	return npuprof_check_output_path("./", what, resolved, err);
+				 " aic_metrics to [%s].",
+				 metrics, keys);
 }
 
 /*
@@ -241,7 +168,7 @@ NPUPROF_API int npuprof_level_parse(const char *name, uint32_t *level, struct np
 
 NPUPROF_API const char *npuprof_level_name(uint32_t level)
 {
-	return level < VNPU_PROF_LEVEL_COUNT ? level_names[level] : NULL;
+	return npuprof_level_spelling(level, false);
 }
 
 NPUPROF_API int npuprof_metrics_parse(const char *name, uint32_t level, uint32_t *group,
@@ -272,7 +199,8 @@ NPUPROF_API int npuprof_output_check(const char *path, const char *what, char *r
 	if (!resolved || !len)
 		return npuprof_set_error(err, -EINVAL, "npuprof_output_check: no buffer");
 	resolved[0] = '\0';
-	ret = output_dir(path, what ? what : "output_path", dir, err);
+	what = what ? what : "output_path";
+	ret = npuprof_output_dir(path, what, what, dir, err);
 	if (ret)
 		return ret;
 	if (snprintf(resolved, len, "%s", dir) >= (int)len)
@@ -324,7 +252,7 @@ NPUPROF_API int npuprof_profiler_start_v0_2(const struct npuprof_options *user,
 			"The option 'profiling_mode' or env variables 'PROFILING_MODE'"
 			" cannot be set to true when using 'profiler.Profiler'.");
 	if (!ret)
-		ret = output_dir(opts->output_path, "output_path", dir, err);
+		ret = npuprof_output_dir(opts->output_path, "output_path", "output_path", dir, err);
 	if (ret)
 		goto out_unlock;
 	co.output_dir = dir;

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
  * libnpuprof: Python's float repr and round(), SQLite's round() and
- * msprof's Decimal timestamps, reproduced exactly (see pyfmt.h).
+ * msprof's Decimal timestamps, reproduced exactly (see npuprof_internal.h,
+ * "msprof's Python numbers").
  *
  * repr and Python's round are computed with exact integer arithmetic on
  * the double's mantissa (printf and strtod only for reprs in exponent
@@ -16,9 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "pyfmt.h"
-
-typedef unsigned __int128 npx_py_u128;
+#include "npuprof_internal.h"
 
 #define NPX_MANT_MASK ((1ULL << 52) - 1)
 #define NPX_E19 10000000000000000000ULL
@@ -52,23 +51,12 @@ static const double npx_p10d[23] = {
 	1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22,
 };
 
-static const char npx_py_digits2[201] = "00010203040506070809"
-					"10111213141516171819"
-					"20212223242526272829"
-					"30313233343536373839"
-					"40414243444546474849"
-					"50515253545556575859"
-					"60616263646566676869"
-					"70717273747576777879"
-					"80818283848586878889"
-					"90919293949596979899";
-
 /* 10^k for 0 <= k <= 38, the largest a u128 holds */
-static npx_py_u128 npx_p10q(int k)
+static npx_u128 npx_p10q(int k)
 {
 	if (k <= 19)
 		return npx_p10[k];
-	return (npx_py_u128)NPX_E19 * npx_p10[k - 19];
+	return (npx_u128)NPX_E19 * npx_p10[k - 19];
 }
 
 /* decimal digits of v (1 for 0) */
@@ -82,7 +70,7 @@ static unsigned int npx_ndig64(uint64_t v)
 }
 
 /* decimal digits of v (1 for 0) */
-static int npx_ndig128(npx_py_u128 v)
+static int npx_ndig128(npx_u128 v)
 {
 	uint64_t hi = (uint64_t)(v >> 64);
 	int bits, t;
@@ -104,11 +92,11 @@ static void npx_put_digits(char *p, uint64_t v, unsigned int n)
 
 		v /= 100;
 		q -= 2;
-		memcpy(q, npx_py_digits2 + 2 * r, 2);
+		memcpy(q, npx_digits2 + 2 * r, 2);
 	}
 	if (v >= 10) {
 		q -= 2;
-		memcpy(q, npx_py_digits2 + 2 * v, 2);
+		memcpy(q, npx_digits2 + 2 * v, 2);
 	} else {
 		*--q = (char)('0' + v);
 	}
@@ -122,7 +110,7 @@ static char *npx_put_u64(char *p, uint64_t v)
 	return p + n;
 }
 
-static char *npx_put_u128(char *p, npx_py_u128 v)
+static char *npx_put_u128(char *p, npx_u128 v)
 {
 	uint64_t lo;
 	unsigned int n;
@@ -172,21 +160,21 @@ static char *npx_repr_fixed(char *p, uint64_t frac, unsigned int bexp)
 	uint64_t mant = frac | (1ULL << 52);
 	int k = 2 - ((int)bexp - 1075);
 	bool incl = !(mant & 1);
-	npx_py_u128 x = (npx_py_u128)mant << 2;
-	npx_py_u128 hi = x + 2;
+	npx_u128 x = (npx_u128)mant << 2;
+	npx_u128 hi = x + 2;
 	/*
 	 * At a power of two the neighbour below is half as far. (In this
 	 * range a power of two is a short exact decimal, found before that
 	 * matters, but the bound is kept exact.)
 	 */
-	npx_py_u128 lo = x - (frac ? 2 : 1);
-	npx_py_u128 half = (npx_py_u128)1 << (k - 1);
-	npx_py_u128 mask = ((npx_py_u128)1 << k) - 1;
+	npx_u128 lo = x - (frac ? 2 : 1);
+	npx_u128 half = (npx_u128)1 << (k - 1);
+	npx_u128 mask = ((npx_u128)1 << k) - 1;
 	unsigned int d, n;
 	uint64_t m;
 
 	for (d = 0;; d++) {
-		npx_py_u128 mlo, mhi, mx;
+		npx_u128 mlo, mhi, mx;
 
 		if (d) {
 			x *= 10;
@@ -405,7 +393,7 @@ double npx_py_round(double x, int ndigits)
 	uint64_t b = npx_bits(x);
 	unsigned int bexp = (unsigned int)(b >> 52) & 0x7ff;
 	uint64_t mant = b & NPX_MANT_MASK;
-	npx_py_u128 t, r;
+	npx_u128 t, r;
 	unsigned int s;
 	double y;
 
@@ -426,12 +414,12 @@ double npx_py_round(double x, int ndigits)
 	if (bexp)
 		mant |= 1ULL << 52;
 	s = bexp ? 1075 - bexp : 1074;
-	t = (npx_py_u128)mant * npx_p10q(ndigits);
+	t = (npx_u128)mant * npx_p10q(ndigits);
 	if (s >= 128) {
 		r = 0;
 	} else {
-		npx_py_u128 rem = t & (((npx_py_u128)1 << s) - 1);
-		npx_py_u128 half = (npx_py_u128)1 << (s - 1);
+		npx_u128 rem = t & (((npx_u128)1 << s) - 1);
+		npx_u128 half = (npx_u128)1 << (s - 1);
 
 		r = t >> s;
 		r += rem > half || (rem == half && (r & 1));
@@ -642,7 +630,7 @@ enum { NPX_DEC_FINITE, NPX_DEC_INF, NPX_DEC_NAN };
  * @kind: enum NPX_DEC_FINITE etc.
  */
 struct npx_dec {
-	npx_py_u128 c;
+	npx_u128 c;
 	int e;
 	bool neg;
 	int kind;
@@ -734,9 +722,9 @@ static bool npx_dec_parse(struct npx_dec *d, const char *s)
 }
 
 /* c / 10^k rounded half to even */
-static npx_py_u128 npx_div_even(npx_py_u128 c, int k)
+static npx_u128 npx_div_even(npx_u128 c, int k)
 {
-	npx_py_u128 p, q, r;
+	npx_u128 p, q, r;
 
 	if (k <= 0)
 		return c;
@@ -765,9 +753,9 @@ static void npx_dec_round(struct npx_dec *d)
  * at w + 1 and above, then a sticky digit at w, 1 if anything nonzero was
  * cut. Any rounding above w sees the same as with the exact value.
  */
-static npx_py_u128 npx_dec_align(const struct npx_dec *x, int w)
+static npx_u128 npx_dec_align(const struct npx_dec *x, int w)
 {
-	npx_py_u128 p, q;
+	npx_u128 p, q;
 	int k = w + 1 - x->e;
 
 	if (k <= 0)
@@ -791,7 +779,7 @@ static npx_py_u128 npx_dec_align(const struct npx_dec *x, int w)
  */
 static void npx_dec_add(struct npx_dec *r, const struct npx_dec *a, const struct npx_dec *b)
 {
-	npx_py_u128 ca, cb;
+	npx_u128 ca, cb;
 	int top, w, lo;
 
 	lo = a->e < b->e ? a->e : b->e;
@@ -838,7 +826,7 @@ static void npx_dec_add(struct npx_dec *r, const struct npx_dec *a, const struct
 /* str(d.quantize(Decimal('0.000'))), "nan" where quantize raises */
 static char *npx_dec_put3(char *p, const struct npx_dec *d)
 {
-	npx_py_u128 c = d->c;
+	npx_u128 c = d->c;
 	unsigned int frac;
 
 	if (d->kind != NPX_DEC_FINITE)
@@ -858,7 +846,7 @@ static char *npx_dec_put3(char *p, const struct npx_dec *d)
 	p = npx_put_u128(p, c / 1000);
 	p[0] = '.';
 	p[1] = (char)('0' + frac / 100);
-	memcpy(p + 2, npx_py_digits2 + 2 * (frac % 100), 2);
+	memcpy(p + 2, npx_digits2 + 2 * (frac % 100), 2);
 	p[4] = '\0';
 	return p + 4;
 }

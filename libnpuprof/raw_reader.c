@@ -19,7 +19,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "export_internal.h"
+#include "npuprof_internal.h"
 
 #define NPX_READ_BUF (4U << 20) /* > the largest record (65528 bytes) */
 #define NPX_MAX_FILES 1000000U

@@ -11,7 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "export_internal.h"
+#include "npuprof_internal.h"
 
 static uint64_t npx_mix64(uint64_t z)
 {

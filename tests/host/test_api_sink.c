@@ -15,7 +15,6 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "host_sink.h"
 #include "kselftest_harness.h"
 #include "npuprof_internal.h"
 

@@ -12,7 +12,7 @@
 #include <unistd.h>
 
 #include "kselftest_harness.h"
-#include "export_internal.h"
+#include "npuprof_internal.h"
 
 static char buf[512];
 

@@ -19,7 +19,7 @@
 #include <stdio.h>
 
 #include "kselftest_harness.h"
-#include "export_internal.h"
+#include "npuprof_internal.h"
 
 struct prod {
 	uint32_t caps, aic, aiv, khz, sys, chip;

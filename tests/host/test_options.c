@@ -15,14 +15,6 @@
 #include "npuprof_internal.h"
 #include "vnpu_prof.h"
 
-int npuprof_parse_level(const char *level, uint32_t *out, struct npuprof_error *err);
-int npuprof_parse_metrics(const char *metrics, uint32_t level, uint32_t *out,
-			  struct npuprof_error *err);
-int npuprof_check_output_path(const char *path, const char *what, char *resolved,
-			      struct npuprof_error *err);
-int npuprof_global_parse(const char *json, struct npuprof_collect_opts *co, char *dir,
-			 struct npuprof_error *err);
-
 /* The TF adapter's GetLevel: an exact key of {L0, L1, L2}; NULL is the default. */
 TEST(levels)
 {

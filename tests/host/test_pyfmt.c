@@ -40,7 +40,7 @@
 #include <string.h>
 
 #include "kselftest_harness.h"
-#include "pyfmt.h"
+#include "npuprof_internal.h"
 
 struct repr_case {
 	uint64_t x;
