@@ -5,6 +5,7 @@
  * profiling options, and the rules that need no device (global profiling
  * configured, no current device).
  */
+#include <fcntl.h>
 #include <limits.h>
 #include <stdlib.h>
 #include <sys/stat.h>
@@ -205,17 +206,21 @@ TEST_F(paths, global_options)
 						resolved, &err));
 }
 
+/* "" takes ${ASCEND_WORK_PATH}/profiling_data (CANN's rule), created when missing */
 TEST_F(paths, ascend_work_path)
 {
+	char resolved[PATH_MAX], want[PATH_MAX], file[PATH_MAX];
 	struct npuprof_error err;
+	struct stat st;
 
-	/* output_path "" takes ASCEND_WORK_PATH, with the same rules */
+	/* the variable must name an existing directory */
 	setenv("ASCEND_WORK_PATH", "/nonexistent/work", 1);
 	EXPECT_EQ(-ENOENT, npuprof_profiler_start(
 				   &(struct npuprof_options){ .sz = sizeof(struct npuprof_options),
 							      .level = "L0" },
 				   &err));
-	EXPECT_NE(NULL, strstr(err.msg, "ASCEND_WORK_PATH")) TH_LOG("%s", err.msg);
+	EXPECT_NE(NULL, strstr(err.msg, "ASCEND_WORK_PATH '/nonexistent/work'"))
+	TH_LOG("%s", err.msg);
 	/* output_path takes priority: the path is fine, then there is no device */
 	EXPECT_EQ(-ENODEV, npuprof_profiler_start(
 				   &(struct npuprof_options){ .sz = sizeof(struct npuprof_options),
@@ -223,7 +228,80 @@ TEST_F(paths, ascend_work_path)
 				   &err));
 	setenv("ASCEND_WORK_PATH", self->dir, 1);
 	EXPECT_EQ(-ENODEV, npuprof_profiler_start(NULL, &err));
+	snprintf(want, sizeof(want), "%s/profiling_data", self->dir);
+	ASSERT_EQ(0, stat(want, &st)) TH_LOG("profiling_data was not created");
+	EXPECT_TRUE(S_ISDIR(st.st_mode));
+	/* it exists now: the same again */
+	EXPECT_EQ(0, npuprof_output_check(NULL, NULL, resolved, sizeof(resolved), &err))
+	TH_LOG("%s", err.msg);
+	EXPECT_STREQ(want, resolved);
+	rmdir(want);
+	/* profiling_data that is a file */
+	snprintf(file, sizeof(file), "%s/profiling_data", self->dir);
+	ASSERT_EQ(0, close(open(file, O_CREAT | O_WRONLY, 0600)));
+	EXPECT_EQ(-ENOTDIR, npuprof_output_check(NULL, NULL, resolved, sizeof(resolved), &err));
+	EXPECT_NE(NULL, strstr(err.msg, "profiling_data")) TH_LOG("%s", err.msg);
+	unlink(file);
 	unsetenv("ASCEND_WORK_PATH");
+}
+
+/* ASCEND_WORK_PATH may hold letters, digits and _ - . / only */
+TEST_F(paths, ascend_work_path_charset)
+{
+	static const char *const bad[] = { "/tmp/a b",		 "/tmp/x;y", "/tmp/$HOME",
+					   "/tmp/\u00e9t\u00e9", "/tmp/a*",  "~/work" };
+	char resolved[PATH_MAX];
+	struct npuprof_error err;
+
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		setenv("ASCEND_WORK_PATH", bad[i], 1);
+		EXPECT_EQ(-EINVAL,
+			  npuprof_output_check(NULL, NULL, resolved, sizeof(resolved), &err))
+		TH_LOG("%s", bad[i]);
+		EXPECT_NE(NULL, strstr(err.msg, "only letters, digits and _ - . /"))
+		TH_LOG("%s", err.msg);
+	}
+	unsetenv("ASCEND_WORK_PATH");
+}
+
+/*
+ * The forbidden characters are checked on the resolved path too (a link
+ * to a directory whose name has one), and a stat() failure says why.
+ */
+TEST_F(paths, resolved_path_and_stat_reasons)
+{
+	char bad[PATH_MAX], link[PATH_MAX], resolved[PATH_MAX], under[PATH_MAX], file[PATH_MAX];
+	char longname[PATH_MAX];
+	struct npuprof_error err;
+
+	snprintf(bad, sizeof(bad), "%s/a\nb", self->dir);
+	snprintf(link, sizeof(link), "%s/link", self->dir);
+	ASSERT_EQ(0, mkdir(bad, 0700));
+	ASSERT_EQ(0, symlink(bad, link));
+	EXPECT_EQ(-EINVAL, npuprof_output_check(link, NULL, resolved, sizeof(resolved), &err));
+	EXPECT_NE(NULL, strstr(err.msg, "resolves to")) TH_LOG("%s", err.msg);
+	EXPECT_NE(NULL, strstr(err.msg, "\\n")) TH_LOG("%s", err.msg);
+	unlink(link);
+	rmdir(bad);
+
+	/* a component that is a file: not "does not exist" */
+	snprintf(file, sizeof(file), "%s/f", self->dir);
+	snprintf(under, sizeof(under), "%s/f/sub", self->dir);
+	ASSERT_EQ(0, close(open(file, O_CREAT | O_WRONLY, 0600)));
+	EXPECT_EQ(-ENOTDIR, npuprof_output_check(under, NULL, resolved, sizeof(resolved), &err));
+	EXPECT_EQ(NULL, strstr(err.msg, "does not exist")) TH_LOG("%s", err.msg);
+	EXPECT_NE(NULL, strstr(err.msg, strerror(ENOTDIR))) TH_LOG("%s", err.msg);
+	unlink(file);
+	/* a name too long for the file system */
+	memset(longname, 'n', 300);
+	longname[300] = 0;
+	EXPECT_EQ(-ENAMETOOLONG,
+		  npuprof_output_check(longname, NULL, resolved, sizeof(resolved), &err));
+	EXPECT_EQ(NULL, strstr(err.msg, "does not exist")) TH_LOG("%s", err.msg);
+	/* a missing one does say so */
+	snprintf(under, sizeof(under), "%s/missing", self->dir);
+	EXPECT_EQ(-ENOENT, npuprof_output_check(under, NULL, resolved, sizeof(resolved), &err));
+	EXPECT_NE(NULL, strstr(err.msg, "does not exist")) TH_LOG("%s", err.msg);
 }
 
 /* The rules checked before any device is touched. */
@@ -299,11 +377,13 @@ TEST_F(paths, public_output_check)
 	snprintf(path, sizeof(path), "%s/a\tb", self->dir);
 	EXPECT_EQ(-EINVAL,
 		  npuprof_output_check(path, "--output", resolved, sizeof(resolved), &err));
-	/* NULL and "": $ASCEND_WORK_PATH, else the current directory */
+	/* NULL and "": ${ASCEND_WORK_PATH}/profiling_data, else the current directory */
 	ASSERT_EQ(0, setenv("ASCEND_WORK_PATH", self->dir, 1));
 	ASSERT_EQ(0, chdir("/"));
 	EXPECT_EQ(0, npuprof_output_check(NULL, "--output", resolved, sizeof(resolved), &err));
-	EXPECT_STREQ(self->dir, resolved);
+	snprintf(path, sizeof(path), "%s/profiling_data", self->dir);
+	EXPECT_STREQ(path, resolved);
+	rmdir(path);
 	ASSERT_EQ(0, setenv("ASCEND_WORK_PATH", "/nonexistent/awp", 1));
 	EXPECT_EQ(-ENOENT, npuprof_output_check("", "--output", resolved, sizeof(resolved), &err));
 	EXPECT_NE(NULL, strstr(err.msg, "ASCEND_WORK_PATH '/nonexistent/awp'"))

@@ -804,6 +804,58 @@ TEST_F(prof, scope_says_whether_the_block_ran)
 	EXPECT_EQ(0, scope.ret) TH_LOG("%s", scope.err.msg);
 }
 
+/*
+ * -EACCES as the user it is meant for, not root (who passes access()): a
+ * directory nobody cannot write, one under a directory nobody cannot
+ * search (stat() fails: the message gives the reason, not "does not
+ * exist"), and ASCEND_WORK_PATH naming the first. Each is refused before
+ * anything is made.
+ */
+TEST(output_path_eacces_as_nobody)
+{
+	char dir[] = "/tmp/npuprof-eacces-XXXXXX", sub[64], work[64];
+	int status;
+	pid_t pid;
+
+	ASSERT_NE(NULL, mkdtemp(dir)); /* 0700, root's */
+	snprintf(sub, sizeof(sub), "%s/sub", dir);
+	ASSERT_EQ(0, mkdir(sub, 0777));
+	ASSERT_EQ(0, chmod(sub, 0777));
+	snprintf(work, sizeof(work), "%s/profiling_data", dir);
+	pid = fork();
+	ASSERT_GE(pid, 0);
+	if (pid == 0) {
+		char resolved[PATH_MAX];
+		struct npuprof_error err;
+
+		if (vnpu_become_nobody(0))
+			_exit(10);
+		if (npuprof_output_check(dir, NULL, resolved, sizeof(resolved), &err) != -EACCES ||
+		    !strstr(err.msg, "must be readable and writable"))
+			_exit(11);
+		if (npuprof_output_check(sub, NULL, resolved, sizeof(resolved), &err) != -EACCES ||
+		    !strstr(err.msg, "cannot be looked up: Permission denied") ||
+		    strstr(err.msg, "does not exist"))
+			_exit(12);
+		if (npuprof_profiler_start(
+			    &(struct npuprof_options){ .sz = sizeof(struct npuprof_options),
+						       .output_path = dir },
+			    &err) != -EACCES)
+			_exit(13);
+		setenv("ASCEND_WORK_PATH", dir, 1);
+		if (npuprof_profiler_start(NULL, &err) != -EACCES ||
+		    !strstr(err.msg, "ASCEND_WORK_PATH"))
+			_exit(14);
+		_exit(0);
+	}
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	EXPECT_TRUE(WIFEXITED(status));
+	EXPECT_EQ(0, WEXITSTATUS(status)) TH_LOG("check %d failed as nobody", WEXITSTATUS(status));
+	EXPECT_NE(0, access(work, F_OK)) TH_LOG("%s was made for a refused start", work);
+	rmdir(sub);
+	rmdir(dir);
+}
+
 static void *close_it(void *arg)
 {
 	npuprof_close(((struct closer *)arg)->dev);
