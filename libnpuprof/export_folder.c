@@ -226,10 +226,11 @@ static int npx_run(struct npx_export *x)
 	return rc;
 }
 
-__attribute__((visibility("default"))) int npuprof_export(const char *prof_dir,
-							  const struct npuprof_export_opts *opts,
-							  struct npuprof_error *err)
+NPUPROF_API int npuprof_export(const char *prof_dir, const struct npuprof_export_opts *user,
+			       struct npuprof_error *err)
 {
+	/* the caller's options as this library's struct (the OPTS rules, opts.c) */
+	struct npuprof_export_opts o = { .sz = sizeof(o) }, *opts = &o;
 	struct npx_export *x;
 	struct stat st;
 	int rc;
@@ -239,11 +240,15 @@ __attribute__((visibility("default"))) int npuprof_export(const char *prof_dir,
 		return npuprof_set_error(err, -EINVAL, "prof_dir is NULL or empty");
 	if (strlen(prof_dir) > PATH_MAX - 128)
 		return npuprof_set_error(err, -ENAMETOOLONG, "prof_dir is too long");
-	if (opts && opts->sz < sizeof(*opts))
-		return npuprof_set_error(err, -EINVAL,
-					 "opts->sz is %zu: set it to sizeof(struct"
-					 " npuprof_export_opts) (%zu)",
-					 opts->sz, sizeof(*opts));
+	rc = npuprof_opts_check(user, sizeof(*user), "npuprof_export_opts", err);
+	if (rc)
+		return rc;
+	o.timestamp = npuprof_opts_get(user, timestamp, NULL);
+	o.slice_rows = npuprof_opts_get(user, slice_rows, 0);
+	o.progress = npuprof_opts_get(user, progress, NULL);
+	o.progress_arg = npuprof_opts_get(user, progress_arg, NULL);
+	o.quiet = npuprof_opts_get(user, quiet, 0);
+	o.summary = npuprof_opts_get(user, summary, NULL);
 	if (stat(prof_dir, &st))
 		return npuprof_set_error(err, -errno, "%s: %s", prof_dir, strerror(errno));
 	if (!S_ISDIR(st.st_mode))

@@ -101,7 +101,10 @@ struct npuprof_export_summary {
 /**
  * struct npuprof_export_opts - options of npuprof_export(); NULL for all
  * defaults
- * @sz: sizeof(struct npuprof_export_opts) as the caller knows it.
+ * @sz: sizeof(struct npuprof_export_opts) as the caller knows it: the
+ *      OPTS rules of npuprof.h (NPUPROF_OPTS() sets it; an older, smaller
+ *      struct is read only as far as @sz; a newer one with a member this
+ *      library does not know set is -E2BIG).
  * @timestamp: the {ts} of the output names, exactly 14 digits
  *             YYYYMMDDhhmmss; NULL: the local time of the export.
  * @slice_rows: data rows per CSV file before it is sliced; 0: 1000000.
@@ -129,6 +132,8 @@ struct npuprof_export_opts {
  *       the bad path, value or record: file and offset).
  *
  * Return: 0, or a negative errno: -EINVAL (bad argument or option),
+ * -E2BIG (@opts newer than this library, with a member it does not know
+ * set),
  * -ENOENT (a missing folder or file), -ENOTDIR, -EBADMSG (malformed raw
  * data), -EPROTO (raw data of an unsupported version), -ECANCELED (the
  * progress callback asked to stop), -ENOMEM, or the errno of a failed

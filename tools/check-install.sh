@@ -85,6 +85,12 @@ struct older_options {
 	const char *level;
 };
 
+/* an export_opts of a caller that knew only sz and timestamp */
+struct older_export_opts {
+	size_t sz;
+	const char *timestamp;
+};
+
 /* LIBNPUPROF_0.1's npuprof_profiler_start and its struct (no sz) */
 struct options_v0_1 {
 	const char *level, *aic_metrics, *output_path;
@@ -130,6 +136,14 @@ int main(void)
 	*(size_t *)newer = 0;
 	CHECK(npuprof_profiler_start((const void *)newer, &err) == -EINVAL);
 	CHECK(strstr(err.msg, "sz is 0"));
+
+	struct older_export_opts eo = { .sz = sizeof(eo), .timestamp = "20260101000000" };
+
+	/* accepted: the export goes on to find no folder */
+	CHECK(npuprof_export("/nonexistent-prof", (const void *)&eo, &err) == -ENOENT);
+	eo.timestamp = "2026";
+	CHECK(npuprof_export("/tmp", (const void *)&eo, &err) == -EINVAL);
+	CHECK(strstr(err.msg, "timestamp"));
 
 	CHECK(start_v0_1(&v1, &err) == -EINVAL);
 	CHECK(strstr(err.msg, "level cannot set to: L7"));

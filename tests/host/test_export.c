@@ -1445,9 +1445,30 @@ TEST_F(prof, folder_errors)
 	o.timestamp = "2025112916480x";
 	EXPECT_EQ(-EINVAL, npuprof_export(self->prof, &o, &self->err));
 	o.timestamp = NULL;
-	o.sz = 8;
+	/* the OPTS rules: an older caller's struct (only sz) is accepted... */
+	o.sz = sizeof(size_t);
+	EXPECT_EQ(-ENOENT, npuprof_export(self->prof, &o, &self->err));
+	EXPECT_NE(NULL, strstr(self->err.msg, "nothing to export")) TH_LOG("%s", self->err.msg);
+	/* ...and read only as far as its sz: the bad timestamp after it is not seen */
+	o.sz = offsetof(struct npuprof_export_opts, timestamp);
+	o.timestamp = "2025";
+	EXPECT_EQ(-ENOENT, npuprof_export(self->prof, &o, &self->err));
+	o.sz = 4;
 	EXPECT_EQ(-EINVAL, npuprof_export(self->prof, &o, &self->err));
-	EXPECT_NE(NULL, strstr(self->err.msg, "opts->sz"));
+	EXPECT_NE(NULL, strstr(self->err.msg, "sz is 4")) TH_LOG("%s", self->err.msg);
+	/* a newer caller's with an unknown member set */
+	{
+		union {
+			struct npuprof_export_opts o;
+			unsigned char b[sizeof(struct npuprof_export_opts) + 8];
+		} newer = { 0 };
+
+		newer.o.sz = sizeof(newer);
+		EXPECT_EQ(-ENOENT, npuprof_export(self->prof, &newer.o, &self->err));
+		newer.b[sizeof(newer) - 1] = 1;
+		EXPECT_EQ(-E2BIG, npuprof_export(self->prof, &newer.o, &self->err));
+		EXPECT_NE(NULL, strstr(self->err.msg, "npuprof_export_opts"));
+	}
 }
 
 /* devices whose op_summary columns differ cannot share one op_summary */
