@@ -443,6 +443,11 @@ TEST(profiler_rules_without_device)
 							      .level = "L5" },
 				   &err));
 	EXPECT_NE(NULL, strstr(err.msg, "level cannot set to: L5")) TH_LOG("%s", err.msg);
+	/* any other value of PROFILING_MODE is not global profiling */
+	setenv("PROFILING_MODE", "false", 1);
+	EXPECT_EQ(-ENODEV, npuprof_profiler_start(NULL, &err)) TH_LOG("%s", err.msg);
+	setenv("PROFILING_MODE", "TRUE", 1);
+	EXPECT_EQ(-ENODEV, npuprof_profiler_start(NULL, &err)) TH_LOG("%s", err.msg);
 	unsetenv("PROFILING_MODE");
 	/* PROFILING_OPTIONS set and not empty is global profiling configured too */
 	setenv("PROFILING_OPTIONS", "{\"output\":\"/tmp\"}", 1);
