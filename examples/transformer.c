@@ -1,13 +1,23 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
- * A small transformer block on two virtual NPUs, data parallel: each
- * device runs the same layers on its half of the batch, and the gradients'
- * AllReduce joins them. The sample workload of `make demo`.
+ * A small transformer block on virtual NPUs with an AllReduce per layer.
+ * The sample workload of `make demo`. Two ways to run it:
  *
- * Usage: transformer [LAYERS [DEVICES]]   (default 4 layers, 2 devices)
+ *  - one process per rank, as distributed training runs (tensor
+ *    parallel: each rank holds its share of the heads and of the FFN, and
+ *    the AllReduce sums the partial outputs), when RANK_SIZE is set:
+ *
+ *	npuprof run --ranks 2 -- transformer [LAYERS]
+ *
+ *    Each rank opens device ASCEND_DEVICE_ID (else RANK_ID) and joins the
+ *    job's communicator with npuprof_comm_init_ranks(); each writes its
+ *    own PROF_* folder, with its rank_id;
+ *  - one process driving DEVICES devices (data parallel), without it:
+ *
+ *	transformer [LAYERS [DEVICES]]   (default 4 layers, 2 devices)
  *
  * Run it under global profiling (npuprof run, or PROFILING_MODE=true with
- * PROFILING_OPTIONS) to profile both devices.
+ * PROFILING_OPTIONS) to profile its devices.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -90,6 +100,36 @@ static int layer(struct worker *w, int l, unsigned int batch)
 	return check(npuprof_launch(w->dev, t, (unsigned int)n, NULL, &err), &err);
 }
 
+/* One rank of a multi-process job: its device, the job's communicator. */
+static int run_rank(int layers)
+{
+	const char *dev_env = getenv("ASCEND_DEVICE_ID");
+	struct npuprof_error err;
+	struct worker w;
+	uint32_t rank, nranks;
+	int ret;
+
+	if (!dev_env || !*dev_env)
+		dev_env = getenv("RANK_ID");
+	if (!dev_env || !*dev_env) {
+		fprintf(stderr, "transformer: RANK_SIZE is set but not RANK_ID\n");
+		return 2;
+	}
+	if (check(npuprof_open((unsigned int)atoi(dev_env), &w.dev, &err), &err) ||
+	    check(npuprof_stream_create(w.dev, &w.stream, &err), &err) ||
+	    check(npuprof_comm_init_ranks(w.dev, 60000, &w.comm, &rank, &nranks, &err), &err))
+		return 1;
+	ret = 0;
+	for (int l = 0; l < layers && !ret; l++)
+		ret = layer(&w, l, 2);
+	if (!ret)
+		ret = check(npuprof_sync(w.dev, w.stream, 60000, &err), &err);
+	npuprof_close(w.dev);
+	if (!ret)
+		printf("transformer: rank %u of %u: %d layers done\n", rank, nranks, layers);
+	return ret ? 1 : 0;
+}
+
 int main(int argc, char **argv)
 {
 	int layers = argc > 1 ? atoi(argv[1]) : 4;
@@ -103,6 +143,8 @@ int main(int argc, char **argv)
 		fprintf(stderr, "usage: transformer [LAYERS (1..1000) [DEVICES (2..16)]]\n");
 		return 2;
 	}
+	if (getenv("RANK_SIZE"))
+		return run_rank(layers);
 	for (int d = 0; d < ndev; d++) {
 		if (check(npuprof_open((unsigned int)d, &w[d].dev, &err), &err) ||
 		    check(npuprof_stream_create(w[d].dev, &w[d].stream, &err), &err))

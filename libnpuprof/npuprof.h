@@ -220,6 +220,26 @@ int npuprof_comm_create(struct npuprof_dev *dev, uint32_t nranks, uint32_t rank,
 int npuprof_comm_join(struct npuprof_dev *dev, const struct npuprof_comm_key *key, uint32_t nranks,
 		      uint32_t rank, uint32_t *comm, struct npuprof_error *err);
 int npuprof_comm_destroy(struct npuprof_dev *dev, uint32_t comm, struct npuprof_error *err);
+/**
+ * npuprof_comm_init_ranks() - join the communicator of every rank of a
+ * multi-process job (HcclCommInitClusterInfo's role), from the
+ * environment its launcher sets: RANK_ID and RANK_SIZE (HCCL's), and
+ * NPUPROF_ROOT_INFO, a file the ranks share. Rank 0 creates the group and
+ * writes its key there (mode 0600, atomically); the others wait for it,
+ * up to @timeout_ms (poll(2)'s: negative waits forever), and join.
+ * `npuprof run --ranks N` sets all three.
+ * @dev: this rank's device.
+ * @timeout_ms: how long a rank other than 0 waits for the key.
+ * @comm: out: the handle.
+ * @rank, @nranks: out, when not NULL: RANK_ID and RANK_SIZE.
+ * @err: filled on failure: the variable, the file or the device.
+ *
+ * Return: 0; -EINVAL (a variable unset or out of range: RANK_SIZE 2..16,
+ * RANK_ID below it), -ETIMEDOUT (no key in time), -EBADMSG (the file is
+ * not a key), or what npuprof_comm_create() / _join() return.
+ */
+int npuprof_comm_init_ranks(struct npuprof_dev *dev, int timeout_ms, uint32_t *comm,
+			    uint32_t *rank, uint32_t *nranks, struct npuprof_error *err);
 /* The key as 64 hex digits (to pass in an environment variable), and back. */
 void npuprof_comm_key_format(const struct npuprof_comm_key *key, char out[NPUPROF_COMM_KEY_STRLEN]);
 int npuprof_comm_key_parse(const char *hex, struct npuprof_comm_key *key,

@@ -1,25 +1,34 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# make demo: a small transformer block (examples/transformer.c) on two
-# virtual NPUs with an AllReduce per layer, run in the dev VM under global
-# profiling at L2. The PROF_* folder comes back to ./out/, and the top ops
-# by total time are printed.
+# make demo: a small transformer block (examples/transformer.c) as a
+# distributed job, one process per rank (DEMO_RANKS, default 2) on its own
+# virtual NPU, with a tensor-parallel AllReduce per layer, run in the dev
+# VM by `npuprof run --ranks N` at L2. Each rank writes its own PROF_*
+# folder (with its rank_id); they come back to ./out/ (replacing the last
+# demo's), and the top ops of rank 0 by total time are printed, with the
+# command that analyses the cluster.
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top"
 res="$top/build/vm/results/demo"
 layers=${DEMO_LAYERS:-4}
+ranks=${DEMO_RANKS:-2}
+case "$ranks" in
+[2-9] | 1[0-6]) ;;
+*) echo "demo: DEMO_RANKS must be 2..16, not '$ranks'" >&2; exit 2 ;;
+esac
 rm -rf "$res"
 mkdir -p "$res"
 
-echo "demo: running examples/transformer ($layers layers, 2 devices) under the profiler (L2) in the dev VM"
-tools/vm/run --quiet --results "$res" --params "devices=2" -- bash -c '
+echo "demo: running examples/transformer ($layers layers) on $ranks ranks, one process each," \
+	"under npuprof run (L2) in the dev VM"
+tools/vm/run --quiet --results "$res" --params "devices=$ranks" -- bash -c '
 	set -e
 	mkdir -p /vnpu-results/prof
-	PROFILING_MODE=true \
-	PROFILING_OPTIONS="{\"output\":\"/vnpu-results/prof\",\"level\":\"L2\",\"aic_metrics\":\"PipeUtilization\"}" \
-		'"$top"'/build/examples/transformer '"$layers"' 2
+	'"$top"'/build/tools/npuprof/npuprof run --ranks '"$ranks"' --level L2 \
+		--aic-metrics PipeUtilization --output /vnpu-results/prof -- \
+		'"$top"'/build/examples/transformer '"$layers"'
 ' || {
 	cat "$res/output"
 	echo "demo: FAILED (logs in $res)" >&2
@@ -27,25 +36,36 @@ tools/vm/run --quiet --results "$res" --params "devices=2" -- bash -c '
 }
 cat "$res/output"
 
-prof=$(ls -d "$res"/prof/PROF_* 2>/dev/null | head -n1)
-[ -n "$prof" ] || { echo "demo: no PROF_* folder was written" >&2; exit 1; }
+mapfile -t profs < <(ls -d "$res"/prof/PROF_* 2>/dev/null)
+[ "${#profs[@]}" -eq "$ranks" ] ||
+	{ echo "demo: ${#profs[@]} PROF_* folder(s) written, not $ranks" >&2; exit 1; }
 mkdir -p "$top/out"
-rm -rf "$top/out/$(basename "$prof")"
-cp -r "$prof" "$top/out/"
-out="$top/out/$(basename "$prof")"
+rm -rf "$top"/out/PROF_*
+cp -r "${profs[@]}" "$top/out/"
 echo
-echo "demo: profile written to $out"
+rank0=
+for p in "${profs[@]}"; do
+	out="$top/out/$(basename "$p")"
+	rank=$(sed -n 's/.*"rank_id": *\(-\?[0-9]*\).*/\1/p' "$out/host/info.json" 2>/dev/null || true)
+	echo "demo: rank ${rank:-?}: $out"
+	[ "$rank" = 0 ] && rank0=$out
+done
+out=${rank0:-$top/out/$(basename "${profs[0]}")}
+echo "demo: rank 0's outputs:"
 ls "$out/mindstudio_profiler_output" | sed 's/^/demo:   /'
 
 stat=$(ls "$out"/mindstudio_profiler_output/op_statistic_*.csv 2>/dev/null | head -n1)
 if [ -n "$stat" ]; then
 	echo
-	echo "demo: top ops by total time (from $(basename "$stat")):"
+	echo "demo: rank 0's top ops by total time (from $(basename "$stat")):"
 	# Device_id,OP Type,Core Type,Count,Total Time(us),Min,Avg,Max,Ratio(%)
 	{
-		printf '%-8s %-12s %-16s %8s %16s %10s\n' Device "OP Type" "Core Type" Count \
+		printf '%-8s %-14s %-16s %8s %16s %10s\n' Device "OP Type" "Core Type" Count \
 			"Total Time(us)" "Ratio(%)"
 		tail -n +2 "$stat" | sort -t, -k5,5 -g -r | head -n 10 |
-			awk -F, '{ printf "%-8s %-12s %-16s %8s %16s %10s\n", $1, $2, $3, $4, $5, $9 }'
+			awk -F, '{ printf "%-8s %-14s %-16s %8s %16s %10s\n", $1, $2, $3, $4, $5, $9 }'
 	}
 fi
+echo
+echo "demo: to analyse the cluster with Ascend's suite (msprof-analyze):"
+echo "demo:   msprof-analyze cluster -d $top/out/ -m all"

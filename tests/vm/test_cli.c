@@ -519,4 +519,172 @@ TEST(watch_sees_a_session)
 	EXPECT_NE(NULL, strstr(out, "vnpu0 session-stopped")) TH_LOG("%s", out);
 }
 
+/* The rank_id member of @path (an info.json), or -2 */
+static int64_t info_rank_id(const char *path)
+{
+	struct json_object *doc = json_object_from_file(path), *v;
+	int64_t r = -2;
+
+	if (doc && json_object_object_get_ex(doc, "rank_id", &v))
+		r = json_object_get_int64(v);
+	json_object_put(doc);
+	return r;
+}
+
+/*
+ * Issue 15 item 3: `npuprof run --ranks N` starts N processes, rank r on
+ * device r, which meet in one communicator (npuprof_comm_init_ranks) and
+ * write one PROF folder each, with their rank in host/info.json and in
+ * device_r/info.json.r; npuprof names every folder.
+ */
+static void run_ranks(struct __test_metadata *_metadata, unsigned int n)
+{
+	char dir[] = "/tmp/npuprof-ranks-XXXXXX", pat[PATH_MAX], path[PATH_MAX + 64];
+	static char out[65536];
+	unsigned int seen = 0;
+	glob_t g;
+
+	find_tools();
+	ASSERT_NE(NULL, mkdtemp(dir));
+	ASSERT_EQ(0,
+		  vnpu_sh(out, sizeof(out),
+			  "{ %s run --ranks %u --level L1 --output %s -- %s/transformer 2; } 2>&1",
+			  npuprof, n, dir, examples))
+	TH_LOG("%s", out);
+	snprintf(pat, sizeof(pat), "%s/PROF_*", dir);
+	ASSERT_EQ(0, glob(pat, 0, NULL, &g));
+	ASSERT_EQ(n, g.gl_pathc) TH_LOG("%s", out);
+	for (size_t i = 0; i < g.gl_pathc; i++) {
+		glob_t d;
+		unsigned int dev;
+		int64_t r;
+
+		snprintf(path, sizeof(path), "npuprof: profile: %s\n", g.gl_pathv[i]);
+		EXPECT_NE(NULL, strstr(out, path)) TH_LOG("%s", out);
+		snprintf(path, sizeof(path), "%s/host/info.json", g.gl_pathv[i]);
+		r = info_rank_id(path);
+		ASSERT_LE(0, r) TH_LOG("%s: rank_id %lld", path, (long long)r);
+		ASSERT_GT(n, r);
+		EXPECT_EQ(0, seen & (1u << r)) TH_LOG("rank %lld twice", (long long)r);
+		seen |= 1u << r;
+		/* one device, the rank's, with the same rank_id */
+		snprintf(path, sizeof(path), "%s/device_*", g.gl_pathv[i]);
+		ASSERT_EQ(0, glob(path, 0, NULL, &d));
+		ASSERT_EQ(1, d.gl_pathc);
+		ASSERT_EQ(1, sscanf(strrchr(d.gl_pathv[0], '/'), "/device_%u", &dev));
+		EXPECT_EQ(r, dev);
+		snprintf(path, sizeof(path), "%s/info.json.%u", d.gl_pathv[0], dev);
+		EXPECT_EQ(r, info_rank_id(path)) TH_LOG("%s", path);
+		globfree(&d);
+		/* its collectives ran on its device: they are in its export */
+		EXPECT_EQ(0, vnpu_sh(NULL, 0,
+				     "grep -q hcom_allReduce "
+				     "%s/mindstudio_profiler_output/task_time_*.csv",
+				     g.gl_pathv[i]));
+	}
+	EXPECT_EQ((1u << n) - 1, seen);
+	globfree(&g);
+	/* the rendezvous directory is gone */
+	EXPECT_EQ(0, vnpu_sh(NULL, 0,
+			     "exit $(ls -d /tmp/npuprof-ranks-*/root_info 2>/dev/null | wc -l)"));
+	vnpu_sh(NULL, 0, "rm -rf %s", dir);
+}
+
+/* a fixture only for TEST_F_TIMEOUT: 8 ranks under TCG take a while */
+FIXTURE(ranks){};
+FIXTURE_SETUP(ranks)
+{
+}
+FIXTURE_TEARDOWN(ranks)
+{
+}
+
+TEST_F_TIMEOUT(ranks, two, 300)
+{
+	if (vnpu_param_devices() < 2)
+		SKIP(return, "needs devices=2");
+	run_ranks(_metadata, 2);
+}
+
+TEST_F_TIMEOUT(ranks, eight, 600)
+{
+	if (vnpu_param_devices() < 8)
+		SKIP(return, "needs devices=8");
+	run_ranks(_metadata, 8);
+}
+
+/* npuprof_comm_init_ranks's errors name the variable or the file */
+TEST(comm_init_ranks_errors)
+{
+	char dir[] = "/tmp/npuprof-rdv-XXXXXX", file[PATH_MAX];
+	struct npuprof_error err;
+	struct npuprof_dev *dev;
+	uint32_t comm = 7;
+	struct timespec a, b;
+	long ms;
+	FILE *f;
+
+	ASSERT_NE(NULL, mkdtemp(dir));
+	snprintf(file, sizeof(file), "%s/root_info", dir);
+	ASSERT_EQ(0, npuprof_open(0, &dev, &err)) TH_LOG("%s", err.msg);
+	unsetenv("RANK_SIZE");
+	unsetenv("RANK_ID");
+	unsetenv("NPUPROF_ROOT_INFO");
+	EXPECT_EQ(-EINVAL, npuprof_comm_init_ranks(NULL, 0, &comm, NULL, NULL, &err));
+	EXPECT_EQ(-EINVAL, npuprof_comm_init_ranks(dev, 0, &comm, NULL, NULL, &err));
+	EXPECT_NE(NULL, strstr(err.msg, "RANK_SIZE is not set")) TH_LOG("%s", err.msg);
+	EXPECT_EQ(0, comm);
+	setenv("RANK_SIZE", "1", 1);
+	EXPECT_EQ(-EINVAL, npuprof_comm_init_ranks(dev, 0, &comm, NULL, NULL, &err));
+	EXPECT_NE(NULL, strstr(err.msg, "RANK_SIZE '1' is not a number in 2..16"))
+	TH_LOG("%s", err.msg);
+	setenv("RANK_SIZE", "2", 1);
+	EXPECT_EQ(-EINVAL, npuprof_comm_init_ranks(dev, 0, &comm, NULL, NULL, &err));
+	EXPECT_NE(NULL, strstr(err.msg, "RANK_ID is not set")) TH_LOG("%s", err.msg);
+	setenv("RANK_ID", "2", 1);
+	EXPECT_EQ(-EINVAL, npuprof_comm_init_ranks(dev, 0, &comm, NULL, NULL, &err));
+	EXPECT_NE(NULL, strstr(err.msg, "RANK_ID '2' is not a number in 0..1"))
+	TH_LOG("%s", err.msg);
+	setenv("RANK_ID", "-1", 1);
+	EXPECT_EQ(-EINVAL, npuprof_comm_init_ranks(dev, 0, &comm, NULL, NULL, &err));
+	setenv("RANK_ID", "1", 1);
+	EXPECT_EQ(-EINVAL, npuprof_comm_init_ranks(dev, 0, &comm, NULL, NULL, &err));
+	EXPECT_NE(NULL, strstr(err.msg, "NPUPROF_ROOT_INFO is not set")) TH_LOG("%s", err.msg);
+
+	/* rank 1 waits for the key, then gives up, naming the file */
+	setenv("NPUPROF_ROOT_INFO", file, 1);
+	clock_gettime(CLOCK_MONOTONIC, &a);
+	EXPECT_EQ(-ETIMEDOUT, npuprof_comm_init_ranks(dev, 300, &comm, NULL, NULL, &err));
+	clock_gettime(CLOCK_MONOTONIC, &b);
+	ms = (b.tv_sec - a.tv_sec) * 1000 + (b.tv_nsec - a.tv_nsec) / 1000000;
+	EXPECT_LE(300, ms);
+	EXPECT_GT(5000, ms);
+	EXPECT_NE(NULL, strstr(err.msg, file)) TH_LOG("%s", err.msg);
+	/* a file that is not a key */
+	f = fopen(file, "w");
+	ASSERT_NE(NULL, f);
+	fputs("not a key\n", f);
+	fclose(f);
+	EXPECT_EQ(-EBADMSG, npuprof_comm_init_ranks(dev, 0, &comm, NULL, NULL, &err));
+	EXPECT_NE(NULL, strstr(err.msg, "is not a key")) TH_LOG("%s", err.msg);
+	/* a well-formed key nobody made: the driver's answer */
+	f = fopen(file, "w");
+	ASSERT_NE(NULL, f);
+	fprintf(f, "%064d\n", 0);
+	fclose(f);
+	EXPECT_EQ(-ENOENT, npuprof_comm_init_ranks(dev, 0, &comm, NULL, NULL, &err));
+	unlink(file);
+
+	/* rank 0 that cannot write the key leaves no communicator behind */
+	setenv("RANK_ID", "0", 1);
+	snprintf(file, sizeof(file), "%s/missing/root_info", dir);
+	setenv("NPUPROF_ROOT_INFO", file, 1);
+	EXPECT_EQ(-ENOENT, npuprof_comm_init_ranks(dev, 0, &comm, NULL, NULL, &err));
+	EXPECT_NE(NULL, strstr(err.msg, "missing/root_info")) TH_LOG("%s", err.msg);
+	EXPECT_EQ(0, comm);
+	npuprof_close(dev);
+	EXPECT_EQ(0, vnpu_objects_settled());
+	rmdir(dir);
+}
+
 TEST_HARNESS_MAIN

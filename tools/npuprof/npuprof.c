@@ -202,8 +202,13 @@ static const char run_help[] =
 	"  -m, --aic-metrics GROUP     AI Core metric group (L1/L2; default PipeUtilization):\n"
 	"                              ArithmeticUtilization, PipeUtilization, Memory, MemoryL0,\n"
 	"                              MemoryUB, ResourceConflictRatio, L2Cache\n"
-	"  -o, --output DIR            where the PROF_* folder goes (default: $ASCEND_WORK_PATH\n"
-	"                              or the current directory); must exist and be writable\n"
+	"  -o, --output DIR            where the PROF_* folder goes (default:\n"
+	"                              $ASCEND_WORK_PATH/profiling_data, or the current\n"
+	"                              directory); must exist and be writable\n"
+	"  -n, --ranks N               run N copies of PROGRAM (2..16), one process per rank:\n"
+	"                              RANK_ID, RANK_SIZE, ASCEND_DEVICE_ID and NPUPROF_ROOT_INFO\n"
+	"                              set for each (npuprof_comm_init_ranks() reads them);\n"
+	"                              one PROF_* folder per rank\n"
 	"  -h, --help                  this text\n"
 	"  -V, --version               the versions of npuprof and libnpuprof\n"
 	"\n"
@@ -282,21 +287,35 @@ static void forwarded_signals(sigset_t *set)
 }
 
 /*
- * Wait for @pid, reading its reports on @rfd and passing on the signals
- * @sfd delivers. The socket is not read to its end: a grandchild that
- * outlives PROGRAM may hold it open, and `run` is done when PROGRAM is.
+ * Wait for the @n processes of @pid (one per rank), reading their reports
+ * on @rfd and passing on the signals @sfd delivers to those still
+ * running; their statuses go to @status. The socket is not read to its
+ * end: a grandchild that outlives PROGRAM may hold it open, and `run` is
+ * done when every rank is.
  */
-static int wait_child(pid_t pid, int sfd, int rfd, struct run_profs *profs, int *status)
+static int wait_child(pid_t *pid, unsigned int n, int sfd, int rfd, struct run_profs *profs,
+		      int *status)
 {
 	struct pollfd pfd[2] = { { .fd = sfd, .events = POLLIN }, { .fd = rfd, .events = POLLIN } };
+	unsigned int left = n;
 
 	for (;;) {
 		struct signalfd_siginfo si;
-		pid_t w = waitpid(pid, status, WNOHANG);
+		pid_t w = 0;
+		int st;
 
-		if (w == pid)
+		while (left && (w = waitpid(-1, &st, WNOHANG)) > 0) {
+			for (unsigned int i = 0; i < n; i++) {
+				if (pid[i] == w) {
+					status[i] = st;
+					pid[i] = 0;
+					left--;
+				}
+			}
+		}
+		if (!left)
 			break;
-		if (w < 0 && errno != EINTR) {
+		if (w < 0 && errno != EINTR && errno != ECHILD) {
 			perror("npuprof run: waitpid");
 			return -1;
 		}
@@ -307,8 +326,9 @@ static int wait_child(pid_t pid, int sfd, int rfd, struct run_profs *profs, int 
 		if (pfd[1].revents && read_reports(rfd, profs) < 0)
 			pfd[1].fd = -1; /* every writer is gone: stop polling it */
 		while (read(sfd, &si, sizeof(si)) == sizeof(si)) {
-			if (si.ssi_signo != SIGCHLD)
-				kill(pid, (int)si.ssi_signo);
+			for (unsigned int i = 0; i < n && si.ssi_signo != SIGCHLD; i++)
+				if (pid[i])
+					kill(pid[i], (int)si.ssi_signo);
 		}
 	}
 	/* what PROGRAM sent before it exited is queued: take it */
@@ -374,29 +394,56 @@ static int run_results(const char *program, int status, struct run_profs *profs)
 	return WEXITSTATUS(status) ? WEXITSTATUS(status) : failed;
 }
 
+/*
+ * The status `run` reports for its ranks: the first killed by a signal,
+ * else the first that failed, else success (rank 0's).
+ */
+static int worst_status(const int *status, unsigned int n)
+{
+	for (unsigned int i = 0; i < n; i++)
+		if (WIFSIGNALED(status[i]))
+			return status[i];
+	for (unsigned int i = 0; i < n; i++)
+		if (WEXITSTATUS(status[i]))
+			return status[i];
+	return status[0];
+}
+
 static int cmd_run(int argc, char **argv)
 {
 	static const struct option opts[] = {
 		{ "level", required_argument, NULL, 'l' },
 		{ "aic-metrics", required_argument, NULL, 'm' },
 		{ "output", required_argument, NULL, 'o' },
+		{ "ranks", required_argument, NULL, 'n' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *level = "L1", *metrics = "", *output = NULL;
 	struct run_profs profs = { NULL, 0 };
-	char dir[PATH_MAX], report[64], *json;
+	char dir[PATH_MAX], report[64], *json, rdv[] = "/tmp/npuprof-ranks-XXXXXX";
+	char root_info[sizeof(rdv) + 16];
+	int status[VNPU_MAX_DEVICES] = { 0 };
+	pid_t pid[VNPU_MAX_DEVICES] = { 0 };
+	unsigned int ranks = 0, forked = 0;
 	sigset_t set, old;
 	struct npuprof_error err;
-	int c, ret, status, sfd, sv[2];
+	int c, ret, sfd = -1, sv[2];
 	struct stat st;
 	uint32_t l, g;
-	pid_t pid;
+	long v;
 
 	getopt_reset();
-	while ((c = getopt_long(argc, argv, "+:l:m:o:hV", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+:l:m:o:n:hV", opts, NULL)) != -1) {
 		switch (c) {
+		case 'n':
+			v = parse_num(optarg, 2, VNPU_MAX_DEVICES);
+			if (v < 0)
+				return usage_error("run", "--ranks '%s' is not 2..%d", optarg,
+						   VNPU_MAX_DEVICES);
+			ranks = (unsigned int)v;
+			break;
 		case 'l':
 			level = optarg;
 			break;
@@ -437,6 +484,17 @@ static int cmd_run(int argc, char **argv)
 		free(json);
 		return 1;
 	}
+	/* where rank 0 leaves the communicator's key for the others */
+	if (ranks) {
+		if (!mkdtemp(rdv)) {
+			perror("npuprof run: mkdtemp");
+			free(json);
+			close(sv[0]);
+			close(sv[1]);
+			return 1;
+		}
+		snprintf(root_info, sizeof(root_info), "%s/root_info", rdv);
+	}
 	snprintf(report, sizeof(report), "%d:%llu", sv[1], (unsigned long long)st.st_ino);
 
 	/*
@@ -457,27 +515,43 @@ static int cmd_run(int argc, char **argv)
 	}
 
 	fflush(NULL);
-	pid = fork();
-	if (pid < 0) {
-		perror("npuprof run: fork");
-		ret = 1;
-		goto out;
-	}
-	if (pid == 0) {
-		sigprocmask(SIG_SETMASK, &old, NULL);
-		/* the one fd PROGRAM inherits from us */
-		if (fcntl(sv[1], F_SETFD, 0) == 0)
-			setenv("NPUPROF_REPORT_FD", report, 1);
-		setenv("PROFILING_MODE", "true", 1);
-		setenv("PROFILING_OPTIONS", json, 1);
-		execvp(argv[optind], argv + optind);
-		fprintf(stderr, "npuprof run: cannot run '%s': %s\n", argv[optind],
-			strerror(errno));
-		_exit(127);
+	for (forked = 0; forked < (ranks ? ranks : 1); forked++) {
+		pid[forked] = fork();
+		if (pid[forked] < 0) {
+			perror("npuprof run: fork");
+			pid[forked] = 0;
+			/* the ranks already running would wait for this one forever */
+			for (unsigned int i = 0; i < forked; i++)
+				kill(pid[i], SIGTERM);
+			break;
+		}
+		if (pid[forked] == 0) {
+			char num[16];
+
+			sigprocmask(SIG_SETMASK, &old, NULL);
+			/* the one fd PROGRAM inherits from us */
+			if (fcntl(sv[1], F_SETFD, 0) == 0)
+				setenv("NPUPROF_REPORT_FD", report, 1);
+			setenv("PROFILING_MODE", "true", 1);
+			setenv("PROFILING_OPTIONS", json, 1);
+			if (ranks) {
+				/* HCCL's variables; rank r on device r */
+				snprintf(num, sizeof(num), "%u", forked);
+				setenv("RANK_ID", num, 1);
+				setenv("ASCEND_DEVICE_ID", num, 1);
+				snprintf(num, sizeof(num), "%u", ranks);
+				setenv("RANK_SIZE", num, 1);
+				setenv("NPUPROF_ROOT_INFO", root_info, 1);
+			}
+			execvp(argv[optind], argv + optind);
+			fprintf(stderr, "npuprof run: cannot run '%s': %s\n", argv[optind],
+				strerror(errno));
+			_exit(127);
+		}
 	}
 	close(sv[1]);
 	sv[1] = -1;
-	if (wait_child(pid, sfd, sv[0], &profs, &status)) {
+	if (wait_child(pid, forked, sfd, sv[0], &profs, status)) {
 		ret = 1;
 		goto out;
 	}
@@ -495,8 +569,14 @@ static int cmd_run(int argc, char **argv)
 	close(sfd);
 	sfd = -1;
 	sigprocmask(SIG_SETMASK, &old, NULL);
-	ret = run_results(argv[optind], status, &profs);
+	ret = run_results(argv[optind], worst_status(status, forked), &profs);
+	if (forked < (ranks ? ranks : 1))
+		ret = ret ? ret : 1; /* a rank could not be started */
 out:
+	if (ranks) {
+		unlink(root_info);
+		rmdir(rdv);
+	}
 	if (sfd >= 0)
 		close(sfd);
 	sigprocmask(SIG_SETMASK, &old, NULL);
