@@ -238,8 +238,8 @@ int npuprof_comm_destroy(struct npuprof_dev *dev, uint32_t comm, struct npuprof_
  * RANK_ID below it), -ETIMEDOUT (no key in time), -EBADMSG (the file is
  * not a key), or what npuprof_comm_create() / _join() return.
  */
-int npuprof_comm_init_ranks(struct npuprof_dev *dev, int timeout_ms, uint32_t *comm,
-			    uint32_t *rank, uint32_t *nranks, struct npuprof_error *err);
+int npuprof_comm_init_ranks(struct npuprof_dev *dev, int timeout_ms, uint32_t *comm, uint32_t *rank,
+			    uint32_t *nranks, struct npuprof_error *err);
 /* The key as 64 hex digits (to pass in an environment variable), and back. */
 void npuprof_comm_key_format(const struct npuprof_comm_key *key, char out[NPUPROF_COMM_KEY_STRLEN]);
 int npuprof_comm_key_parse(const char *hex, struct npuprof_comm_key *key,
