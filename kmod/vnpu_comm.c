@@ -69,7 +69,7 @@ struct vnpu_communicator {
  * @op: enum vnpu_comm_op, the first rank's.
  * @arrived: ranks whose task reached the head of its stream.
  * @left: ranks whose task completed or was cancelled.
- * @bytes: message size per rank (the largest given).
+ * @bytes: message size per rank, the first rank's (the others must agree).
  * @ready: the latest arrival time, device ticks.
  * @start: start of the collective, once @done.
  * @end: end of the collective, once @done.
@@ -287,6 +287,7 @@ long vnpu_ioctl_comm_init(struct vnpu_file *vfile, void __user *arg)
 	if (!ret) {
 		h->cm = cm;
 		h->rank = ci.rank;
+		h->nranks = cm->nranks;
 		h->queued = 0;
 	} else if (cm && !cm->refs) {
 		/* a communicator just made, whose first rank failed */
@@ -388,6 +389,7 @@ void vnpu_comm_queue(struct vnpu_ktask *task, struct vnpu_comm_handle *h)
 	spin_lock(&vnpu_comm_lock);
 	task->cm = h->cm;
 	task->comm_rank = h->rank;
+	task->comm_nranks = h->nranks;
 	task->comm_seq = h->cm->next_seq[h->rank]++;
 	spin_unlock(&vnpu_comm_lock);
 }
@@ -414,11 +416,16 @@ static struct vnpu_comm *vnpu_comm_join(struct vnpu_ktask *task, u64 ready)
 	c->op = task->desc.comm_op;
 	list_add_tail(&c->node, &cm->pending);
 found:
+	if (!c->arrived)
+		c->bytes = task->desc.bytes;
 	c->arrived |= BIT(task->comm_rank);
 	c->ready = max(c->ready, ready);
-	c->bytes = max(c->bytes, task->desc.bytes);
-	/* ranks that disagree on a collective: the group is no longer usable */
-	if (c->op != task->desc.comm_op) {
+	task->comm_ready = ready;
+	/*
+	 * Ranks that disagree on a collective's op or message size (count x
+	 * dtype): the group is no longer usable.
+	 */
+	if (c->op != task->desc.comm_op || c->bytes != task->desc.bytes) {
 		c->aborted = true;
 		cm->broken = true;
 	}
@@ -442,6 +449,7 @@ void vnpu_comm_arrive(struct vnpu_device *vdev, struct vnpu_ktask *task, u64 rea
 	c = vnpu_comm_join(task, ready);
 	if (c->arrived == vnpu_comm_all_ranks(cm) && !c->aborted && !cm->broken) {
 		c->start = c->ready;
+		/* the last to arrive waits the least: its sub-tasks end it */
 		c->end = c->start + vnpu_model_comm_ticks(vdev->product, c->op, cm->nranks,
 							   c->bytes);
 		c->done = true;
@@ -468,12 +476,16 @@ bool vnpu_comm_ready(const struct vnpu_ktask *task, u64 *start, u64 *end)
 
 	spin_lock(&vnpu_comm_lock);
 	ready = c->done || c->aborted || c->cm->broken;
+	/*
+	 * Each rank's task starts when it arrived, its first Notify_Wait
+	 * holding it until the last rank is there; all end together.
+	 */
 	if (c->done) {
-		*start = c->start;
+		*start = task->comm_ready;
 		*end = c->end;
 	} else if (ready) {
-		*start = c->ready;
-		*end = c->ready;
+		*start = task->comm_ready;
+		*end = task->comm_ready;
 	}
 	spin_unlock(&vnpu_comm_lock);
 	return ready;

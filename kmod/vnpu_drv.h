@@ -55,12 +55,14 @@ struct vnpu_communicator;
  * @cm: the communicator, NULL for a free handle (changes under the file's
  *      lock and vnpu_device.lock).
  * @rank: the file's rank in it.
+ * @nranks: the ranks of the communicator (fixed at its creation).
  * @queued: the file's collectives on it, reserved or queued and not yet
  *          retired (under vnpu_device.lock): destroy waits for none.
  */
 struct vnpu_comm_handle {
 	struct vnpu_communicator *cm;
 	u32 rank;
+	u32 nranks;
 	u32 queued;
 };
 
@@ -206,12 +208,18 @@ struct vnpu_prof {
  * struct vnpu_ktask - a task from submit to completion
  * @node: in its stream's @pending list (under vnpu_device.lock).
  * @stream: the stream it was submitted to.
- * @id: device-wide task id, increasing in submission order.
+ * @id: device-wide task id, increasing in submission order; a
+ *      COMMUNICATION task's sub-tasks (uapi/vnpu_hccl.h) have @id ..
+ *      @id + @nids - 1.
+ * @nids: the ids it takes: 1, or vnpu_hccl_steps() for a collective.
  * @desc: the validated descriptor.
  * @cm: a COMMUNICATION task's communicator, from when it is queued (its
  *      file's handle keeps it).
  * @comm_rank: its rank there.
  * @comm_seq: its number among the rank's collectives on @cm.
+ * @comm_nranks: the ranks of @cm.
+ * @comm_ready: when it arrived at its rendezvous, device time: its
+ *              first sub-task starts then.
  * @comm: the rendezvous of a COMMUNICATION task once it reached the head of
  *        its stream; NULL before and for other types.
  * @comm_spare: a rendezvous allocated at submit for a COMMUNICATION task,
@@ -228,10 +236,13 @@ struct vnpu_ktask {
 	struct list_head node;
 	struct vnpu_stream *stream;
 	u64 id;
+	u32 nids;
 	struct vnpu_task desc;
 	struct vnpu_communicator *cm;
 	u32 comm_rank;
+	u32 comm_nranks;
 	u64 comm_seq;
+	u64 comm_ready;
 	struct vnpu_comm *comm;
 	struct vnpu_comm *comm_spare;
 	u64 start;

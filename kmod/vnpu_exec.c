@@ -215,8 +215,9 @@ static void vnpu_exec_complete(struct vnpu_device *vdev, struct vnpu_ktask *task
 		list_del_init(&s->active);
 	WRITE_ONCE(vdev->npending, vdev->npending - 1);
 	WRITE_ONCE(vfile->npending, vfile->npending - 1);
-	s->last_done_id = task->id;
-	vfile->last_done_id = task->id;
+	/* a collective's last id is its last sub-task's */
+	s->last_done_id = task->id + task->nids - 1;
+	vfile->last_done_id = s->last_done_id;
 	vfile->last_end = max(vfile->last_end, task->end);
 	vdev->tasks_run++;
 	vnpu_prof_task(vdev, task, &vdev->model_out);

@@ -4,7 +4,9 @@
  * VNPU_PROF_F_CHANNELS session in the formats of uapi/vnpu_ascend.h, as a
  * STARS device (chip 5) writes them and msprof's parser reads them:
  *
- *   ACSQ      a start and an end log per task (every level)
+ *   ACSQ      a start and an end log per task (every level); a collective
+ *             is the sub-tasks HCCL issues for it (uapi/vnpu_hccl.h), each
+ *             with its own id and its own pair
  *   PMU       the context PMU record of an AI Core / AI Vector Core task (L1 on)
  *   TS_TRACK  a flip before a stream's first task of each new task id epoch
  *   AICPU     the AI CPU's record of an AI CPU task (L2)
@@ -36,7 +38,8 @@ static u32 vnpu_sqe_type(u32 task_type)
 	}
 }
 
-static void vnpu_hwrec_acsq(struct vnpu_ring *r, const struct vnpu_ktask *t, u32 func, u64 syscnt)
+static void vnpu_hwrec_acsq(struct vnpu_ring *r, const struct vnpu_ktask *t, u64 id, u32 sqe,
+			    u32 func, u64 syscnt)
 {
 	struct vnpu_acsq_log *rec;
 	u8 cnt;
@@ -46,20 +49,20 @@ static void vnpu_hwrec_acsq(struct vnpu_ring *r, const struct vnpu_ktask *t, u32
 		return;
 	/* every byte, reserved ones included: the page is the reader's */
 	*rec = (struct vnpu_acsq_log){
-		.word0 = VNPU_ACSQ_WORD0(func, cnt, vnpu_sqe_type(t->desc.task_type)),
+		.word0 = VNPU_ACSQ_WORD0(func, cnt, sqe),
 		.magic = VNPU_STARS_MAGIC,
 		.stream_id = t->stream->hw_id,
-		.task_id = t->id & 0xffff,
+		.task_id = id & 0xffff,
 		.syscnt = syscnt,
 	};
 }
 
-/* Flips that bring @t's stream to @t's epoch in session @prof. */
+/* Flips that bring @t's stream to the epoch of @id (@t's, or a sub-task's), at @at. */
 static void vnpu_hwrec_flips(struct vnpu_ring *r, const struct vnpu_prof *prof,
-			     const struct vnpu_ktask *t)
+			     const struct vnpu_ktask *t, u64 id, u64 at)
 {
 	struct vnpu_stream *s = t->stream;
-	u64 epoch = t->id >> 16;
+	u64 epoch = id >> 16;
 	struct vnpu_ts_flip *rec;
 	u8 cnt;
 
@@ -73,7 +76,7 @@ static void vnpu_hwrec_flips(struct vnpu_ring *r, const struct vnpu_prof *prof,
 			continue;
 		*rec = (struct vnpu_ts_flip){
 			.tag = VNPU_TS_TAG_TASK_FLIP,
-			.syscnt = t->start,
+			.syscnt = at,
 			.stream_id = s->hw_id,
 			.flip_num = (s->flip_epoch + 1) & 0xffff,
 			.task_id = 0,
@@ -154,6 +157,53 @@ static void vnpu_hwrec_aicpu(struct vnpu_ring *r, const struct vnpu_prof *prof,
 	};
 }
 
+static const u8 vnpu_hccl_sqe[VNPU_HCCL_KIND_COUNT] = {
+	[VNPU_HCCL_MEMCPY] = VNPU_SQE_SDMA,
+	[VNPU_HCCL_REDUCE_INLINE] = VNPU_SQE_SDMA,
+	[VNPU_HCCL_NOTIFY_RECORD] = VNPU_SQE_NOTIFY_RECORD,
+	[VNPU_HCCL_NOTIFY_WAIT] = VNPU_SQE_NOTIFY_WAIT,
+};
+
+/*
+ * The sub-tasks of collective @task, back to back from its start: each
+ * takes its modelled time, and the first Notify_Wait whatever is left of
+ * the task once the others are counted (the time this rank waited for
+ * the last to arrive). An aborted collective has no time: its sub-tasks
+ * all start and end at its start.
+ */
+static void vnpu_hwrec_collective(struct vnpu_ring *r, const struct vnpu_prof *prof,
+				  const struct vnpu_ktask *task)
+{
+	const struct vnpu_product_desc *p = task->stream->vfile->vdev->product;
+	u32 n = task->nids, link = vnpu_hccl_link(vnpu_product_id(p)), i;
+	u64 busy = 0, t = task->start, d, wait = 0;
+	struct vnpu_hccl_step st;
+
+	for (i = 0; i < n; i++) {
+		vnpu_hccl_step(task->desc.comm_op, task->comm_nranks, task->comm_rank,
+			       task->desc.bytes, link, i, &st);
+		if (i != VNPU_HCCL_FIRST_WAIT)
+			busy += vnpu_model_hccl_step_ticks(p, &st);
+	}
+	if (task->end - task->start > busy)
+		wait = task->end - task->start - busy;
+	for (i = 0; i < n; i++) {
+		vnpu_hccl_step(task->desc.comm_op, task->comm_nranks, task->comm_rank,
+			       task->desc.bytes, link, i, &st);
+		d = i == VNPU_HCCL_FIRST_WAIT ? wait : vnpu_model_hccl_step_ticks(p, &st);
+		if (task->end == task->start)
+			d = 0;
+		/* never past the task's end (a model that changed under it) */
+		d = min(d, task->end - t);
+		vnpu_hwrec_flips(r, prof, task, task->id + i, t);
+		vnpu_hwrec_acsq(r, task, task->id + i, vnpu_hccl_sqe[st.kind],
+				VNPU_FUNC_ACSQ_START, t);
+		vnpu_hwrec_acsq(r, task, task->id + i, vnpu_hccl_sqe[st.kind],
+				VNPU_FUNC_ACSQ_END, t + d);
+		t += d;
+	}
+}
+
 /**
  * vnpu_hwrec_task() - write the device's records of a completed task
  * @prof: the session, of channels.
@@ -168,9 +218,14 @@ void vnpu_hwrec_task(struct vnpu_prof *prof, const struct vnpu_ktask *task,
 	struct vnpu_ring *r = prof->ring;
 	u32 type = task->desc.task_type;
 
-	vnpu_hwrec_flips(r, prof, task);
-	vnpu_hwrec_acsq(r, task, VNPU_FUNC_ACSQ_START, task->start);
-	vnpu_hwrec_acsq(r, task, VNPU_FUNC_ACSQ_END, task->end);
+	if (type == VNPU_TASK_COMMUNICATION) {
+		vnpu_hwrec_collective(r, prof, task);
+		return;
+	}
+	vnpu_hwrec_flips(r, prof, task, task->id, task->start);
+	vnpu_hwrec_acsq(r, task, task->id, vnpu_sqe_type(type), VNPU_FUNC_ACSQ_START,
+			task->start);
+	vnpu_hwrec_acsq(r, task, task->id, vnpu_sqe_type(type), VNPU_FUNC_ACSQ_END, task->end);
 	/* the context PMU of plain tasks; MIX tasks need FFTS+ logs (not modelled) */
 	if (prof->level >= VNPU_PROF_L1 &&
 	    (type == VNPU_TASK_AI_CORE || type == VNPU_TASK_AI_VECTOR_CORE))

@@ -158,6 +158,12 @@ static const struct vnpu_product_desc vnpu_products[VNPU_PRODUCT_COUNT] = {
 	},
 };
 
+/* The enum vnpu_product_id of @p, one of vnpu_products. */
+u32 vnpu_product_id(const struct vnpu_product_desc *p)
+{
+	return (u32)(p - vnpu_products);
+}
+
 /**
  * vnpu_product_get() - the table entry of a product
  * @id: enum vnpu_product.
@@ -313,59 +319,77 @@ static u64 vnpu_jitter(u64 v, s64 ppm)
 	return v - vnpu_mul_div(v, (u32)-ppm, VNPU_PPM, false);
 }
 
+/* @bytes at @mbps MB/s, in system counter ticks (rounded up) */
+static u64 vnpu_model_xfer_ticks(const struct vnpu_product_desc *p, u64 bytes, u32 mbps)
+{
+	u64 t;
+
+	bytes = vnpu_min(bytes, VNPU_MODEL_MAX_BYTES);
+	/* bytes / (mbps * 10^6 B/s) * (sys_cnt_freq_khz * 10^3 / s) */
+	t = vnpu_mul_div(bytes, p->sys_cnt_freq_khz, mbps ? mbps : 1, true);
+	return vnpu_div_up(t, 1000);
+}
+
 /**
- * vnpu_model_comm_ticks() - duration of a collective, ring algorithms
- * @p: the product (link bandwidth and system counter).
+ * vnpu_model_hccl_step_ticks() - duration of one sub-task of a collective
+ * @p: the product (memory and link bandwidth, system counter).
+ * @st: the sub-task (uapi/vnpu_hccl.h).
+ *
+ * A copy costs VNPU_MODEL_COMM_STEP_NS plus its bytes over the link (a
+ * local copy reads and writes main memory: half its bandwidth); a
+ * Notify_Record VNPU_MODEL_NOTIFY_NS; a Notify_Wait whose notify is
+ * already there VNPU_MODEL_NOTIFY_WAIT_NS (the time a rank waits for
+ * another is added by the rendezvous).
+ *
+ * Return: system counter ticks.
+ */
+u64 vnpu_model_hccl_step_ticks(const struct vnpu_product_desc *p, const struct vnpu_hccl_step *st)
+{
+	u64 ticks;
+
+	switch (st->kind) {
+	case VNPU_HCCL_NOTIFY_RECORD:
+		return vnpu_ns_to_ticks(p, VNPU_MODEL_NOTIFY_NS);
+	case VNPU_HCCL_NOTIFY_WAIT:
+		return vnpu_ns_to_ticks(p, VNPU_MODEL_NOTIFY_WAIT_NS);
+	default:
+		ticks = vnpu_ns_to_ticks(p, VNPU_MODEL_COMM_STEP_NS);
+		if (st->link == VNPU_LINK_ON_CHIP)
+			return vnpu_sat_add(ticks, vnpu_model_xfer_ticks(p, st->bytes,
+									  p->hbm_bw_mbps / 2));
+		return vnpu_sat_add(ticks, vnpu_model_xfer_ticks(p, st->bytes, p->link_bw_mbps));
+	}
+}
+
+/**
+ * vnpu_model_comm_ticks() - duration of a collective when no rank waits
+ * @p: the product.
  * @comm_op: enum vnpu_comm_op (unknown values are modelled as AllReduce).
  * @ranks: devices taking part.
- * @bytes: message size per device.
+ * @bytes: the task's bytes (uapi/vnpu_hccl.h says what they are per op).
  *
- * Every collective costs VNPU_MODEL_COMM_BASE_NS, plus for two or more
- * ranks VNPU_MODEL_COMM_STEP_NS per ring step and the data each device
- * sends over one link (bytes / link bandwidth times):
- *  - AllReduce: reduce-scatter + all-gather, 2(n-1) steps, 2(n-1)/n.
- *  - AllGather, ReduceScatter: n-1 steps, (n-1)/n.
- *  - Broadcast: a pipelined ring from the root, the message cut into n-1
- *    chunks; the last chunk reaches the last rank after (n-1)+(n-2) chunk
- *    steps: 2n-3 steps, (2n-3)/(n-1) (1 for two ranks, towards 2).
+ * VNPU_MODEL_COMM_BASE_NS for fewer than two ranks; else the sum of the
+ * sub-tasks of uapi/vnpu_hccl.h (the ring), each of
+ * vnpu_model_hccl_step_ticks(). The ranks run the sub-tasks in lock-step
+ * after their first Notify_Wait, so this is also the time from the last
+ * rank's arrival to the end of the collective on every rank.
  *
  * Return: system counter ticks.
  */
 u64 vnpu_model_comm_ticks(const struct vnpu_product_desc *p, u32 comm_op, u32 ranks, u64 bytes)
 {
-	u64 ticks = vnpu_ns_to_ticks(p, VNPU_MODEL_COMM_BASE_NS);
-	u32 n = ranks, num, den, steps;
-	u64 data;
+	u32 link = vnpu_hccl_link(vnpu_product_id(p)), n, i;
+	struct vnpu_hccl_step st;
+	u64 ticks = 0;
 
-	if (n <= 1)
-		return ticks;
-	if (n > 65536)
-		n = 65536;
-	bytes = vnpu_min(bytes, VNPU_MODEL_MAX_BYTES);
-	switch (comm_op) {
-	case VNPU_COMM_ALLGATHER:
-	case VNPU_COMM_REDUCESCATTER:
-		num = n - 1;
-		den = n;
-		steps = n - 1;
-		break;
-	case VNPU_COMM_BROADCAST:
-		num = 2 * n - 3;
-		den = n - 1;
-		steps = 2 * n - 3;
-		break;
-	default:
-		num = 2 * (n - 1);
-		den = n;
-		steps = 2 * (n - 1);
-		break;
+	if (ranks <= 1)
+		return vnpu_ns_to_ticks(p, VNPU_MODEL_COMM_BASE_NS);
+	n = ranks < VNPU_MAX_DEVICES ? ranks : VNPU_MAX_DEVICES;
+	for (i = 0; i < vnpu_hccl_steps(comm_op, n); i++) {
+		vnpu_hccl_step(comm_op, n, 0, bytes, link, i, &st);
+		ticks = vnpu_sat_add(ticks, vnpu_model_hccl_step_ticks(p, &st));
 	}
-	data = vnpu_mul_div(bytes, num, den, true);
-	/* bytes / (link_bw_mbps * 10^6 B/s) * (sys_cnt_freq_khz * 10^3 / s) */
-	data = vnpu_mul_div(data, p->sys_cnt_freq_khz, p->link_bw_mbps, true);
-	data = vnpu_div_up(data, 1000);
-	ticks = vnpu_sat_add(ticks, steps * vnpu_ns_to_ticks(p, VNPU_MODEL_COMM_STEP_NS));
-	return vnpu_sat_add(ticks, data);
+	return ticks;
 }
 
 /* One counter slot per enum vnpu_pmu_event, in this order. */

@@ -27,6 +27,7 @@ typedef __s64 s64;
 #endif
 
 #include "vnpu.h"
+#include "vnpu_hccl.h"
 
 /* At most this many PMU events are programmed per core (PMU_EVENT_MAX_NUM). */
 #define VNPU_PMU_EVENTS_MAX 8
@@ -42,7 +43,9 @@ typedef __s64 s64;
 #define VNPU_MODEL_AICPU_FLOPS		1000000000ULL	/* one AI CPU, FLOP/s */
 #define VNPU_MODEL_AICPU_BPS		4000000000ULL	/* one AI CPU, B/s */
 #define VNPU_MODEL_COMM_BASE_NS		2000	/* fixed cost of a collective */
-#define VNPU_MODEL_COMM_STEP_NS		3000	/* latency of one ring step */
+#define VNPU_MODEL_COMM_STEP_NS		1500	/* setup of one SDMA copy */
+#define VNPU_MODEL_NOTIFY_NS		1000	/* a Notify_Record */
+#define VNPU_MODEL_NOTIFY_WAIT_NS	500	/* a Notify_Wait already signalled */
 #define VNPU_MODEL_MAX_PERMILLE		500	/* jitter is clamped to +-50% */
 #define VNPU_MODEL_MAX_FLOPS		100000000000000000ULL	/* 1e17: inputs are clamped */
 #define VNPU_MODEL_MAX_BYTES		10000000000000ULL	/* 1e13 */
@@ -271,6 +274,7 @@ struct vnpu_model_out {
 };
 
 const struct vnpu_product_desc *vnpu_product_get(u32 id);
+u32 vnpu_product_id(const struct vnpu_product_desc *p);
 int vnpu_product_find(const char *key);
 u64 vnpu_product_cube_flops(const struct vnpu_product_desc *p);
 u64 vnpu_product_vector_flops(const struct vnpu_product_desc *p);
@@ -279,6 +283,7 @@ u64 vnpu_ns_to_ticks(const struct vnpu_product_desc *p, u64 ns);
 void vnpu_model_task(const struct vnpu_product_desc *p, const struct vnpu_model_in *in,
 		     struct vnpu_model_out *out);
 u64 vnpu_model_comm_ticks(const struct vnpu_product_desc *p, u32 comm_op, u32 ranks, u64 bytes);
+u64 vnpu_model_hccl_step_ticks(const struct vnpu_product_desc *p, const struct vnpu_hccl_step *st);
 
 u32 vnpu_pmu_event(u32 slot);
 u64 vnpu_pmu_read(const struct vnpu_counters *c, bool aiv, u32 event_id);

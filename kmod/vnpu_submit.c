@@ -233,7 +233,7 @@ static void vnpu_quota_give_back(struct vnpu_file *vfile, u32 count)
  * mmap_lock.
  */
 static int vnpu_reserve_batch(struct vnpu_file *vfile, struct vnpu_ktask **tasks,
-			      u32 count, u64 *first_id)
+			      u32 count, u64 *first_id, u64 *nids)
 {
 	struct vnpu_device *vdev = vfile->vdev;
 	u32 i;
@@ -243,9 +243,18 @@ static int vnpu_reserve_batch(struct vnpu_file *vfile, struct vnpu_ktask **tasks
 		mutex_unlock(&vfile->lock);
 		return -ENOENT;
 	}
+	/* a collective takes the ids of its sub-tasks (uapi/vnpu_hccl.h) */
+	*nids = 0;
+	for (i = 0; i < count; i++) {
+		tasks[i]->nids = 1;
+		if (tasks[i]->desc.task_type == VNPU_TASK_COMMUNICATION)
+			tasks[i]->nids = vnpu_hccl_steps(tasks[i]->desc.comm_op,
+							 vnpu_task_handle(vfile, tasks[i])->nranks);
+		*nids += tasks[i]->nids;
+	}
 	spin_lock(&vdev->lock);
 	*first_id = vdev->next_task_id;
-	vdev->next_task_id += count;
+	vdev->next_task_id += *nids;
 	WRITE_ONCE(vfile->nstaged, vfile->nstaged - count);
 	WRITE_ONCE(vdev->npending, vdev->npending + count);
 	WRITE_ONCE(vfile->npending, vfile->npending + count);
@@ -266,7 +275,7 @@ static int vnpu_reserve_batch(struct vnpu_file *vfile, struct vnpu_ktask **tasks
  * another file took ids since.
  */
 static void vnpu_unreserve_batch(struct vnpu_file *vfile, struct vnpu_ktask **tasks, u32 count,
-				 u64 first_id)
+				 u64 first_id, u64 nids)
 {
 	struct vnpu_device *vdev = vfile->vdev;
 	u32 i;
@@ -277,7 +286,7 @@ static void vnpu_unreserve_batch(struct vnpu_file *vfile, struct vnpu_ktask **ta
 		if (tasks[i]->desc.task_type == VNPU_TASK_COMMUNICATION)
 			vnpu_task_handle(vfile, tasks[i])->queued--;
 	}
-	if (vdev->next_task_id == first_id + count)
+	if (vdev->next_task_id == first_id + nids)
 		vdev->next_task_id = first_id;
 	WRITE_ONCE(vdev->npending, vdev->npending - count);
 	WRITE_ONCE(vfile->npending, vfile->npending - count);
@@ -301,7 +310,8 @@ static void vnpu_queue_batch(struct vnpu_file *vfile, struct vnpu_ktask **tasks,
 	for (i = 0; i < count; i++) {
 		stream = tasks[i]->stream;
 		WRITE_ONCE(stream->reserved, stream->reserved - 1);
-		tasks[i]->id = first_id + i;
+		tasks[i]->id = first_id;
+		first_id += tasks[i]->nids;
 		if (tasks[i]->desc.task_type == VNPU_TASK_COMMUNICATION)
 			vnpu_comm_queue(tasks[i], vnpu_task_handle(vfile, tasks[i]));
 		list_add_tail(&tasks[i]->node, &stream->pending);
@@ -323,7 +333,7 @@ long vnpu_ioctl_submit(struct vnpu_file *vfile, void __user *arg, u32 *count)
 	struct vnpu_ktask **tasks;
 	struct vnpu_submit sub;
 	u64 __user *uids;
-	u64 first_id = 0;
+	u64 first_id = 0, nids = 0, id;
 	u32 i, n = 0, usize;
 	long ret;
 
@@ -385,7 +395,7 @@ long vnpu_ioctl_submit(struct vnpu_file *vfile, void __user *arg, u32 *count)
 		}
 	}
 
-	ret = vnpu_reserve_batch(vfile, tasks, n, &first_id);
+	ret = vnpu_reserve_batch(vfile, tasks, n, &first_id, &nids);
 	if (ret)
 		goto out_free;
 
@@ -396,8 +406,8 @@ long vnpu_ioctl_submit(struct vnpu_file *vfile, void __user *arg, u32 *count)
 	 * given back, or skipped if another file took ids meanwhile: ids stay
 	 * unique and increasing.
 	 */
-	for (i = 0; uids && i < sub.count; i++) {
-		if (put_user(first_id + i, &uids[i])) {
+	for (i = 0, id = first_id; uids && i < sub.count; id += tasks[i]->nids, i++) {
+		if (put_user(id, &uids[i])) {
 			ret = -EFAULT;
 			goto out_unreserve;
 		}
@@ -413,7 +423,7 @@ long vnpu_ioctl_submit(struct vnpu_file *vfile, void __user *arg, u32 *count)
 	return 0;
 
 out_unreserve:
-	vnpu_unreserve_batch(vfile, tasks, n, first_id);
+	vnpu_unreserve_batch(vfile, tasks, n, first_id, nids);
 	vnpu_free_batch(tasks, n);
 	return ret;
 out_free_all:

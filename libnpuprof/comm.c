@@ -38,6 +38,16 @@ static int comm_init(struct npuprof_dev *dev, uint32_t flags, uint32_t nranks, u
 	if (flags & VNPU_COMM_F_CREATE)
 		memcpy(key->bytes, ci.key, sizeof(key->bytes));
 	*comm = ci.comm_id;
+	if (ci.comm_id && ci.comm_id <= NPUPROF_MAX_COMMS) {
+		struct npuprof_comm_info *c = &dev->comms[ci.comm_id - 1];
+		uint64_t h = 0xcbf29ce484222325ull; /* FNV-1a of the key */
+
+		for (size_t i = 0; i < sizeof(ci.key); i++)
+			h = (h ^ ci.key[i]) * 0x100000001b3ull;
+		c->nranks = nranks;
+		c->rank = rank;
+		snprintf(c->group, sizeof(c->group), "vnpu_%016llx", (unsigned long long)h);
+	}
 	return 0;
 }
 
@@ -78,6 +88,8 @@ NPUPROF_API int npuprof_comm_destroy(struct npuprof_dev *dev, uint32_t comm,
 		return npuprof_set_error(err, ret, "vnpu%u: cannot destroy communicator %u: %s",
 					 dev->id, comm, strerror(-ret));
 	}
+	if (comm <= NPUPROF_MAX_COMMS)
+		memset(&dev->comms[comm - 1], 0, sizeof(dev->comms[0]));
 	return 0;
 }
 

@@ -12,7 +12,10 @@
  *    (the op's name), and in that window the op's node_basic_info and
  *    tensor_info (L1 on: L0 has no op info) and its task_track, preceded by FLIP_TASK task_tracks
  * when the task's id starts a new epoch of 65,536 on its stream; at L2 a Runtime rtKernelLaunch
- * event in the window. Names go through hash_dic (a 64-bit FNV-1a of the name); the types of
+ * event in the window. A collective is what HCCL writes instead (put_collective()): an
+ * AscendCL Hccl* event, the node launch window with node_basic_info and hccl_op_info, and per
+ * sub-task of uapi/vnpu_hccl.h a level-5500 window with its task_track and hccl_info. Names go
+ * through hash_dic (a 64-bit FNV-1a of the name); the types of
  * type_info_dic are fixed (the table below), written once at the start.
  */
 #include <errno.h>
@@ -29,6 +32,7 @@
 
 #include "cann_format.h"
 #include "npuprof_internal.h"
+#include "vnpu_hccl.h"
 #include "vnpu_prof.h"
 
 #define FLUSH_BYTES (256u << 10) /* wake the writer at this much buffered */
@@ -41,6 +45,8 @@ enum host_kind {
 	HK_NODE_AGING, /* node_basic_info of dynamic ops */
 	HK_TENSOR, /* tensor_info */
 	HK_TRACK, /* task_track */
+	HK_HCCL_OP, /* hccl_op_info */
+	HK_HCCL_INFO, /* hccl_info */
 	HK_HASH, /* hash_dic, text */
 	HK_TYPE, /* type_info_dic, text */
 	HK_LEGACY, /* struct npuprof_api_rec */
@@ -61,6 +67,10 @@ static const struct {
 			"tensor_info" },
 	[HK_TRACK] = { "unaging.compact.task_track.slice_", sizeof(struct cann_task_track),
 		       "task_track" },
+	[HK_HCCL_OP] = { "unaging.compact.hccl_op_info.slice_", sizeof(struct cann_hccl_op_info),
+			 "hccl_op_info" },
+	[HK_HCCL_INFO] = { "unaging.additional.hccl_info.slice_", sizeof(struct cann_hccl_info),
+			   "hccl_info" },
 	[HK_HASH] = { "unaging.additional.hash_dic.slice_", 0, "hash_dic" },
 	[HK_TYPE] = { "unaging.additional.type_info_dic.slice_", 0, "type_info_dic" },
 	[HK_LEGACY] = { NPUPROF_RAW_API_PREFIX, sizeof(struct npuprof_api_rec), "api.rec" },
@@ -76,9 +86,12 @@ static const struct {
 #define RT_KERNEL_AIVEC 1
 #define RT_FLIP_TASK 3
 #define RT_KERNEL_MIX_AIC 4
-#define RT_KERNEL_MIX_AIV 5
+#define RT_KERNEL_MIX_AIV 40 /* not 5, 14, 15: CANN's MEMCPY_ASYNC, NOTIFY_WAIT, _RECORD */
 #define RT_KERNEL_AICPU 6
 #define RT_HCCL 7
+#define RT_MEMCPY_ASYNC 5
+#define RT_NOTIFY_WAIT 14
+#define RT_NOTIFY_RECORD 15
 #define RT_API_BASE 100 /* + enum npuprof_api_id */
 #define ACL_OP_EXECUTE ACL_TYPE(CANN_ACL_OP, 1)
 #define RT_KERNEL_LAUNCH (RT_API_BASE + NPUPROF_API_LAUNCH)
@@ -106,6 +119,37 @@ static const struct {
 	{ CANN_RUNTIME_TASK_TRACK, "task_track" }, { RT_FLIP_TASK, "FLIP_TASK" },
 	{ RT_KERNEL_MIX_AIC, "KERNEL_MIX_AIC" },   { RT_KERNEL_MIX_AIV, "KERNEL_MIX_AIV" },
 	{ RT_KERNEL_AICPU, "KERNEL_AICPU" },	   { RT_HCCL, "HCCL" },
+	{ RT_MEMCPY_ASYNC, "MEMCPY_ASYNC" },	   { RT_NOTIFY_WAIT, "NOTIFY_WAIT" },
+	{ RT_NOTIFY_RECORD, "NOTIFY_RECORD" },
+};
+
+/* The sub-tasks of a collective (uapi/vnpu_hccl.h): hccl_info name, runtime type */
+static const struct {
+	const char *name;
+	uint32_t rt;
+} hccl_kinds[VNPU_HCCL_KIND_COUNT] = {
+	[VNPU_HCCL_MEMCPY] = { "Memcpy", RT_MEMCPY_ASYNC },
+	[VNPU_HCCL_REDUCE_INLINE] = { "Reduce_Inline", RT_MEMCPY_ASYNC },
+	[VNPU_HCCL_NOTIFY_RECORD] = { "Notify_Record", RT_NOTIFY_RECORD },
+	[VNPU_HCCL_NOTIFY_WAIT] = { "Notify_Wait", RT_NOTIFY_WAIT },
+};
+
+/* enum vnpu_comm_op: the HCCL API (AscendCL level, tag HOST_HCCL) and the tag's prefix */
+static const struct {
+	const char *api, *tag;
+} hccl_ops[VNPU_COMM_OP_COUNT] = {
+	[VNPU_COMM_ALLREDUCE] = { "HcclAllReduce", "AllReduce" },
+	[VNPU_COMM_ALLGATHER] = { "HcclAllGather", "AllGather" },
+	[VNPU_COMM_REDUCESCATTER] = { "HcclReduceScatter", "ReduceScatter" },
+	[VNPU_COMM_BROADCAST] = { "HcclBroadcast", "Broadcast" },
+};
+#define ACL_HCCL(op) ACL_TYPE(CANN_ACL_HOST_HCCL, 1 + (op))
+
+/* enum vnpu_dtype -> HcclDataType (hccl_op_info, hccl_info) */
+static const uint8_t hccl_dtype[VNPU_DT_COUNT] = {
+	[VNPU_DT_FLOAT] = 4, [VNPU_DT_FLOAT16] = 3, [VNPU_DT_INT8] = 0,
+	[VNPU_DT_INT32] = 2, [VNPU_DT_UINT8] = 7,   [VNPU_DT_INT16] = 1,
+	[VNPU_DT_INT64] = 5, [VNPU_DT_BF16] = 11,   [VNPU_DT_BOOL] = 7,
 };
 
 /* enum vnpu_task_type -> GE task type of node_basic_info, runtime type of task_track */
@@ -517,6 +561,140 @@ static void put_task(struct host_sink *s, unsigned int dev, uint16_t hw, const s
 	}
 }
 
+/* Host ns a collective of @nids sub-tasks needs for its nested windows. */
+static uint64_t collective_width(uint32_t nids)
+{
+	return 8 + 4 * (uint64_t)nids;
+}
+
+static uint32_t collective_nids(const struct npuprof_dev *dev, const struct vnpu_task *t)
+{
+	const struct npuprof_comm_info *c =
+		t->comm_id && t->comm_id <= NPUPROF_MAX_COMMS ? &dev->comms[t->comm_id - 1] : NULL;
+
+	return c && c->nranks ? vnpu_hccl_steps(t->comm_op, c->nranks) : 1;
+}
+
+/* A copy's estimated time, us, at @mbps MB/s (bytes / mbps = us). */
+static double copy_us(uint64_t bytes, uint32_t mbps)
+{
+	return mbps ? (double)bytes / mbps : 0;
+}
+
+/*
+ * The records of collective @t (first sub-task id @id) in its window [b,
+ * b + w), w >= collective_width(): what HCCL writes (msprof-sample-hccl).
+ * In the AscendCL Hccl* event, the node launch window; in it the op's
+ * node_basic_info and hccl_op_info, then per sub-task a 5500 "master"
+ * window holding its task_track and hccl_info. Without the communicator
+ * (a handle the library did not make) only the ACL and node windows.
+ */
+static void put_collective(struct host_sink *s, const struct npuprof_dev *dev, uint16_t hw,
+			   const struct vnpu_task *t, uint64_t id, uint32_t tid, uint64_t b,
+			   uint64_t w)
+{
+	const struct npuprof_comm_info *c =
+		t->comm_id && t->comm_id <= NPUPROF_MAX_COMMS ? &dev->comms[t->comm_id - 1] : NULL;
+	uint32_t op = t->comm_op < VNPU_COMM_OP_COUNT ? t->comm_op : VNPU_COMM_ALLREDUCE;
+	uint32_t dt = t->n_inputs ? t->tensors[0].dtype : VNPU_DT_FLOAT16;
+	uint32_t link = vnpu_hccl_link(dev->info.product), nids;
+	char name[VNPU_OP_NAME_LEN], op_type[VNPU_OP_TYPE_LEN], tag[96];
+	uint64_t opn, group, ccl_tag, e = b + w - 1, x;
+	struct cann_hccl_op_info *oi;
+	struct cann_node_basic_info *nb;
+	uint32_t esize;
+
+	if (dt >= VNPU_DT_COUNT)
+		dt = VNPU_DT_FLOAT16;
+	esize = npuprof_dtype_size(dt) ? npuprof_dtype_size(dt) : 2;
+	memcpy(name, t->op_name, sizeof(name) - 1);
+	name[sizeof(name) - 1] = '\0';
+	memcpy(op_type, t->op_type, sizeof(op_type) - 1);
+	op_type[sizeof(op_type) - 1] = '\0';
+	opn = name_hash(s, name);
+	put_api(s, CANN_LEVEL_ACL, ACL_HCCL(op), tid, b, e, opn);
+	put_api(s, CANN_LEVEL_NODE, CANN_NODE_LAUNCH, tid, b + 1, e - 1, opn);
+	if (!c || !c->nranks)
+		return;
+	group = name_hash(s, c->group);
+	snprintf(tag, sizeof(tag), "%s_%s", hccl_ops[op].tag, c->group);
+	ccl_tag = name_hash(s, tag);
+	/* L0 (ACL_PROF_TASK_TIME_L0) has no op info: no node_basic_info, no hccl records */
+	nb = s->level >= VNPU_PROF_L1 ? reserve(s, HK_NODE, sizeof(*nb)) : NULL;
+	if (nb) {
+		put_hdr(&nb->hdr, CANN_LEVEL_NODE, CANN_NODE_BASIC_INFO, tid,
+			sizeof(*nb) - sizeof(nb->hdr), b + 2);
+		nb->op_name = opn;
+		nb->task_type = CANN_GE_HCCL;
+		nb->op_type = name_hash(s, op_type);
+	}
+	oi = s->level >= VNPU_PROF_L1 ? reserve(s, HK_HCCL_OP, sizeof(*oi)) : NULL;
+	if (oi) {
+		put_hdr(&oi->hdr, CANN_LEVEL_NODE, CANN_NODE_HCCL_OP_INFO, tid,
+			sizeof(*oi) - sizeof(oi->hdr), b + 3);
+		oi->data_type = hccl_dtype[dt];
+		oi->alg_type = name_hash(s, "RING-NA-NA-NA");
+		oi->count = t->bytes / esize;
+		oi->group_name = group;
+	}
+	nids = vnpu_hccl_steps(op, c->nranks);
+	x = b + 4;
+	for (uint32_t i = 0; i < nids; i++, x += 4) {
+		uint64_t sid = id + i;
+		struct vnpu_hccl_step st;
+		struct cann_task_track *tt;
+		struct cann_hccl_info *hi;
+		bool copy;
+
+		vnpu_hccl_step(op, c->nranks, c->rank, t->bytes, link, i, &st);
+		copy = st.kind == VNPU_HCCL_MEMCPY || st.kind == VNPU_HCCL_REDUCE_INLINE;
+		put_api(s, CANN_LEVEL_HCCL, CANN_HCCL_MASTER, tid, x, x + 3,
+			name_hash(s, hccl_kinds[st.kind].name));
+		put_flips(s, dev->id, hw, (uint32_t)(sid >> 16), tid, x + 1);
+		tt = reserve(s, HK_TRACK, sizeof(*tt));
+		if (tt) {
+			put_hdr(&tt->hdr, CANN_LEVEL_RUNTIME, CANN_RUNTIME_TASK_TRACK, tid,
+				sizeof(*tt) - sizeof(tt->hdr), x + 1);
+			tt->device = (uint16_t)(dev->id & 0xfff);
+			tt->stream_id = hw;
+			tt->task_id = (uint16_t)(sid & 0xffff);
+			tt->batch_id = (uint16_t)(sid >> 16);
+			tt->task_type = hccl_kinds[st.kind].rt;
+		}
+		hi = s->level >= VNPU_PROF_L1 ? reserve(s, HK_HCCL_INFO, sizeof(*hi)) : NULL;
+		if (!hi)
+			continue;
+		put_hdr(&hi->hdr, CANN_LEVEL_HCCL, CANN_HCCL_INFO, tid,
+			sizeof(*hi) - sizeof(hi->hdr), x + 2);
+		hi->item_id = name_hash(s, hccl_kinds[st.kind].name);
+		hi->ccl_tag = ccl_tag;
+		hi->group_name = group;
+		hi->local_rank = c->rank;
+		hi->remote_rank = st.remote;
+		hi->rank_size = c->nranks;
+		hi->work_flow_mode = 1;
+		hi->ctx_id = UINT32_MAX;
+		/* a notify's id: the pair of ranks and the step, as HCCL numbers its own */
+		hi->notify_id = copy ? UINT64_MAX : (uint64_t)st.remote << 8 | (i & 0xff);
+		hi->stage = UINT32_MAX;
+		hi->role = st.kind == VNPU_HCCL_NOTIFY_RECORD;
+		hi->duration_estimated =
+			!copy ? 0
+			      : copy_us(st.bytes, st.link == VNPU_LINK_ON_CHIP
+							  ? dev->info.hbm_bw_mbps / 2
+							  : dev->info.link_bw_mbps);
+		/* the HCCL buffers: one per rank, in a device address space of its own */
+		hi->src_addr = copy ? 0x12c000000000ull + ((uint64_t)st.remote << 32) : UINT32_MAX;
+		hi->dst_addr = copy ? 0x12c000000000ull + ((uint64_t)c->rank << 32) : UINT32_MAX;
+		hi->data_size = st.bytes;
+		hi->op_type = st.reduce ? 0 : 255;
+		hi->data_type = copy ? hccl_dtype[dt] : 255;
+		hi->link_type = st.link;
+		hi->transport_type = 0;
+		hi->rdma_type = 255;
+	}
+}
+
 void npuprof_launch_record(const struct npuprof_dev *dev, const struct vnpu_task *tasks,
 			   unsigned int n, const uint64_t *ids, uint64_t start_ns)
 {
@@ -535,7 +713,10 @@ void npuprof_launch_record(const struct npuprof_dev *dev, const struct vnpu_task
 		npuprof_api_record(NPUPROF_API_LAUNCH, start_ns, 0, 0);
 		return;
 	}
-	/* n windows of equal width in the call, 8 ns at least */
+	/*
+	 * n windows in the call, of equal width and 8 ns at least; a
+	 * collective's wide enough for the windows of its sub-tasks
+	 */
 	w = (end_ns - start_ns) / n;
 	if (w < 8)
 		w = 8;
@@ -543,10 +724,17 @@ void npuprof_launch_record(const struct npuprof_dev *dev, const struct vnpu_task
 		uint32_t st = tasks[i].stream_id;
 		uint16_t hw =
 			st < dev->info.max_streams ? dev->hw_stream[st] : NPUPROF_NO_HW_STREAM;
+		bool coll = tasks[i].task_type == VNPU_TASK_COMMUNICATION;
+		uint64_t wi = coll ? collective_width(collective_nids(dev, &tasks[i])) : w;
 
-		if (hw == NPUPROF_NO_HW_STREAM)
-			continue; /* not a stream of ours: the device ran nothing */
-		put_task(s, dev->id, hw, &tasks[i], ids[i], tid, start_ns + i * w, w);
+		if (wi < w)
+			wi = w;
+		if (hw != NPUPROF_NO_HW_STREAM && coll)
+			put_collective(s, dev, hw, &tasks[i], ids[i], tid, start_ns, wi);
+		else if (hw != NPUPROF_NO_HW_STREAM)
+			put_task(s, dev->id, hw, &tasks[i], ids[i], tid, start_ns, wi);
+		/* else not a stream of ours: the device ran nothing */
+		start_ns += wi;
 	}
 	maybe_wake(s);
 out_unlock:
@@ -602,6 +790,18 @@ int host_sink_create(const char *data_dir, uint32_t level, bool cann, struct hos
 			append_text(s, HK_TYPE, line);
 			snprintf(line, sizeof(line), "%d_%d:%s\n", CANN_LEVEL_RUNTIME,
 				 RT_API_BASE + a, api_names[a].rt);
+			append_text(s, HK_TYPE, line);
+		}
+		snprintf(line, sizeof(line), "%d_%d:hccl_op_info\n", CANN_LEVEL_NODE,
+			 CANN_NODE_HCCL_OP_INFO);
+		append_text(s, HK_TYPE, line);
+		snprintf(line, sizeof(line), "%d_%d:master\n", CANN_LEVEL_HCCL, CANN_HCCL_MASTER);
+		append_text(s, HK_TYPE, line);
+		snprintf(line, sizeof(line), "%d_%d:hccl_info\n", CANN_LEVEL_HCCL, CANN_HCCL_INFO);
+		append_text(s, HK_TYPE, line);
+		for (int op = 0; op < VNPU_COMM_OP_COUNT; op++) {
+			snprintf(line, sizeof(line), "%d_%u:%s\n", CANN_LEVEL_ACL, ACL_HCCL(op),
+				 hccl_ops[op].api);
 			append_text(s, HK_TYPE, line);
 		}
 		if (s->nomem[HK_TYPE]) {

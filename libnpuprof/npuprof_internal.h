@@ -109,6 +109,20 @@ void npuprof_print(enum npuprof_print_level level, const char *fmt, ...)
  * @serial: unique among the devices this process opened.
  * @next_open: in runtime.c's list of open devices.
  */
+/*
+ * What the host records of a collective say about its communicator
+ * (comm.c): set when a handle is made, cleared when it is destroyed.
+ * @group is HCCL's group name, the same on every rank: "vnpu_" and a
+ * hash of the key (not the key, which would let a reader of the profile
+ * join the group).
+ */
+#define NPUPROF_MAX_COMMS 16
+struct npuprof_comm_info {
+	uint32_t nranks;
+	uint32_t rank;
+	char group[32];
+};
+
 struct npuprof_dev {
 	int fd;
 	unsigned int id;
@@ -116,6 +130,7 @@ struct npuprof_dev {
 	uint16_t *hw_stream;
 	uint64_t serial;
 	struct npuprof_dev *next_open;
+	struct npuprof_comm_info comms[NPUPROF_MAX_COMMS];
 };
 
 /* Host record time: CLOCK_MONOTONIC_RAW, as CANN's (host CPU Frequency ""). */

@@ -215,7 +215,8 @@ NPUPROF_API int npuprof_op_allreduce(const struct npuprof_dev *dev, struct vnpu_
 				     const char *name, uint32_t stream, uint32_t comm, uint32_t tag,
 				     uint64_t n, enum vnpu_dtype dtype)
 {
-	int ret = task_init(t, name, "AllReduce", VNPU_TASK_COMMUNICATION, stream);
+	/* GE's type of an HCCL AllReduce node (op_summary's OP Type) */
+	int ret = task_init(t, name, "HcomAllReduce", VNPU_TASK_COMMUNICATION, stream);
 
 	if (ret)
 		return ret;
@@ -223,6 +224,9 @@ NPUPROF_API int npuprof_op_allreduce(const struct npuprof_dev *dev, struct vnpu_
 	if (!comm || (dev && comm > dev->info.max_comms))
 		return -EINVAL;
 	if (!npuprof_dtype_size(dtype))
+		return -EINVAL;
+	/* the buffer, for its data type (hccl_op_info's dataType and count) */
+	if (n && add_tensor(t, 0, dtype, VNPU_FMT_ND, 1, &n))
 		return -EINVAL;
 	t->comm_op = VNPU_COMM_ALLREDUCE;
 	t->comm_id = comm;

@@ -29,6 +29,7 @@
 
 #include "kselftest_harness.h"
 #include "vm/vnpu_test.h"
+#include "vnpu_hccl.h"
 
 /* The mapping of every fixture: RW_PAGES read-write, one PROT_NONE, one read-only. */
 #define RW_PAGES 4
@@ -1257,8 +1258,9 @@ TEST(sync_timeout_and_signals)
 	ASSERT_EQ(0, vnpu_submit_tasks(fd1, &t, 1, &id1));
 	ASSERT_EQ(0, vnpu_sync_stream(fd0, s0, 0, 10000, &sy0));
 	ASSERT_EQ(0, vnpu_sync_stream(fd1, s1, 0, 10000, &sy1));
-	EXPECT_EQ(id0, sy0.last_task_id);
-	EXPECT_EQ(id1, sy1.last_task_id);
+	/* a collective's last id is its last sub-task's (uapi/vnpu_hccl.h) */
+	EXPECT_EQ(id0 + vnpu_hccl_steps(VNPU_COMM_ALLREDUCE, 2) - 1, sy0.last_task_id);
+	EXPECT_EQ(id1 + vnpu_hccl_steps(VNPU_COMM_ALLREDUCE, 2) - 1, sy1.last_task_id);
 	EXPECT_EQ(sy0.device_time, sy1.device_time);
 	EXPECT_EQ(0, vnpu_stream_del(fd0, s0));
 	close(fd1);

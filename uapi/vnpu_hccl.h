@@ -1,0 +1,181 @@
+/* SPDX-License-Identifier: GPL-2.0 WITH Linux-syscall-note */
+/*
+ * The sub-tasks of a collective, as HCCL issues them on its stream.
+ *
+ * HCCL runs a collective as a sequence of small tasks on the device: SDMA
+ * copies (Memcpy), copies that reduce on the fly (Reduce_Inline), and the
+ * notifies that synchronise a rank with its neighbours (Notify_Record,
+ * Notify_Wait). The host knows the sequence (it writes a task_track and an
+ * hccl_info for each), and the device runs it. Both sides here take it
+ * from the same function, as liburing keeps its ring helpers in its
+ * header: the driver to number and time the sub-tasks and write their
+ * ACSQ logs, libnpuprof to write the host records of the same tasks.
+ *
+ * A COMMUNICATION task on a communicator of n ranks takes
+ * vnpu_hccl_steps(op, n) consecutive task ids, one per sub-task; the id
+ * VNPU_IOC_SUBMIT returns for it is the first. The algorithm is the ring
+ * (HCCL's for a single server of 2..16 devices), rank r sending to
+ * r + 1 and receiving from r - 1, a chunk being 1/n of the message:
+ *
+ *   AllReduce      Memcpy(local, S), n-1 x [Record, Wait, Reduce_Inline(S/n)],
+ *                  n-1 x [Record, Wait, Memcpy(S/n)], Record, Wait,
+ *                  Memcpy(local, S)
+ *   AllGather      Memcpy(local, S/n), n-1 x [Record, Wait, Memcpy(S/n)],
+ *                  Record, Wait, Memcpy(local, S)
+ *   ReduceScatter  Memcpy(local, S), n-1 x [Record, Wait, Reduce_Inline(S/n)],
+ *                  Record, Wait, Memcpy(local, S/n)
+ *   Broadcast      Memcpy(local, S), n-1 x [Record, Wait, Memcpy(S/(n-1))],
+ *                  Record, Wait, Memcpy(local, S)
+ *
+ * S is the task's bytes: the message of AllReduce and Broadcast, the
+ * gathered buffer of AllGather, the buffer ReduceScatter scatters. A
+ * Broadcast is the pipelined ring, every link carrying the message once,
+ * modelled alike on every rank. For two ranks AllReduce is the ten tasks
+ * of msprof-sample-hccl, in its order.
+ */
+#ifndef _UAPI_VNPU_HCCL_H
+#define _UAPI_VNPU_HCCL_H
+
+#include <linux/types.h>
+
+/* enum vnpu_hccl_kind - what a sub-task does (hccl_info's itemId name) */
+enum vnpu_hccl_kind {
+	VNPU_HCCL_MEMCPY = 0,	     /* "Memcpy", an SDMA copy */
+	VNPU_HCCL_REDUCE_INLINE = 1, /* "Reduce_Inline", a copy that reduces */
+	VNPU_HCCL_NOTIFY_RECORD = 2, /* "Notify_Record", tell a neighbour */
+	VNPU_HCCL_NOTIFY_WAIT = 3,   /* "Notify_Wait", wait for a neighbour */
+	VNPU_HCCL_KIND_COUNT
+};
+
+/* enum vnpu_hccl_link - hccl_info's linkType (HCCL's LinkType values) */
+enum vnpu_hccl_link {
+	VNPU_LINK_ON_CHIP = 0,
+	VNPU_LINK_HCCS = 1,
+	VNPU_LINK_PCIE = 2,
+	VNPU_LINK_SIO = 4,
+};
+
+/**
+ * struct vnpu_hccl_step - one sub-task of a collective, on one rank
+ * @kind: enum vnpu_hccl_kind.
+ * @remote: the rank it copies from or notifies (itself for a local copy).
+ * @link: enum vnpu_hccl_link; VNPU_LINK_ON_CHIP for a local copy.
+ * @reduce: it reduces (Reduce_Inline).
+ * @bytes: bytes copied (0 for a notify).
+ */
+struct vnpu_hccl_step {
+	__u32 kind;
+	__u32 remote;
+	__u32 link;
+	__u32 reduce;
+	__u64 bytes;
+};
+
+/*
+ * vnpu_hccl_link() - the link between two devices of product @product
+ * (enum vnpu_product_id of vnpu.h): HCCS between the training chips of
+ * a server, PCIe between the inference cards.
+ */
+static inline __u32 vnpu_hccl_link(__u32 product)
+{
+	return product == 4 /* 200I_A2 */ || product == 5 /* 310P */ ? VNPU_LINK_PCIE
+								       : VNPU_LINK_HCCS;
+}
+
+/* The collective ops are enum vnpu_comm_op of vnpu.h, repeated by value. */
+#define VNPU_HCCL_OP_ALLREDUCE 0
+#define VNPU_HCCL_OP_ALLGATHER 1
+#define VNPU_HCCL_OP_REDUCESCATTER 2
+#define VNPU_HCCL_OP_BROADCAST 3
+
+/* ring steps (of three sub-tasks) of @op on @n ranks */
+static inline __u32 vnpu_hccl_ring_steps(__u32 op, __u32 n)
+{
+	return op == VNPU_HCCL_OP_ALLREDUCE ? 2 * (n - 1) : n - 1;
+}
+
+/**
+ * vnpu_hccl_steps() - the sub-tasks of a collective
+ * @op: enum vnpu_comm_op (an unknown one counts as AllReduce).
+ * @nranks: ranks of its communicator, 2 .. 16.
+ *
+ * Return: how many sub-tasks (and task ids) it takes, 4 + 3 * ring steps.
+ */
+static inline __u32 vnpu_hccl_steps(__u32 op, __u32 nranks)
+{
+	if (nranks < 2)
+		nranks = 2;
+	return 4 + 3 * vnpu_hccl_ring_steps(op, nranks);
+}
+
+/* The index of the first Notify_Wait: where a rank waits for the others. */
+#define VNPU_HCCL_FIRST_WAIT 2
+
+/**
+ * vnpu_hccl_step() - sub-task @i of a collective on rank @rank
+ * @op, @nranks: as vnpu_hccl_steps().
+ * @rank: this rank, below @nranks.
+ * @bytes: the message per rank (the task's bytes).
+ * @link: the link between two devices of the product.
+ * @i: below vnpu_hccl_steps(@op, @nranks).
+ * @st: out.
+ */
+static inline void vnpu_hccl_step(__u32 op, __u32 nranks, __u32 rank, __u64 bytes, __u32 link,
+				  __u32 i, struct vnpu_hccl_step *st)
+{
+	__u32 n = nranks < 2 ? 2 : nranks, ring = vnpu_hccl_ring_steps(op, n);
+	__u32 prev = (rank + n - 1) % n, next = (rank + 1) % n;
+	__u64 chunk = (bytes + n - 1) / n;
+	__u32 last = 4 + 3 * ring - 1, k;
+
+	*st = (struct vnpu_hccl_step){ .kind = VNPU_HCCL_MEMCPY, .remote = rank,
+				       .link = VNPU_LINK_ON_CHIP, .bytes = bytes };
+	if (i == 0) {
+		if (op == VNPU_HCCL_OP_ALLGATHER)
+			st->bytes = chunk;
+		return;
+	}
+	if (i == last) {
+		if (op == VNPU_HCCL_OP_REDUCESCATTER)
+			st->bytes = chunk;
+		return;
+	}
+	/* the ring steps, then the final Record, Wait: phases of three from 1 */
+	k = (i - 1) % 3;
+	st->link = link;
+	st->bytes = 0;
+	if (k == 0) {
+		st->kind = VNPU_HCCL_NOTIFY_RECORD;
+		st->remote = next;
+		return;
+	}
+	if (k == 1) {
+		st->kind = VNPU_HCCL_NOTIFY_WAIT;
+		st->remote = prev;
+		return;
+	}
+	st->remote = prev;
+	switch (op) {
+	case VNPU_HCCL_OP_ALLGATHER:
+		st->bytes = chunk;
+		break;
+	case VNPU_HCCL_OP_BROADCAST:
+		st->bytes = (bytes + n - 2) / (n - 1);
+		break;
+	case VNPU_HCCL_OP_REDUCESCATTER:
+		st->kind = VNPU_HCCL_REDUCE_INLINE;
+		st->reduce = 1;
+		st->bytes = chunk;
+		break;
+	default:
+		/* AllReduce: reduce-scatter first, then all-gather */
+		if ((i - 1) / 3 < n - 1) {
+			st->kind = VNPU_HCCL_REDUCE_INLINE;
+			st->reduce = 1;
+		}
+		st->bytes = chunk;
+		break;
+	}
+}
+
+#endif /* _UAPI_VNPU_HCCL_H */
