@@ -525,5 +525,6 @@ void npa_dev_free(struct npa_dev *d)
 	free(d->tasks);
 	free(d->pmu);
 	free(d->aicpu);
+	npa_comm_free(&d->comm);
 	memset(d, 0, sizeof(*d));
 }

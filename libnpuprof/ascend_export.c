@@ -180,8 +180,8 @@ static void warn_loss(struct npa_export *x, const char *who, const struct npa_lo
 
 static int readme(struct npa_export *x)
 {
-	struct npx_csv *csvs[] = { &x->aicpu, &x->api_stat, &x->op_stat, &x->op_summary,
-				   &x->task_time };
+	struct npx_csv *csvs[] = { &x->aicpu,	&x->api_stat,	&x->comm_stat,
+				   &x->op_stat, &x->op_summary, &x->task_time };
 	int rc;
 
 	rc = npx_readme_begin(
@@ -221,6 +221,8 @@ static int run(struct npa_export *x)
 
 		npuprof_clear_error(&e);
 		rc = npa_dev_load(d, x->prof, ids[k].id, &x->host, &x->w, &e);
+		if (!rc)
+			rc = npa_comm_build(d, &x->host, &e);
 		if (rc == -ENOMEM)
 			return npuprof_set_error(x->o.err, rc, "%s", e.msg);
 		if (rc) {
@@ -240,6 +242,8 @@ static int run(struct npa_export *x)
 			rc = npa_api_statistic(x, d);
 		if (!rc)
 			rc = npa_aicpu_csv(x, d);
+		if (!rc)
+			rc = npa_comm_statistic(x, d);
 		if (rc)
 			return rc;
 	}
@@ -257,6 +261,8 @@ static int run(struct npa_export *x)
 		rc = readme(x);
 	if (!rc)
 		rc = npx_out_commit(&x->o, &x->out);
+	if (!rc)
+		rc = npa_comm_analyze(x);
 	return rc;
 }
 
@@ -274,11 +280,13 @@ int npa_export(const char *prof, const struct npuprof_export_opts *opts, struct 
 	npx_csv_init(&x->op_stat, "op_statistic");
 	npx_csv_init(&x->api_stat, "api_statistic");
 	npx_csv_init(&x->aicpu, "aicpu");
+	npx_csv_init(&x->comm_stat, "communication_statistic");
 	npx_file_init(&x->timeline);
 	npx_file_init(&x->readme);
 	x->out = (struct npx_outputs){
-		.csv = { &x->op_summary, &x->op_stat, &x->task_time, &x->api_stat, &x->aicpu },
-		.n = 5,
+		.csv = { &x->op_summary, &x->op_stat, &x->task_time, &x->api_stat, &x->aicpu,
+			 &x->comm_stat },
+		.n = 6,
 		.timeline = &x->timeline,
 		.readme = &x->readme,
 	};

@@ -185,7 +185,7 @@ static const char *intern(struct npa_host *h, const char *s)
 }
 
 /* a hash's name from hash_dic, else its decimal digits (interned) */
-static const char *hash_str(struct npa_host *h, uint64_t hash)
+const char *npa_host_hash_str(struct npa_host *h, uint64_t hash)
 {
 	const char *s = npa_dict_get(&h->hash, hash);
 	char buf[32];
@@ -669,13 +669,14 @@ static int level0_op(struct npa_host *h, size_t *cap_ops, int64_t win, int64_t *
 		return -ENOMEM;
 	op = &h->ops[h->n_ops];
 	memset(op, 0, sizeof(*op));
-	op->name = hash_str(h, h->api[win].item);
+	op->name = npa_host_hash_str(h, h->api[win].item);
 	if (!op->name)
 		return -ENOMEM;
 	op->type = "N/A";
 	op->task_type = NPA_TASK_TYPE_NA;
 	op->model_id = NPA_NO_MODEL;
 	op->level0 = true;
+	op->api = (size_t)win;
 	*op_idx = (int64_t)h->n_ops++;
 	return 0;
 }
@@ -740,8 +741,8 @@ static int join(struct host_read *r)
 			goto out;
 		op = &h->ops[h->n_ops];
 		memset(op, 0, sizeof(*op));
-		op->name = hash_str(h, h->api[win].item);
-		op->type = hash_str(h, b->op_type);
+		op->name = npa_host_hash_str(h, h->api[win].item);
+		op->type = npa_host_hash_str(h, b->op_type);
 		if (!op->name || !op->type)
 			goto out;
 		op->task_type = b->task_type;
@@ -753,6 +754,7 @@ static int join(struct host_read *r)
 		op->dynamic = n->aging;
 		op->hf32 = b->op_flag != 0;
 		op->model_id = NPA_NO_MODEL;
+		op->api = (size_t)win;
 		win_op[win] = (int64_t)h->n_ops++;
 	}
 
@@ -843,6 +845,7 @@ static int join(struct host_read *r)
 			op->name = op->type = ht->kernel;
 			op->task_type = lonely_task_type(type);
 			op->model_id = NPA_NO_MODEL;
+			op->api = SIZE_MAX;
 			ht->op = (int64_t)h->n_ops++;
 		}
 	}
@@ -887,6 +890,8 @@ int npa_host_load(struct npa_host *h, const char *prof, struct npx_warn *w,
 			       false, on_node_rec, REC_TRACK);
 	if (!rc)
 		rc = join(&r);
+	if (!rc)
+		rc = npa_hccl_load(h, data, w, err);
 	if (!rc && h->dropped_begin0)
 		npx_warn(w, "host/data: %llu API records start at 0: dropped, as msprof drops them",
 			 (unsigned long long)h->dropped_begin0);
@@ -910,6 +915,7 @@ void npa_host_free(struct npa_host *h)
 	free(h->ops);
 	free(h->api);
 	free(h->htask);
+	npa_hccl_free(h);
 	npa_dict_free(&h->hash);
 	npa_dict_free(&h->types);
 	memset(h, 0, sizeof(*h));

@@ -10,6 +10,7 @@
  * (docs/output.md).
  */
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -118,12 +119,68 @@ static bool op_lonely(const struct npa_export *x, const struct npa_task *t)
 	return t->host >= 0 && x->host.htask[t->host].conn < 0;
 }
 
+/* msprof's op_summary row of an executed collective (AiCoreOpReport.get_hccl_op_data) */
+static int comm_row(struct npa_export *x, const struct npa_dev *d, const struct npa_metrics *m,
+		    const struct npa_comm_op *o, double start, double dur, double gap, bool first,
+		    bool *printed)
+{
+	const struct npa_hccl_op *hop = &x->host.hops[o->hop];
+	struct npa_task t = { .start = start, .dur = dur };
+	char start_tab[80], end[80], *p;
+	unsigned int commas = 0;
+	int rc;
+
+	task_times(d, &t, start_tab, end);
+	if (!after_begin(start_tab, end, d->cfg.clock.begin))
+		return 0;
+	*printed = true;
+	rc = npx_csv_begin(&x->o, &x->op_summary, &p);
+	if (!rc)
+		rc = npx_file_reserve(&x->o, &x->op_summary.f,
+				      row_room(strlen(o->name) + strlen(hop->type)) + 4 * m->n, &p);
+	if (rc)
+		return rc;
+	p = npx_fmt_u64(p, d->cfg.id);
+	p = npx_lit(p, ",4294967295,N/A,N/A,");
+	p = npa_csv_field(p, o->name, 4096);
+	*p++ = ',';
+	p = npa_csv_field(p, hop->type, 4096);
+	p = npx_lit(p, ",N/A,COMMUNICATION,");
+	p = npx_put(p, start_tab);
+	*p++ = ',';
+	p = npx_py_repr(p, npx_py_round(dur / 1000.0, 3));
+	*p++ = ',';
+	if (first)
+		*p++ = '0';
+	else
+		p = npx_py_repr(p, npx_py_round((gap > 0 ? gap : 0) / 1000.0, 3));
+	/* Block Dim 0, then N/A to the end of the header's columns */
+	p = npx_lit(p, ",0");
+	for (const char *h = x->op_summary.header; h && *h; h++) {
+		if (*h == ',' && ++commas > 11)
+			p = npx_lit(p, ",N/A");
+	}
+	npx_csv_end(&x->op_summary, p);
+	return 0;
+}
+
+static int cmp_comm_start(const void *a, const void *b, void *arg)
+{
+	const struct npa_comm_op *o = arg, *x = &o[*(const size_t *)a], *y = &o[*(const size_t *)b];
+	double sx = trunc(x->start), sy = trunc(y->start);
+
+	if (sx != sy)
+		return sx < sy ? -1 : 1;
+	return *(const size_t *)a < *(const size_t *)b ? -1 : 1;
+}
+
 int npa_op_summary(struct npa_export *x, const struct npa_dev *d)
 {
 	struct npa_metrics m;
 	char *hdr, start_tab[80], end[80];
-	const struct npa_task *prev = NULL;
-	bool first = true;
+	double prev_start = 0, prev_dur = 0;
+	bool first = true, have_prev = false, printed = false;
+	size_t *comm = NULL, n_comm = d->comm.n_op, ci = 0;
 	int rc;
 
 	npa_metrics_init(&m, &d->cfg, &x->w);
@@ -137,19 +194,50 @@ int npa_op_summary(struct npa_export *x, const struct npa_dev *d)
 		if (rc)
 			return rc;
 	}
-	for (size_t i = 0; i < d->n_tasks; i++) {
-		const struct npa_task *t = &d->tasks[i];
-		const struct npa_op *op = task_op(x, t);
+	if (n_comm) {
+		comm = malloc(n_comm * sizeof(*comm));
+		if (!comm)
+			return npuprof_set_error(x->o.err, -ENOMEM, "out of memory");
+		for (size_t k = 0; k < n_comm; k++)
+			comm[k] = k;
+		qsort_r(comm, n_comm, sizeof(*comm), cmp_comm_start, d->comm.op);
+	}
+	for (size_t i = 0; i <= d->n_tasks; i++) {
+		const struct npa_task *t = i < d->n_tasks ? &d->tasks[i] : NULL;
+		const struct npa_op *op = t ? task_op(x, t) : NULL;
 		uint32_t blocks;
 		bool lonely;
 		double gap;
 		char *p;
 
-		if (!op)
+		if (t && !op)
 			continue;
+		/* the collectives that start before this row (msprof's stable sort by start) */
+		while (ci < n_comm) {
+			const struct npa_comm_op *o = &d->comm.op[comm[ci]];
+			double cs = trunc(o->start), cd = trunc(o->end - o->start);
+
+			if (t && !(cs < t->start))
+				break;
+			gap = have_prev ? cs - prev_start - prev_dur : 0;
+			rc = comm_row(x, d, &m, o, cs, cd, gap, first, &printed);
+			if (rc) {
+				free(comm);
+				return rc;
+			}
+			first = first && !printed;
+			have_prev = true;
+			prev_start = cs;
+			prev_dur = cd;
+			ci++;
+		}
+		if (!t)
+			break;
 		/* the wait chain runs over every row, before the time filter */
-		gap = prev ? t->start - prev->start - prev->dur : 0;
-		prev = t;
+		gap = have_prev ? t->start - prev_start - prev_dur : 0;
+		have_prev = true;
+		prev_start = t->start;
+		prev_dur = t->dur;
 		task_times(d, t, start_tab, end);
 		if (!after_begin(start_tab, end, d->cfg.clock.begin))
 			continue;
@@ -166,8 +254,10 @@ int npa_op_summary(struct npa_export *x, const struct npa_dev *d)
 					 (op->in_formats ? strlen(op->in_formats) : 0) +
 					 (op->out_formats ? strlen(op->out_formats) : 0)),
 				&p);
-		if (rc)
+		if (rc) {
+			free(comm);
 			return rc;
+		}
 		p = npx_fmt_u64(p, d->cfg.id);
 		*p++ = ',';
 		p = npx_fmt_u64(p, op->model_id);
@@ -226,6 +316,7 @@ int npa_op_summary(struct npa_export *x, const struct npa_dev *d)
 				    op->mix_block_num, t->dur, p);
 		npx_csv_end(&x->op_summary, p);
 	}
+	free(comm);
 	return 0;
 }
 
@@ -377,23 +468,10 @@ static int cmp_opstat_key(const void *a, const void *b)
 	return x->task_type < y->task_type ? -1 : x->task_type > y->task_type;
 }
 
-/* int((Decimal(collectionTimeBegin) - Decimal(str(offset))) * 1000): device ns */
-static double raw_begin_ns(const struct npa_dev_cfg *c)
-{
-	char off[64], *e;
-	long double b = strtold(c->clock.begin, NULL), o;
-
-	e = npx_py_repr(off, c->clock.offset);
-	*e = 0;
-	o = strtold(off, NULL);
-	/* both have at most 3 decimals at these magnitudes: long double is exact enough */
-	return (double)(int64_t)((b - o) * 1000.0L);
-}
-
 int npa_op_statistic(struct npa_export *x, const struct npa_dev *d)
 {
 	struct opstat *st;
-	double begin = raw_begin_ns(&d->cfg), total = 0;
+	double begin = npa_raw_begin_ns(&d->cfg), total = 0;
 	size_t n = 0, i, j;
 	int rc = 0;
 

@@ -10,6 +10,8 @@
  *   {aging|unaging}.compact.task_track.slice_K            struct cann_task_track
  *   {aging|unaging}.additional.tensor_info.slice_K        struct cann_tensor_info
  *   {aging|unaging}.additional.context_id_info.slice_K    struct cann_context_id_info
+ *   {aging|unaging}.additional.hccl_info.slice_K          struct cann_hccl_info
+ *   {aging|unaging}.compact.hccl_op_info.slice_K          struct cann_hccl_op_info
  *   {aging|unaging}.additional.hash_dic.slice_K           text: "hash:name" lines
  *   {aging|unaging}.additional.type_info_dic.slice_K      text: "level_type:name" lines
  *
@@ -286,6 +288,88 @@ struct cann_context_id_info {
 	uint32_t ctx_id[CANN_MAX_CTX_IDS];
 } __attribute__((packed));
 
+/* ---- collectives (HCCL) ---- */
+
+#define CANN_HCCL_INFO 0 /* type_info_dic 5500_0: hccl_info */
+#define CANN_HCCL_MASTER 0x10001 /* 5500_65537: an HCCL task window of the master stream */
+#define CANN_HCCL_SLAVE 0x10002 /* 5500_65538: of a slave stream */
+#define CANN_NODE_HCCL_OP_INFO 10 /* 10000_10: hccl_op_info */
+
+/**
+ * struct cann_hccl_info - one HCCL task (msparser/add_info/hccl_info_bean.py;
+ * "HHIII4Q6IQ2Id3Q6I112B", 256 B), inside its level-5500 task window
+ * @hdr: level CANN_LEVEL_HCCL, type CANN_HCCL_INFO.
+ * @item_id: hash of the task name (Memcpy, Reduce_Inline, Notify_Record...).
+ * @ccl_tag: hash of the communicator tag.
+ * @group_name: hash of the group name (msprof keeps it as decimal digits).
+ * @local_rank: this rank.
+ * @remote_rank: the peer.
+ * @rank_size: ranks of the group.
+ * @work_flow_mode: the HCCL work flow mode.
+ * @plane_id: the plane (a timeline thread "Plane N").
+ * @context_id: 4294967295 for a task that is not an FFTS+ context.
+ * @notify_id: the notify, all ones for none.
+ * @stage: the algorithm stage.
+ * @role: 0 DST, 1 SRC, 255 reserved.
+ * @duration_estimated: us.
+ * @src_addr: source address.
+ * @dst_addr: destination address.
+ * @data_size: bytes.
+ * @op_type: reduce op: 0 SUM, 1 MUL, 2 MAX, 3 MIN, 255 reserved.
+ * @data_type: 0 INT8 ... 4 FP32 ... (hccl_info_common.py DataType).
+ * @link_type: 0 ON_CHIP, 1 HCCS, 2 PCIE, 3 ROCE, 4 SIO ...
+ * @transport_type: 0 SDMA, 1 RDMA, 2 LOCAL ...
+ * @rdma_type: 0 RDMA_SEND_NOTIFY, 1 RDMA_SEND_PAYLOAD, 255 reserved.
+ * @reserved: zero.
+ */
+struct cann_hccl_info {
+	struct cann_hdr hdr;
+	uint64_t item_id;
+	uint64_t ccl_tag;
+	uint64_t group_name;
+	uint32_t local_rank;
+	uint32_t remote_rank;
+	uint32_t rank_size;
+	uint32_t work_flow_mode;
+	uint32_t plane_id;
+	uint32_t context_id;
+	uint64_t notify_id;
+	uint32_t stage;
+	uint32_t role;
+	double duration_estimated;
+	uint64_t src_addr;
+	uint64_t dst_addr;
+	uint64_t data_size;
+	uint32_t op_type;
+	uint32_t data_type;
+	uint32_t link_type;
+	uint32_t transport_type;
+	uint32_t rdma_type;
+	uint32_t reserved0;
+	uint8_t reserved[112];
+} __attribute__((packed));
+
+/**
+ * struct cann_hccl_op_info - one collective (msparser/compact_info/
+ * hccl_op_info_bean.py; "HHIIIQBBQQQ14B", 64 B), inside its node launch window
+ * @hdr: level CANN_LEVEL_NODE, type CANN_NODE_HCCL_OP_INFO.
+ * @flags: bit 0 relay, bit 1 retry.
+ * @data_type: as cann_hccl_info.data_type.
+ * @alg_type: hash of the algorithm ("MESH-NA-NA-NA").
+ * @count: elements.
+ * @group_name: hash of the group name.
+ * @reserved: zero.
+ */
+struct cann_hccl_op_info {
+	struct cann_hdr hdr;
+	uint8_t flags;
+	uint8_t data_type;
+	uint64_t alg_type;
+	uint64_t count;
+	uint64_t group_name;
+	uint8_t reserved[14];
+} __attribute__((packed));
+
 _Static_assert(sizeof(struct cann_hdr) == 24, "cann_hdr");
 _Static_assert(sizeof(struct cann_api_event) == 40, "cann_api_event");
 _Static_assert(sizeof(struct cann_node_basic_info) == 64, "cann_node_basic_info");
@@ -294,5 +378,7 @@ _Static_assert(sizeof(struct cann_tensor_info) == 256, "cann_tensor_info");
 _Static_assert(sizeof(struct cann_hccl_op_info) == 64, "cann_hccl_op_info");
 _Static_assert(sizeof(struct cann_hccl_info) == 256, "cann_hccl_info");
 _Static_assert(sizeof(struct cann_context_id_info) == 256, "cann_context_id_info");
+_Static_assert(sizeof(struct cann_hccl_info) == 256, "cann_hccl_info");
+_Static_assert(sizeof(struct cann_hccl_op_info) == 64, "cann_hccl_op_info");
 
 #endif /* NPUPROF_CANN_FORMAT_H */

