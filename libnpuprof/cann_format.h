@@ -43,9 +43,6 @@ enum cann_level {
 #define CANN_NODE_TENSOR_INFO 1
 #define CANN_NODE_LAUNCH 5 /* api_event: the node-level launch window */
 #define CANN_RUNTIME_TASK_TRACK 2 /* 5000_2 */
-#define CANN_NODE_HCCL_OP_INFO 10 /* 10000_10 */
-#define CANN_HCCL_INFO 0 /* 5500_0 */
-#define CANN_HCCL_MASTER 0x10001 /* 5500_65537: api_event of a master HCCL task */
 
 /* ACL api_event types are AclApiTag << 16 | id */
 enum cann_acl_tag {
@@ -165,78 +162,6 @@ struct cann_task_track {
 	uint64_t task_type;
 	uint64_t kernel_name;
 	uint8_t reserved[16];
-} __attribute__((packed));
-
-/**
- * struct cann_hccl_op_info - what a collective is (msparser/compact_info/
- * hccl_op_info_bean.py; "HHIIIQBBQQQ14B", 64 B), in its node launch window
- * @hdr: level CANN_LEVEL_NODE, type CANN_NODE_HCCL_OP_INFO.
- * @flags: bit 0 relay, bit 1 retry.
- * @data_type: HcclDataType.
- * @alg_type: hash of the algorithm ("RING-NA-NA-NA").
- * @count: elements.
- * @group_name: hash of the group name.
- * @reserved: zero.
- */
-struct cann_hccl_op_info {
-	struct cann_hdr hdr;
-	uint8_t flags;
-	uint8_t data_type;
-	uint64_t alg_type;
-	uint64_t count;
-	uint64_t group_name;
-	uint8_t reserved[14];
-} __attribute__((packed));
-
-/**
- * struct cann_hccl_info - one HCCL task (msparser/add_info/hccl_info_bean.py;
- * "HHIII4Q6IQ2Id3Q6I112B", 256 B), in its 5500 api_event window
- * @hdr: level CANN_LEVEL_HCCL, type CANN_HCCL_INFO.
- * @item_id: hash of the task's name (Memcpy, Reduce_Inline, Notify_Record...).
- * @ccl_tag: hash of the op's tag ("AllReduce_" + group name).
- * @group_name: hash of the group name.
- * @local_rank, @remote_rank, @rank_size: the ranks.
- * @work_flow_mode: 1 (op base).
- * @plane_id: the plane (the timeline's "Plane N").
- * @ctx_id: all ones (not FFTS+).
- * @notify_id: a notify's id; all ones for a copy.
- * @stage: all ones.
- * @role: 1 the notify's source (record), 0 else.
- * @duration_estimated: us.
- * @src_addr, @dst_addr: a copy's addresses; all ones (32 bits) for a notify.
- * @data_size: bytes copied.
- * @op_type: HcclReduceOp (0 sum) of a reduce; 255 else.
- * @data_type: HcclDataType of a copy; 255 for a notify.
- * @link_type: 0 ON_CHIP, 1 HCCS, 2 PCIE, 4 SIO.
- * @transport_type: 0 SDMA, 1 RDMA.
- * @rdma_type: 255.
- * @reserved: zero.
- */
-struct cann_hccl_info {
-	struct cann_hdr hdr;
-	uint64_t item_id;
-	uint64_t ccl_tag;
-	uint64_t group_name;
-	uint32_t local_rank;
-	uint32_t remote_rank;
-	uint32_t rank_size;
-	uint32_t work_flow_mode;
-	uint32_t plane_id;
-	uint32_t ctx_id;
-	uint64_t notify_id;
-	uint32_t stage;
-	uint32_t role;
-	double duration_estimated;
-	uint64_t src_addr;
-	uint64_t dst_addr;
-	uint64_t data_size;
-	uint32_t op_type;
-	uint32_t data_type;
-	uint32_t link_type;
-	uint32_t transport_type;
-	uint32_t rdma_type;
-	uint32_t reserved2;
-	uint8_t reserved[112];
 } __attribute__((packed));
 
 #define CANN_MAX_TENSORS 5
@@ -375,8 +300,6 @@ _Static_assert(sizeof(struct cann_api_event) == 40, "cann_api_event");
 _Static_assert(sizeof(struct cann_node_basic_info) == 64, "cann_node_basic_info");
 _Static_assert(sizeof(struct cann_task_track) == 64, "cann_task_track");
 _Static_assert(sizeof(struct cann_tensor_info) == 256, "cann_tensor_info");
-_Static_assert(sizeof(struct cann_hccl_op_info) == 64, "cann_hccl_op_info");
-_Static_assert(sizeof(struct cann_hccl_info) == 256, "cann_hccl_info");
 _Static_assert(sizeof(struct cann_context_id_info) == 256, "cann_context_id_info");
 _Static_assert(sizeof(struct cann_hccl_info) == 256, "cann_hccl_info");
 _Static_assert(sizeof(struct cann_hccl_op_info) == 64, "cann_hccl_op_info");

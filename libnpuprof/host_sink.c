@@ -673,7 +673,7 @@ static void put_collective(struct host_sink *s, const struct npuprof_dev *dev, u
 		hi->remote_rank = st.remote;
 		hi->rank_size = c->nranks;
 		hi->work_flow_mode = 1;
-		hi->ctx_id = UINT32_MAX;
+		hi->context_id = UINT32_MAX;
 		/* a notify's id: the pair of ranks and the step, as HCCL numbers its own */
 		hi->notify_id = copy ? UINT64_MAX : (uint64_t)st.remote << 8 | (i & 0xff);
 		hi->stage = UINT32_MAX;
