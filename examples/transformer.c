@@ -100,10 +100,15 @@ static int layer(struct worker *w, int l, unsigned int batch)
 	return check(npuprof_launch(w->dev, t, (unsigned int)n, NULL, &err), &err);
 }
 
-/* One rank of a multi-process job: its device, the job's communicator. */
+/*
+ * One rank of a multi-process job: its device, the job's communicator.
+ * TRANSFORMER_SLOW_RANK=r gives rank r three times the batch (unequal
+ * work), so that the others wait for it at every AllReduce.
+ */
 static int run_rank(int layers)
 {
-	const char *dev_env = getenv("ASCEND_DEVICE_ID");
+	const char *dev_env = getenv("ASCEND_DEVICE_ID"), *slow = getenv("TRANSFORMER_SLOW_RANK");
+	unsigned int batch = 2;
 	struct npuprof_error err;
 	struct worker w;
 	uint32_t rank, nranks;
@@ -119,9 +124,11 @@ static int run_rank(int layers)
 	    check(npuprof_stream_create(w.dev, &w.stream, &err), &err) ||
 	    check(npuprof_comm_init_ranks(w.dev, 60000, &w.comm, &rank, &nranks, &err), &err))
 		return 1;
+	if (slow && *slow && (uint32_t)atoi(slow) == rank)
+		batch = 6;
 	ret = 0;
 	for (int l = 0; l < layers && !ret; l++)
-		ret = layer(&w, l, 2);
+		ret = layer(&w, l, batch);
 	if (!ret)
 		ret = check(npuprof_sync(w.dev, w.stream, 60000, &err), &err);
 	npuprof_close(w.dev);

@@ -619,6 +619,66 @@ TEST_F_TIMEOUT(ranks, eight, 600)
 	run_ranks(_metadata, 8);
 }
 
+/* The first Notify_Wait of each collective in @prof's task_time, us, summed. */
+static double first_waits_us(const char *prof)
+{
+	char out[256];
+	double v = -1;
+
+	/* each collective's third sub-task (uapi/vnpu_hccl.h VNPU_HCCL_FIRST_WAIT) */
+	if (!vnpu_sh(out, sizeof(out),
+		     "awk -F, '$3 == \"MEMCPY_ASYNC\" && !inside { inside = 1; n = 0 } "
+		     "inside { n++ } inside && n == 3 { s += $6 } "
+		     "inside && n == %u { inside = 0 } END { printf \"%%.3f\", s }' "
+		     "%s/mindstudio_profiler_output/task_time_*.csv",
+		     vnpu_hccl_steps(VNPU_COMM_ALLREDUCE, 2), prof))
+		sscanf(out, "%lf", &v);
+	return v;
+}
+
+/*
+ * Issue 15 item 5: rank skew in device time is wait on the ranks that
+ * waited. Rank 1 does three times the work before each AllReduce: rank 0's
+ * first Notify_Waits hold that difference, rank 1's are the notify's
+ * latency alone (0.5 us each).
+ */
+TEST_F_TIMEOUT(ranks, skew_is_wait_on_the_fast_rank, 300)
+{
+	char dir[] = "/tmp/npuprof-skew-XXXXXX", pat[PATH_MAX], path[PATH_MAX + 64];
+	static char out[16384];
+	double wait[2] = { -1, -1 };
+	glob_t g;
+
+	if (vnpu_param_devices() < 2)
+		SKIP(return, "needs devices=2");
+	find_tools();
+	ASSERT_NE(NULL, mkdtemp(dir));
+	ASSERT_EQ(0, vnpu_sh(out, sizeof(out),
+			     "{ TRANSFORMER_SLOW_RANK=1 %s run --ranks 2 --level L1 --output %s -- "
+			     "%s/transformer 2; } 2>&1",
+			     npuprof, dir, examples))
+	TH_LOG("%s", out);
+	snprintf(pat, sizeof(pat), "%s/PROF_*", dir);
+	ASSERT_EQ(0, glob(pat, 0, NULL, &g));
+	ASSERT_EQ(2, g.gl_pathc);
+	for (size_t i = 0; i < 2; i++) {
+		int64_t r;
+
+		snprintf(path, sizeof(path), "%s/host/info.json", g.gl_pathv[i]);
+		r = info_rank_id(path);
+		ASSERT_TRUE(r == 0 || r == 1);
+		wait[r] = first_waits_us(g.gl_pathv[i]);
+	}
+	globfree(&g);
+	TH_LOG("first waits: rank 0 %.3f us, rank 1 %.3f us", wait[0], wait[1]);
+	/* 2 layers: the slow rank waited only the notify's latency */
+	EXPECT_LT(0.95, wait[1]);
+	EXPECT_GT(1.05, wait[1]);
+	/* the fast one waited for the slow one's extra work, tens of us a layer */
+	EXPECT_LT(20.0, wait[0]);
+	vnpu_sh(NULL, 0, "rm -rf %s", dir);
+}
+
 /* npuprof_comm_init_ranks's errors name the variable or the file */
 TEST(comm_init_ranks_errors)
 {
