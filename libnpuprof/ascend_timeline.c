@@ -695,7 +695,7 @@ static char *comm_task_args(char *p, const struct npa_comm_task *ct)
 	p = npx_lit(p, ", \"args\": {\"notify_id\": \"");
 	p = npx_fmt_u64(p, h->notify);
 	p = npx_lit(p, "\", \"duration estimated(us)\": ");
-	if (h->dur_est == floor(h->dur_est) && fabs(h->dur_est) < 1e15)
+	if (h->dur_est > -1e15 && h->dur_est < 1e15 && (double)(long long)h->dur_est == h->dur_est)
 		p += sprintf(p, "%lld", (long long)h->dur_est);
 	else
 		p = npx_py_repr(p, h->dur_est);
@@ -995,21 +995,21 @@ static bool computing(const struct npa_export *x, const struct npa_task *k)
 }
 
 /*
- * The Free before the first and after the last computing section: to the
- * earliest start and the latest end of the tasks that are not computing
- * kernels (PipelineOverlapViewer: get_ascend_task_time_extremes over the
- * host types not in COMP_TASK_TYPE, in the whole AscendTask table).
+ * The task extremes that bound Free: the earliest start and the latest end
+ * of the tasks that are not computing kernels (PipelineOverlapViewer:
+ * get_ascend_task_time_extremes over the host types not in COMP_TASK_TYPE,
+ * in the whole AscendTask table); 0 and infinity when there is none.
  */
-static int free_ends(struct tl *t, const struct npa_export *x, const struct npa_dev *d,
-		     uint64_t pid, double min_start, double max_end)
+static void task_extremes(const struct npa_export *x, const struct npa_dev *d, double *latest,
+			  double *earliest)
 {
 	static const char *const comp[] = { "KERNEL_AICORE",	"KERNEL_AIVEC",
 					    "FFTS_PLUS",	"KERNEL_MIX_AIC",
 					    "KERNEL_MIX_AIV",	"PROFILING_ENABLE",
 					    "PROFILING_DISABLE" };
-	double latest = 0, earliest = INFINITY;
-	int rc = 0;
 
+	*latest = 0;
+	*earliest = INFINITY;
 	for (size_t i = 0; i < d->n_tasks; i++) {
 		const struct npa_task *k = &d->tasks[i];
 		const char *type = k->host >= 0 ? x->host.htask[k->host].type : "UNKNOWN";
@@ -1019,78 +1019,188 @@ static int free_ends(struct tl *t, const struct npa_export *x, const struct npa_
 			is_comp |= !strcmp(type, comp[c]);
 		if (is_comp)
 			continue;
-		if (k->start + k->dur > latest)
-			latest = k->start + k->dur;
-		if (k->start < earliest)
-			earliest = k->start;
+		if (k->start + k->dur > *latest)
+			*latest = k->start + k->dur;
+		if (k->start < *earliest)
+			*earliest = k->start;
 	}
-	if (max_end < latest)
-		rc = overlap_event(t, pid, 3, "Free", max_end, latest, d->cfg.clock.offset);
-	if (!rc && min_start > earliest)
-		rc = overlap_event(t, pid, 3, "Free", earliest, min_start, d->cfg.clock.offset);
-	return rc;
+}
+
+/* a time section, device ns; @comm: a CommunicationTimeSection */
+struct section {
+	double s, e;
+	bool comm;
+};
+
+struct sections {
+	struct section *v;
+	size_t n, cap;
+};
+
+static int sec_add(struct sections *l, double s, double e, bool comm)
+{
+	if (npa_grow((void **)&l->v, &l->cap, l->n, sizeof(*l->v), 64))
+		return -ENOMEM;
+	l->v[l->n++] = (struct section){ s, e, comm };
+	return 0;
+}
+
+/* SectionCalculator.merge_continuous_intervals, in place; @l sorted by start */
+static void sec_merge(struct sections *l)
+{
+	size_t m = 0;
+
+	for (size_t i = 0; i < l->n; i++) {
+		if (m && l->v[i].s <= l->v[m - 1].e) {
+			if (l->v[i].e > l->v[m - 1].e)
+				l->v[m - 1].e = l->v[i].e;
+			continue;
+		}
+		l->v[m++] = l->v[i];
+	}
+	l->n = m;
+}
+
+/* sort @l by start, stably (an insertion sort: @l is nearly sorted) */
+static void sec_sort_stable(struct sections *l)
+{
+	for (size_t i = 1; i < l->n; i++) {
+		struct section v = l->v[i];
+		size_t j = i;
+
+		while (j && l->v[j - 1].s > v.s) {
+			l->v[j] = l->v[j - 1];
+			j--;
+		}
+		l->v[j] = v;
+	}
 }
 
 /*
- * The computing sections (merged while the next starts before the end), as
- * Computing events when !@gaps, else the Free gaps between them: msprof
- * builds all of the first, then all of the second (the order in which its
- * stable sort keeps events of one float ts). The first section's start
- * and the last one's end in *@first and *@last; false when there is none.
+ * SectionCalculator.compute_pipeline_overlap: the communication not
+ * overlapped by computing into @pure, the gaps into @free (then the Free
+ * after the last section up to @latest, and before the first from @earliest).
  */
-static bool sections(struct tl *t, const struct npa_export *x, const struct npa_dev *d,
-		     uint64_t pid, bool gaps, double *first, double *last, int *rc)
+static int pipeline_overlap(const struct sections *comm, const struct sections *comp, double latest,
+			    double earliest, struct sections *pure, struct sections *free_s)
 {
-	double s = 0, e = 0, begin = strtod(d->cfg.clock.begin, NULL);
-	bool open = false, any = false;
+	struct sections all = { 0 };
+	struct section min;
+	double max_end = -INFINITY, min_start = INFINITY;
+	int rc = 0;
 
-	for (size_t i = 0; !*rc && i < d->n_tasks; i++) {
+	/* sorted(communication + compute, key=start): a merge, communication first on ties */
+	for (size_t i = 0, j = 0; !rc && (i < comm->n || j < comp->n);) {
+		if (j == comp->n || (i < comm->n && comm->v[i].s <= comp->v[j].s))
+			rc = sec_add(&all, comm->v[i].s, comm->v[i].e, true), i++;
+		else
+			rc = sec_add(&all, comp->v[j].s, comp->v[j].e, false), j++;
+	}
+	if (rc || !all.n) {
+		free(all.v);
+		return rc;
+	}
+	for (size_t i = 0; i < all.n; i++) {
+		if (all.v[i].e > max_end)
+			max_end = all.v[i].e;
+		if (all.v[i].s < min_start)
+			min_start = all.v[i].s;
+	}
+	min = all.v[0];
+	for (size_t i = 1; !rc && i < all.n; i++) {
+		const struct section *ts = &all.v[i];
+
+		if (min.e - ts->s < 0) {
+			rc = sec_add(free_s, min.e, ts->s, false);
+			if (!rc && min.comm)
+				rc = sec_add(pure, min.s, min.e, false);
+			min = *ts;
+			continue;
+		}
+		if (min.e - ts->e < 0) {
+			if (min.comm) {
+				rc = sec_add(pure, min.s, ts->s, false);
+				min = (struct section){ min.e, ts->e, false };
+			}
+			if (ts->comm)
+				min = (struct section){ min.e, ts->e, true };
+		} else {
+			if (min.comm) {
+				rc = sec_add(pure, min.s, ts->s, false);
+				min = (struct section){ ts->e, min.e, true };
+			}
+			if (ts->comm)
+				min = (struct section){ ts->e, min.e, false };
+		}
+	}
+	if (!rc && min.comm)
+		rc = sec_add(pure, min.s, min.e, false);
+	if (!rc && max_end < latest)
+		rc = sec_add(free_s, max_end, latest, false);
+	if (!rc && min_start > earliest)
+		rc = sec_add(free_s, earliest, min_start, false);
+	free(all.v);
+	return rc;
+}
+
+static int overlap_sections(struct tl *t, uint64_t pid, uint32_t tid, const char *name,
+			    const struct sections *l, double offset)
+{
+	int rc = 0;
+
+	for (size_t i = 0; !rc && i < l->n; i++)
+		rc = overlap_event(t, pid, tid, name, l->v[i].s, l->v[i].e, offset);
+	return rc;
+}
+
+static int overlap(struct tl *t, const struct npa_export *x, const struct npa_dev *d, uint32_t sort)
+{
+	uint64_t pid = fmt_pid(d->cfg.pid, sort, d->cfg.id);
+	double begin = strtod(d->cfg.clock.begin, NULL), latest, earliest;
+	struct sections comp = { 0 }, comm = { 0 }, pure = { 0 }, free_s = { 0 };
+	char label[32];
+	int rc = 0;
+
+	/* computing: the computing ops' tasks in the window (op_summary's) */
+	for (size_t i = 0; !rc && i < d->n_tasks; i++) {
 		const struct npa_task *k = &d->tasks[i];
 		char ts[NPX_PY_FMT_MAX];
 
 		if (!computing(x, k))
 			continue;
 		npx_py_local_time_d(ts, k->start, d->cfg.clock.offset);
-		if (!in_window(ts, k->dur / 1000, begin))
-			continue;
-		if (open && k->start <= e) {
-			if (k->start + k->dur > e)
-				e = k->start + k->dur;
-			continue;
-		}
-		if (open)
-			*rc = gaps ? overlap_event(t, pid, 3, "Free", e, k->start,
-						   d->cfg.clock.offset)
-				   : overlap_event(t, pid, 0, "Computing", s, e,
-						   d->cfg.clock.offset);
-		s = k->start;
-		e = k->start + k->dur;
-		if (!any)
-			*first = s;
-		open = any = true;
+		if (in_window(ts, k->dur / 1000, begin))
+			rc = sec_add(&comp, k->start, k->start + k->dur, false);
 	}
-	if (!*rc && open && !gaps)
-		*rc = overlap_event(t, pid, 0, "Computing", s, e, d->cfg.clock.offset);
-	*last = e;
-	return any;
-}
-
-static int overlap(struct tl *t, const struct npa_export *x, const struct npa_dev *d, uint32_t sort)
-{
-	uint64_t pid = fmt_pid(d->cfg.pid, sort, d->cfg.id);
-	double first_start = 0, e = 0;
-	char label[32];
-	int rc = 0;
-
-	if (!sections(t, x, d, pid, false, &first_start, &e, &rc) || rc)
-		return rc;
-	sections(t, x, d, pid, true, &first_start, &e, &rc);
-	if (rc)
-		return rc;
-	rc = free_ends(t, x, d, pid, first_start, e);
-	if (rc)
-		return rc;
-	rc = process_meta(t, pid, "Overlap Analysis");
+	/* communication: the executed collectives (get_hccl_op_time_section) */
+	for (size_t i = 0; !rc && i < d->comm.n_op; i++)
+		rc = sec_add(&comm, d->comm.op[i].start, d->comm.op[i].end, true);
+	if (rc) {
+		rc = npuprof_set_error(t->err, rc, "out of memory");
+		goto out;
+	}
+	sec_sort_stable(&comp);
+	sec_merge(&comp);
+	sec_sort_stable(&comm);
+	sec_merge(&comm);
+	if (!comp.n && !comm.n)
+		goto out;
+	task_extremes(x, d, &latest, &earliest);
+	rc = pipeline_overlap(&comm, &comp, latest, earliest, &pure, &free_s);
+	if (rc) {
+		rc = npuprof_set_error(t->err, rc, "out of memory");
+		goto out;
+	}
+	rc = overlap_sections(t, pid, 0, "Computing", &comp, d->cfg.clock.offset);
+	if (!rc)
+		rc = overlap_sections(t, pid, 1, "Communication", &comm, d->cfg.clock.offset);
+	if (!rc)
+		rc = overlap_sections(t, pid, 2, "Communication(Not Overlapped)", &pure,
+				      d->cfg.clock.offset);
+	if (!rc)
+		rc = overlap_sections(t, pid, 3, "Free", &free_s, d->cfg.clock.offset);
+	if (!rc)
+		rc = process_meta(t, pid, "Overlap Analysis");
 	if (!rc)
 		rc = meta(t, "thread_name", pid, 0, "name", "Computing", 0);
 	if (!rc)
@@ -1102,6 +1212,11 @@ static int overlap(struct tl *t, const struct npa_export *x, const struct npa_de
 	snprintf(label, sizeof(label), "NPU %u", d->cfg.id);
 	if (!rc)
 		rc = process_tail(t, pid, label, sort);
+out:
+	free(comp.v);
+	free(comm.v);
+	free(pure.v);
+	free(free_s.v);
 	return rc;
 }
 
