@@ -6,8 +6,12 @@
  *   CANN              AscendCL@ / Node@ / Runtime@ ... calls of each host thread
  *   Ascend Hardware   the device tasks, one thread per stream
  *   HostToDevice      a flow from each task_track to its device task
+ *   Communication     the collectives and their HCCL tasks, and their flows
+ *                     (ascend_timeline_hccl.c)
  *   AI Core Freq      the clock, one counter per millisecond
- *   Overlap Analysis  Computing (merged op intervals) and Free (the gaps)
+ *   Overlap Analysis  Computing (merged op intervals), Communication (merged
+ *                     collectives), Communication(Not Overlapped) and Free,
+ *                     as SectionCalculator.compute_pipeline_overlap finds them
  *
  * Each device's events are built in msprof's construction order and
  * sorted, stably, by the float value of their "ts" (metadata first), as
@@ -24,44 +28,14 @@
 #include <string.h>
 
 #include "npuprof_internal.h"
+#include "ascend_timeline.h"
 
 #define SORT_CANN 7
 #define SORT_HW 14
 #define SORT_FREQ 15
 #define SORT_OVERLAP_BASE 19
 
-/**
- * struct tl_ev - one event, formatted
- * @ts: float(ts), 0 for metadata (they sort first).
- * @seq: construction order, for the stable sort.
- * @off: its text in the arena.
- * @len: its length.
- * @meta: a metadata ("M") event.
- * @conn: a CANN call's connection id; 0 for other events (and for the
- *        call of id 0, which msprof does not de-duplicate either).
- */
-struct tl_ev {
-	double ts;
-	uint64_t seq;
-	size_t off;
-	uint32_t len;
-	bool meta;
-	uint64_t conn;
-};
-
-#define TL_SCRATCH (128u << 10) /* one event: three names of 4 KiB, escaped 6 times */
-
-struct tl {
-	char *scratch;
-	char *arena;
-	size_t used, cap;
-	struct tl_ev *ev;
-	size_t n, cap_ev;
-	struct npuprof_error *err;
-};
-
-static int tl_add(struct tl *t, const char *text, size_t len, const char *ts, bool meta,
-		  uint64_t conn)
+int npa_tl_add(struct tl *t, const char *text, size_t len, const char *ts, bool meta, uint64_t conn)
 {
 	struct tl_ev *e;
 
@@ -165,7 +139,7 @@ static char *json_body(char *p, const char *s)
 	return p;
 }
 
-static char *json_str(char *p, const char *s)
+char *npa_tl_json_str(char *p, const char *s)
 {
 	*p++ = '"';
 	p = json_body(p, s);
@@ -174,12 +148,12 @@ static char *json_str(char *p, const char *s)
 }
 
 /* msprof's format pid: (pid << 10) | (sort index << 5) | device (31: host) */
-static uint64_t fmt_pid(long pid, uint32_t sort, uint32_t dev)
+uint64_t npa_tl_fmt_pid(long pid, uint32_t sort, uint32_t dev)
 {
 	return (uint64_t)pid << 10 | (uint64_t)sort << 5 | dev;
 }
 
-static int meta(struct tl *t, const char *what, uint64_t pid, uint64_t tid, const char *key,
+int npa_tl_meta(struct tl *t, const char *what, uint64_t pid, uint64_t tid, const char *key,
 		const char *sval, int64_t ival)
 {
 	char buf[512], *p = buf;
@@ -194,23 +168,23 @@ static int meta(struct tl *t, const char *what, uint64_t pid, uint64_t tid, cons
 	p = npx_put(p, key);
 	p = npx_lit(p, "\": ");
 	if (sval)
-		p = json_str(p, sval);
+		p = npa_tl_json_str(p, sval);
 	else
 		p += sprintf(p, "%lld", (long long)ival);
 	p = npx_lit(p, "}, \"ph\": \"M\"}");
-	return tl_add(t, buf, (size_t)(p - buf), NULL, true, 0);
+	return npa_tl_add(t, buf, (size_t)(p - buf), NULL, true, 0);
 }
 
-static int process_meta(struct tl *t, uint64_t pid, const char *name)
+int npa_tl_process_meta(struct tl *t, uint64_t pid, const char *name)
 {
-	return meta(t, "process_name", pid, 0, "name", name, 0);
+	return npa_tl_meta(t, "process_name", pid, 0, "name", name, 0);
 }
 
-static int process_tail(struct tl *t, uint64_t pid, const char *labels, uint32_t sort)
+int npa_tl_process_tail(struct tl *t, uint64_t pid, const char *labels, uint32_t sort)
 {
-	int rc = meta(t, "process_labels", pid, 0, "labels", labels, 0);
+	int rc = npa_tl_meta(t, "process_labels", pid, 0, "labels", labels, 0);
 
-	return rc ? rc : meta(t, "process_sort_index", pid, 0, "sort_index", NULL, sort);
+	return rc ? rc : npa_tl_meta(t, "process_sort_index", pid, 0, "sort_index", NULL, sort);
 }
 
 /* ---- CANN ---- */
@@ -276,7 +250,7 @@ static const char *acl_tag(uint32_t type)
 }
 
 /* host µs of host ns, and its local time string */
-static char *host_local(char *p, uint64_t ns, double offset)
+char *npa_tl_host_local(char *p, uint64_t ns, double offset)
 {
 	char us[NPX_PY_FMT_MAX], off[NPX_PY_FMT_MAX];
 
@@ -292,128 +266,10 @@ static int cmp_u32(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-/* ---- the flows to the collectives and their copies ---- */
-
-/*
- * The start of a flow to a device event: on @a's thread at its time, id
- * (connection id << 32) + @ctx (HostToDevice.add_hccl_start_points,
- * add_memcpy_async_start_points).
- */
-static int flow_start(struct tl *t, uint64_t pid, const struct npa_api *a, const char *ts,
-		      int64_t ctx)
-{
-	char buf[512], id[32], *p = buf;
-
-	snprintf(id, sizeof(id), "%lld", (long long)((int64_t)a->conn * 4294967296LL + ctx));
-	p = npx_lit(p, "{\"name\": \"HostToDevice");
-	p = npx_put(p, id);
-	p = npx_lit(p, "\", \"ph\": \"s\", \"cat\": \"HostToDevice\", \"id\": \"");
-	p = npx_put(p, id);
-	p = npx_lit(p, "\", \"pid\": ");
-	p = npx_fmt_u64(p, pid);
-	p = npx_lit(p, ", \"tid\": ");
-	p = npx_fmt_u64(p, a->tid);
-	p = npx_lit(p, ", \"ts\": \"");
-	p = npx_put(p, ts);
-	p = npx_lit(p, "\"}");
-	return tl_add(t, buf, (size_t)(p - buf), ts, false, 0);
-}
-
-static bool is_memcpy(const struct npa_export *x, const struct npa_task *k)
-{
-	return k->host >= 0 && x->host.htask[k->host].conn >= 0 &&
-	       !strcmp(x->host.htask[k->host].type, "MEMCPY_ASYNC");
-}
-
-struct conn_ctx {
-	int64_t conn;
-	size_t seq;
-	uint32_t ctx;
-};
-
-static int cmp_conn_ctx(const void *a, const void *b)
-{
-	const struct conn_ctx *x = a, *y = b;
-
-	if (x->conn != y->conn)
-		return x->conn < y->conn ? -1 : 1;
-	return x->seq < y->seq ? -1 : x->seq > y->seq;
-}
-
-/* the first of @n sorted pairs of connection id @conn, @n if none */
-static size_t conn_lower(const struct conn_ctx *v, size_t n, int64_t conn)
-{
-	size_t lo = 0, hi = n;
-
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (v[mid].conn < conn)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo;
-}
-
-/*
- * The flows' starts of the CANN calls @emitted: one per collective launch
- * (a Node@launch of the connection id of an HCCL task), then one per
- * MEMCPY_ASYNC task of the call's connection id.
- */
-static int comm_flow_starts(struct tl *t, const struct npa_export *x, const struct npa_dev *d,
-			    uint64_t pid, const size_t *emitted, size_t n_emitted)
-{
-	const struct npa_host *h = &x->host;
-	struct conn_ctx *hc = malloc((d->comm.n + 1) * sizeof(*hc)),
-			*mc = malloc((d->n_tasks + 1) * sizeof(*mc));
-	size_t nh = 0, nm = 0;
-	int rc = 0;
-
-	if (!hc || !mc) {
-		free(hc);
-		free(mc);
-		return npuprof_set_error(t->err, -ENOMEM, "out of memory");
-	}
-	for (size_t i = 0; i < d->comm.n; i++)
-		if (d->comm.t[i].hop >= 0)
-			hc[nh++] = (struct conn_ctx){ h->hops[d->comm.t[i].hop].conn, i, 0 };
-	for (size_t k = 0; k < d->n_tasks; k++)
-		if (is_memcpy(x, &d->tasks[k]))
-			mc[nm++] = (struct conn_ctx){ h->htask[d->tasks[k].host].conn, k,
-						      d->tasks[k].ctx };
-	qsort(hc, nh, sizeof(*hc), cmp_conn_ctx);
-	qsort(mc, nm, sizeof(*mc), cmp_conn_ctx);
-	for (size_t i = 0; !rc && i < n_emitted; i++) {
-		const struct npa_api *a = &h->api[emitted[i]];
-		size_t j = conn_lower(hc, nh, a->conn);
-		char ts[NPX_PY_FMT_MAX];
-
-		if (a->level != CANN_LEVEL_NODE || j == nh || hc[j].conn != a->conn)
-			continue;
-		host_local(ts, a->begin, h->cfg.clock.offset);
-		rc = flow_start(t, pid, a, ts, -1);
-	}
-	for (size_t i = 0; !rc && i < n_emitted; i++) {
-		const struct npa_api *a = &h->api[emitted[i]];
-		size_t j = conn_lower(mc, nm, a->conn);
-		char ts[NPX_PY_FMT_MAX];
-
-		if (j == nm || mc[j].conn != a->conn)
-			continue;
-		host_local(ts, a->begin, h->cfg.clock.offset);
-		for (; !rc && j < nm && mc[j].conn == a->conn; j++)
-			rc = flow_start(t, pid, a, ts, mc[j].ctx);
-	}
-	free(hc);
-	free(mc);
-	return rc;
-}
-
 static int cann(struct tl *t, const struct npa_export *x, const struct npa_dev *d)
 {
 	const struct npa_host *h = &x->host;
-	uint64_t pid = fmt_pid(d->cfg.pid, SORT_CANN, 31);
+	uint64_t pid = npa_tl_fmt_pid(d->cfg.pid, SORT_CANN, 31);
 	double begin = strtod(h->cfg.clock.begin, NULL);
 	uint32_t *tids;
 	size_t nt = 0, *emitted, n_emitted = 0;
@@ -428,17 +284,17 @@ static int cann(struct tl *t, const struct npa_export *x, const struct npa_dev *
 	for (size_t i = 0; i < h->n_api; i++)
 		tids[nt++] = h->api[i].tid;
 	qsort(tids, nt, sizeof(*tids), cmp_u32);
-	rc = process_meta(t, pid, "CANN");
+	rc = npa_tl_process_meta(t, pid, "CANN");
 	for (size_t i = 0; !rc && i < nt; i++) {
 		if (i && tids[i] == tids[i - 1])
 			continue;
 		snprintf(num, sizeof(num), "Thread %u", tids[i]);
-		rc = meta(t, "thread_name", pid, tids[i], "name", num, 0);
+		rc = npa_tl_meta(t, "thread_name", pid, tids[i], "name", num, 0);
 	}
 	for (size_t i = 0; !rc && i < nt; i++) {
 		if (i && tids[i] == tids[i - 1])
 			continue;
-		rc = meta(t, "thread_sort_index", pid, tids[i], "sort_index", NULL, tids[i]);
+		rc = npa_tl_meta(t, "thread_sort_index", pid, tids[i], "sort_index", NULL, tids[i]);
 	}
 	free(tids);
 	emitted = malloc(h->n_api * sizeof(*emitted));
@@ -452,7 +308,7 @@ static int cann(struct tl *t, const struct npa_export *x, const struct npa_dev *
 		const char *api, *mode;
 
 		/* a zero-length call is an event too (dur 0.0), though no tree node */
-		host_local(tsb, a->begin, h->cfg.clock.offset);
+		npa_tl_host_local(tsb, a->begin, h->cfg.clock.offset);
 		if (strtod(tsb, NULL) < begin)
 			continue;
 		if (!type) {
@@ -477,24 +333,24 @@ static int cann(struct tl *t, const struct npa_export *x, const struct npa_dev *
 		p = npx_lit(p, ", \"args\": {\"Thread Id\": ");
 		p = npx_fmt_u64(p, a->tid);
 		p = npx_lit(p, ", \"Mode\": ");
-		p = json_str(p, mode);
+		p = npa_tl_json_str(p, mode);
 		p = npx_lit(p, ", \"level\": \"");
 		p = npx_put(p, level_lower(a->level));
 		p = npx_lit(p, "\", \"id\": ");
-		p = json_str(p, a->level == CANN_LEVEL_ACL ? type : "0");
+		p = npa_tl_json_str(p, a->level == CANN_LEVEL_ACL ? type : "0");
 		p = npx_lit(p, ", \"item_id\": ");
-		p = json_str(p, item);
+		p = npa_tl_json_str(p, item);
 		p = npx_lit(p, ", \"connection_id\": ");
 		p = npx_fmt_u64(p, a->conn);
 		p = npx_lit(p, "}, \"ph\": \"X\"}");
-		rc = tl_add(t, buf, (size_t)(p - buf), tsb, false, a->conn);
+		rc = npa_tl_add(t, buf, (size_t)(p - buf), tsb, false, a->conn);
 		emitted[n_emitted++] = i;
 	}
 	if (!rc)
-		rc = comm_flow_starts(t, x, d, pid, emitted, n_emitted);
+		rc = npa_tl_comm_flow_starts(t, x, d, pid, emitted, n_emitted);
 	free(emitted);
 	if (!rc)
-		rc = process_tail(t, pid, "CPU", SORT_CANN);
+		rc = npa_tl_process_tail(t, pid, "CPU", SORT_CANN);
 	return rc;
 }
 
@@ -504,7 +360,7 @@ static int cann(struct tl *t, const struct npa_export *x, const struct npa_dev *
  * msprof's timeline window (msprof_timeline.py): start <= Decimal(ts), or
  * ts < start < ts + dur; the first exactly, the second in doubles.
  */
-static bool in_window(const char *ts, double dur_us, double begin)
+bool npa_tl_in_window(const char *ts, double dur_us, double begin)
 {
 	return npx_py_decimal_cmp_float(ts, begin) >= 0 ||
 	       (dur_us > 0 && begin < strtod(ts, NULL) + dur_us);
@@ -518,8 +374,8 @@ static int cmp_stream(const void *a, const void *b)
 static int hardware(struct tl *t, const struct npa_export *x, const struct npa_dev *d)
 {
 	const struct npa_host *h = &x->host;
-	uint64_t pid = fmt_pid(d->cfg.pid, SORT_HW, d->cfg.id);
-	uint64_t cann_pid = fmt_pid(d->cfg.pid, SORT_CANN, 31);
+	uint64_t pid = npa_tl_fmt_pid(d->cfg.pid, SORT_HW, d->cfg.id);
+	uint64_t cann_pid = npa_tl_fmt_pid(d->cfg.pid, SORT_CANN, 31);
 	double begin = strtod(d->cfg.clock.begin, NULL);
 	uint32_t *streams;
 	size_t ns = 0;
@@ -534,15 +390,15 @@ static int hardware(struct tl *t, const struct npa_export *x, const struct npa_d
 	for (size_t i = 0; i < d->n_tasks; i++)
 		streams[ns++] = d->tasks[i].stream;
 	qsort(streams, ns, sizeof(*streams), cmp_stream);
-	rc = process_meta(t, pid, "Ascend Hardware");
+	rc = npa_tl_process_meta(t, pid, "Ascend Hardware");
 	for (size_t i = 0; !rc && i < ns; i++) {
 		if (i && streams[i] == streams[i - 1])
 			continue;
 		snprintf(id, sizeof(id), "Stream %u", streams[i]);
-		rc = meta(t, "thread_name", pid, streams[i], "name", id, 0);
+		rc = npa_tl_meta(t, "thread_name", pid, streams[i], "name", id, 0);
 		if (!rc)
-			rc = meta(t, "thread_sort_index", pid, streams[i], "sort_index", NULL,
-				  streams[i]);
+			rc = npa_tl_meta(t, "thread_sort_index", pid, streams[i], "sort_index",
+					 NULL, streams[i]);
 	}
 	free(streams);
 	for (size_t i = 0; !rc && i < d->n_tasks; i++) {
@@ -555,10 +411,10 @@ static int hardware(struct tl *t, const struct npa_export *x, const struct npa_d
 		char *p = buf;
 
 		npx_py_local_time_d(tsb, k->start, d->cfg.clock.offset);
-		if (!in_window(tsb, k->dur / 1000, begin))
+		if (!npa_tl_in_window(tsb, k->dur / 1000, begin))
 			continue;
 		p = npx_lit(p, "{\"name\": ");
-		p = json_str(p, op ? op->name : type);
+		p = npa_tl_json_str(p, op ? op->name : type);
 		p = npx_lit(p, ", \"pid\": ");
 		p = npx_fmt_u64(p, pid);
 		p = npx_lit(p, ", \"tid\": ");
@@ -570,7 +426,7 @@ static int hardware(struct tl *t, const struct npa_export *x, const struct npa_d
 		p = npx_lit(p, ", \"args\": {\"Model Id\": ");
 		p = npx_fmt_u64(p, op ? op->model_id : NPA_NO_MODEL);
 		p = npx_lit(p, ", \"Task Type\": ");
-		p = json_str(p, type);
+		p = npa_tl_json_str(p, type);
 		p = npx_lit(p, ", \"Physic Stream Id\": ");
 		p = npx_fmt_u64(p, k->stream);
 		p = npx_lit(p, ", \"Task Id\": ");
@@ -582,11 +438,11 @@ static int hardware(struct tl *t, const struct npa_export *x, const struct npa_d
 		p = npx_lit(p, ", \"connection_id\": ");
 		p += sprintf(p, "%lld", ht ? (long long)ht->conn : -1LL);
 		p = npx_lit(p, "}, \"ph\": \"X\"}");
-		rc = tl_add(t, buf, (size_t)(p - buf), tsb, false, 0);
+		rc = npa_tl_add(t, buf, (size_t)(p - buf), tsb, false, 0);
 	}
 	snprintf(id, sizeof(id), "NPU %u", d->cfg.id);
 	if (!rc)
-		rc = process_tail(t, pid, id, SORT_HW);
+		rc = npa_tl_process_tail(t, pid, id, SORT_HW);
 	/* flows: a kernel task with a host task (msprof: one in TaskInfo) */
 	for (size_t i = 0; !rc && i < d->n_tasks; i++) {
 		const struct npa_task *k = &d->tasks[i];
@@ -601,7 +457,7 @@ static int hardware(struct tl *t, const struct npa_export *x, const struct npa_d
 		      (npx_u128)k->task << 48 | (npx_u128)k->batch << 32 | k->ctx;
 		q = npx_fmt_u128(id, fid);
 		*q = 0;
-		host_local(hts, ht->ts, h->cfg.clock.offset);
+		npa_tl_host_local(hts, ht->ts, h->cfg.clock.offset);
 		p = npx_lit(p, "{\"name\": \"HostToDevice");
 		p = npx_put(p, id);
 		p = npx_lit(p, "\", \"ph\": \"s\", \"cat\": \"HostToDevice\", \"id\": \"");
@@ -614,8 +470,8 @@ static int hardware(struct tl *t, const struct npa_export *x, const struct npa_d
 		p = npx_put(p, hts);
 		p = npx_lit(p, "\"}");
 		/* start events are never filtered */
-		rc = tl_add(t, buf, (size_t)(p - buf), hts, false, 0);
-		if (rc || !in_window(tsb, 0, begin))
+		rc = npa_tl_add(t, buf, (size_t)(p - buf), hts, false, 0);
+		if (rc || !npa_tl_in_window(tsb, 0, begin))
 			continue;
 		p = buf;
 		p = npx_lit(p, "{\"name\": \"HostToDevice");
@@ -629,263 +485,10 @@ static int hardware(struct tl *t, const struct npa_export *x, const struct npa_d
 		p = npx_lit(p, ", \"tid\": ");
 		p = npx_fmt_u64(p, k->stream);
 		p = npx_lit(p, ", \"bp\": \"e\"}");
-		rc = tl_add(t, buf, (size_t)(p - buf), tsb, false, 0);
+		rc = npa_tl_add(t, buf, (size_t)(p - buf), tsb, false, 0);
 	}
-	/* the copies' ends: (connection id << 32) + context id (add_memcpy_async_end_points) */
-	for (size_t i = 0; !rc && h->n_api && i < d->n_tasks; i++) {
-		const struct npa_task *k = &d->tasks[i];
-		const struct npa_htask *ht = k->host >= 0 ? &h->htask[k->host] : NULL;
-		const struct npa_op *op = ht && ht->op >= 0 ? &h->ops[ht->op] : NULL;
-		char *p = buf;
-
-		if (!is_memcpy(x, k) || (op && strcmp(op->name, "MEMCPY_ASYNC")))
-			continue;
-		npx_py_local_time_d(tsb, k->start, d->cfg.clock.offset);
-		if (!in_window(tsb, 0, begin))
-			continue;
-		snprintf(id, sizeof(id), "%llu",
-			 (unsigned long long)((uint64_t)ht->conn << 32) + k->ctx);
-		p = npx_lit(p, "{\"name\": \"HostToDevice");
-		p = npx_put(p, id);
-		p = npx_lit(p, "\", \"ph\": \"f\", \"id\": \"");
-		p = npx_put(p, id);
-		p = npx_lit(p, "\", \"ts\": \"");
-		p = npx_put(p, tsb);
-		p = npx_lit(p, "\", \"cat\": \"HostToDevice\", \"pid\": ");
-		p = npx_fmt_u64(p, pid);
-		p = npx_lit(p, ", \"tid\": ");
-		p = npx_fmt_u64(p, k->stream);
-		p = npx_lit(p, ", \"bp\": \"e\"}");
-		rc = tl_add(t, buf, (size_t)(p - buf), tsb, false, 0);
-	}
-	return rc;
-}
-
-/* ---- Communication ---- */
-
-#define SORT_COMM 17
-
-/* a group of the Communication process (HCCLExport.HcclGroup) */
-struct comm_group {
-	uint64_t group;
-	bool have_group;
-	uint64_t planes; /* bit p: plane p */
-	uint32_t start;
-};
-
-static bool same_group(const struct comm_group *g, const struct npa_comm_task *t)
-{
-	return g->have_group == t->have_group && (!t->have_group || g->group == t->group);
-}
-
-static struct comm_group *find_group(struct comm_group *g, size_t n, uint64_t group,
-				     bool have_group)
-{
-	for (size_t i = 0; i < n; i++)
-		if (g[i].have_group == have_group && (!have_group || g[i].group == group))
-			return &g[i];
-	return NULL;
-}
-
-static char *comm_task_args(char *p, const struct npa_comm_task *ct)
-{
-	const struct npa_hccl_task *h = ct->h;
-	char b[32];
-
-	p = npx_lit(p, ", \"args\": {\"notify_id\": \"");
-	p = npx_fmt_u64(p, h->notify);
-	p = npx_lit(p, "\", \"duration estimated(us)\": ");
-	if (h->dur_est > -1e15 && h->dur_est < 1e15 && (double)(long long)h->dur_est == h->dur_est)
-		p += sprintf(p, "%lld", (long long)h->dur_est);
-	else
-		p = npx_py_repr(p, h->dur_est);
-	p = npx_lit(p, ", \"stream id\": ");
-	p = npx_fmt_u64(p, h->stream);
-	p = npx_lit(p, ", \"task id\": ");
-	p = npx_fmt_u64(p, h->task);
-	p = npx_lit(p, ", \"context id\": ");
-	p = npx_fmt_u64(p, h->ctx);
-	p = npx_lit(p, ", \"task type\": ");
-	p = json_str(p, h->name);
-	p += sprintf(p, ", \"src rank\": %lld, \"dst rank\": %lld", (long long)h->local_rank,
-		     (long long)h->remote_rank);
-	p = npx_lit(p, ", \"transport type\": ");
-	p = json_str(p, npa_hccl_transport(h->transport, b, sizeof(b)));
-	p = npx_lit(p, ", \"size(Byte)\": ");
-	p = npx_fmt_u64(p, h->size);
-	p = npx_lit(p, ", \"data type\": ");
-	p = json_str(p, npa_hccl_data_type(h->data_type, b, sizeof(b)));
-	p = npx_lit(p, ", \"link type\": ");
-	p = json_str(p, npa_hccl_link_type(h->link_type, b, sizeof(b)));
-	p = npx_lit(p, ", \"bandwidth(GB/s)\": ");
-	if (ct->bw < 0)
-		*p++ = '0';
-	else
-		p = npx_py_repr(p, ct->bw);
-	p = npx_lit(p, ", \"model id\": ");
-	p = npx_fmt_u64(p, NPA_NO_MODEL);
-	return npx_lit(p, "}");
-}
-
-static int comm_meta(struct tl *t, uint64_t pid, struct comm_group *g, size_t ng,
-		     const struct npa_host *h)
-{
-	uint32_t index = 0;
-	int rc = process_meta(t, pid, "Communication");
-
-	for (size_t i = 0; !rc && i < ng; i++) {
-		char name[4200], hb[32];
-
-		g[i].start = index;
-		if (g[i].have_group) {
-			snprintf(hb, sizeof(hb), "%llu", (unsigned long long)g[i].group);
-			snprintf(name, sizeof(name), "Group %.4000s Communication",
-				 npa_hash_name(h, g[i].group, hb, sizeof(hb)));
-		} else {
-			snprintf(name, sizeof(name), "Communication");
-		}
-		rc = meta(t, "thread_name", pid, index, "name", name, 0);
-		if (!rc)
-			rc = meta(t, "thread_sort_index", pid, index, "sort_index", NULL, index);
-		for (uint32_t p = 0; !rc && p < 64; p++) {
-			if (!(g[i].planes >> p & 1))
-				continue;
-			snprintf(name, sizeof(name), "Plane %u", p);
-			rc = meta(t, "thread_name", pid, g[i].start + p + 1, "name", name, 0);
-			index = g[i].start + p + 1;
-		}
-		for (uint32_t p = 0; !rc && p < 64; p++)
-			if (g[i].planes >> p & 1)
-				rc = meta(t, "thread_sort_index", pid, g[i].start + p + 1,
-					  "sort_index", NULL, g[i].start + p + 1);
-		index++;
-	}
-	return rc;
-}
-
-static int communication(struct tl *t, const struct npa_export *x, const struct npa_dev *d)
-{
-	const struct npa_comm *c = &d->comm;
-	const struct npa_host *h = &x->host;
-	uint64_t pid = fmt_pid(d->cfg.pid, SORT_COMM, d->cfg.id);
-	double begin = strtod(d->cfg.clock.begin, NULL);
-	struct comm_group *g;
-	size_t ng = 0;
-	char *buf = t->scratch, tsb[NPX_PY_FMT_MAX], label[32];
-	int rc;
-
-	if (!c->n)
-		return 0;
-	g = calloc(c->n, sizeof(*g));
-	if (!g)
-		return npuprof_set_error(t->err, -ENOMEM, "out of memory");
-	for (size_t i = 0; i < c->n; i++) {
-		const struct npa_comm_task *ct = &c->t[i];
-		struct comm_group *q = NULL;
-		int64_t plane = ct->h->plane < 0 ? 0 : ct->h->plane;
-
-		for (size_t k = 0; k < ng && !q; k++)
-			if (same_group(&g[k], ct))
-				q = &g[k];
-		if (!q) {
-			q = &g[ng++];
-			q->group = ct->group;
-			q->have_group = ct->have_group;
-		}
-		if (plane < 64)
-			q->planes |= 1ull << plane;
-	}
-	rc = comm_meta(t, pid, g, ng, h);
-	/* the tasks, one thread per plane (none at level 0) */
-	for (size_t i = 0; !rc && !h->cfg.level0 && i < c->n; i++) {
-		const struct npa_comm_task *ct = &c->t[i];
-		const struct comm_group *q = find_group(g, ng, ct->group, ct->have_group);
-		char *p = buf;
-
-		if (ct->h->plane < 0 || ct->h->plane >= 64)
-			continue;
-		npx_py_local_time_d(tsb, ct->start, d->cfg.clock.offset);
-		if (!in_window(tsb, ct->dur / 1000, begin))
-			continue;
-		p = npx_lit(p, "{\"name\": ");
-		p = json_str(p, ct->h->name);
-		p = npx_lit(p, ", \"pid\": ");
-		p = npx_fmt_u64(p, pid);
-		p = npx_lit(p, ", \"tid\": ");
-		p = npx_fmt_u64(p, q->start + (uint64_t)ct->h->plane + 1);
-		p = npx_lit(p, ", \"ts\": \"");
-		p = npx_put(p, tsb);
-		p = npx_lit(p, "\", \"dur\": ");
-		p = npx_py_repr(p, ct->dur / 1000);
-		p = comm_task_args(p, ct);
-		p = npx_lit(p, ", \"ph\": \"X\"}");
-		rc = tl_add(t, buf, (size_t)(p - buf), tsb, false, 0);
-	}
-	/* the collectives, on their group's thread */
-	for (size_t i = 0; !rc && i < c->n_op; i++) {
-		const struct npa_comm_op *op = &c->op[i];
-		const struct npa_hccl_op *hop = op->hop >= 0 ? &h->hops[op->hop] : NULL;
-		const struct comm_group *q = find_group(g, ng, op->group, op->have_group);
-		char *p = buf, b[32];
-
-		if (!q)
-			continue;
-		npx_py_local_time_d(tsb, op->start, d->cfg.clock.offset);
-		if (!in_window(tsb, (op->end - op->start) / 1000, begin))
-			continue;
-		p = npx_lit(p, "{\"name\": ");
-		p = json_str(p, op->name);
-		p = npx_lit(p, ", \"pid\": ");
-		p = npx_fmt_u64(p, pid);
-		p = npx_lit(p, ", \"tid\": ");
-		p = npx_fmt_u64(p, q->start);
-		p = npx_lit(p, ", \"ts\": \"");
-		p = npx_put(p, tsb);
-		p = npx_lit(p, "\", \"dur\": ");
-		p = npx_py_repr(p, (op->end - op->start) / 1000);
-		p += sprintf(p, ", \"args\": {\"rank_size\": %lld, \"connection_id\": %lld",
-			     (long long)op->rank_size, (long long)op->conn);
-		p = npx_lit(p, ", \"model id\": ");
-		p = npx_fmt_u64(p, NPA_NO_MODEL);
-		p = npx_lit(p, ", \"data_type\": ");
-		p = json_str(p, hop && hop->info ? npa_hccl_data_type(hop->data_type, b, sizeof(b))
-						 : "N/A");
-		p = npx_lit(p, ", \"alg_type\": ");
-		p = json_str(p, hop && hop->info && hop->alg ? hop->alg : "N/A");
-		p = npx_lit(p, ", \"count\": ");
-		p = npx_fmt_u64(p, hop && hop->info ? hop->count : 0);
-		p = npx_lit(p, "}, \"ph\": \"X\"}");
-		rc = tl_add(t, buf, (size_t)(p - buf), tsb, false, 0);
-	}
-	/* the flows' ends: (connection id << 32) + context id (-1) */
-	for (size_t i = 0; !rc && i < c->n_op; i++) {
-		const struct npa_comm_op *op = &c->op[i];
-		const struct comm_group *q = find_group(g, ng, op->group, op->have_group);
-		char *p = buf, id[32];
-
-		if (!q || op->conn < 0)
-			continue;
-		npx_py_local_time_d(tsb, op->start, d->cfg.clock.offset);
-		if (!in_window(tsb, 0, begin))
-			continue;
-		snprintf(id, sizeof(id), "%lld", (long long)(op->conn * 4294967296LL - 1));
-		p = npx_lit(p, "{\"name\": \"HostToDevice");
-		p = npx_put(p, id);
-		p = npx_lit(p, "\", \"ph\": \"f\", \"id\": \"");
-		p = npx_put(p, id);
-		p = npx_lit(p, "\", \"ts\": \"");
-		p = npx_put(p, tsb);
-		p = npx_lit(p, "\", \"cat\": \"HostToDevice\", \"pid\": ");
-		p = npx_fmt_u64(p, pid);
-		p = npx_lit(p, ", \"tid\": ");
-		p = npx_fmt_u64(p, q->start);
-		p = npx_lit(p, ", \"bp\": \"e\"}");
-		rc = tl_add(t, buf, (size_t)(p - buf), tsb, false, 0);
-	}
-	free(g);
-	snprintf(label, sizeof(label), "NPU %u", d->cfg.id);
 	if (!rc)
-		rc = process_tail(t, pid, label, SORT_COMM);
+		rc = npa_tl_memcpy_ends(t, x, d, pid);
 	return rc;
 }
 
@@ -902,23 +505,23 @@ static int freq_event(struct tl *t, uint64_t pid, const char *ts, double mhz)
 	p = npx_lit(p, ", \"tid\": 0, \"args\": {\"MHz\": ");
 	p = npx_py_repr(p, mhz);
 	p = npx_lit(p, "}, \"ph\": \"C\"}");
-	return tl_add(t, buf, (size_t)(p - buf), ts, false, 0);
+	return npa_tl_add(t, buf, (size_t)(p - buf), ts, false, 0);
 }
 
 static int ai_core_freq(struct tl *t, const struct npa_dev *d)
 {
-	uint64_t pid = fmt_pid(d->cfg.pid, SORT_FREQ, d->cfg.id);
+	uint64_t pid = npa_tl_fmt_pid(d->cfg.pid, SORT_FREQ, d->cfg.id);
 	double begin = strtod(d->cfg.clock.begin, NULL), first, last;
 	char first_ts[NPX_PY_FMT_MAX], label[32];
 	int rc;
 
 	if (!d->cfg.aic_mhz)
 		return 0;
-	rc = process_meta(t, pid, "AI Core Freq");
+	rc = npa_tl_process_meta(t, pid, "AI Core Freq");
 	/* the clock at the device's start, then one fill per ms to the end */
 	npx_py_local_time_d(first_ts, d->cfg.host_mon * 1e9, d->cfg.clock.offset);
 	first = strtod(first_ts, NULL);
-	if (!rc && in_window(first_ts, 0, begin))
+	if (!rc && npa_tl_in_window(first_ts, 0, begin))
 		rc = freq_event(t, pid, first_ts, d->cfg.aic_mhz);
 	last = d->cfg.clock.end[0] ? strtod(d->cfg.clock.end, NULL) : first + 1;
 	if (!rc && last - first > 1000) {
@@ -931,13 +534,13 @@ static int ai_core_freq(struct tl *t, const struct npa_dev *d)
 			char ts[NPX_PY_FMT_MAX];
 
 			npx_py_repr(ts, first + (double)k * 1000);
-			if (in_window(ts, 0, begin))
+			if (npa_tl_in_window(ts, 0, begin))
 				rc = freq_event(t, pid, ts, d->cfg.aic_mhz);
 		}
 	}
 	if (!rc && d->cfg.clock.end[0]) {
 		rc = freq_event(t, pid, d->cfg.clock.end, d->cfg.aic_mhz);
-	} else if (!rc && in_window(first_ts, 0, begin)) {
+	} else if (!rc && npa_tl_in_window(first_ts, 0, begin)) {
 		/* no end_info: msprof ends the counter a microsecond after its start */
 		char ts[NPX_PY_FMT_MAX];
 
@@ -946,7 +549,7 @@ static int ai_core_freq(struct tl *t, const struct npa_dev *d)
 	}
 	snprintf(label, sizeof(label), "NPU %u", d->cfg.id);
 	if (!rc)
-		rc = process_tail(t, pid, label, SORT_FREQ);
+		rc = npa_tl_process_tail(t, pid, label, SORT_FREQ);
 	return rc;
 }
 
@@ -970,7 +573,7 @@ static int overlap_event(struct tl *t, uint64_t pid, uint32_t tid, const char *n
 	p = npx_lit(p, "\", \"dur\": ");
 	p = npx_py_decimal_diff_repr(p, te, ts);
 	p = npx_lit(p, ", \"ph\": \"X\"}");
-	return tl_add(t, buf, (size_t)(p - buf), ts, false, 0);
+	return npa_tl_add(t, buf, (size_t)(p - buf), ts, false, 0);
 }
 
 static bool computing(const struct npa_export *x, const struct npa_task *k)
@@ -1155,7 +758,7 @@ static int overlap_sections(struct tl *t, uint64_t pid, uint32_t tid, const char
 
 static int overlap(struct tl *t, const struct npa_export *x, const struct npa_dev *d, uint32_t sort)
 {
-	uint64_t pid = fmt_pid(d->cfg.pid, sort, d->cfg.id);
+	uint64_t pid = npa_tl_fmt_pid(d->cfg.pid, sort, d->cfg.id);
 	double begin = strtod(d->cfg.clock.begin, NULL), latest, earliest;
 	struct sections comp = { 0 }, comm = { 0 }, pure = { 0 }, free_s = { 0 };
 	char label[32];
@@ -1169,7 +772,7 @@ static int overlap(struct tl *t, const struct npa_export *x, const struct npa_de
 		if (!computing(x, k))
 			continue;
 		npx_py_local_time_d(ts, k->start, d->cfg.clock.offset);
-		if (in_window(ts, k->dur / 1000, begin))
+		if (npa_tl_in_window(ts, k->dur / 1000, begin))
 			rc = sec_add(&comp, k->start, k->start + k->dur, false);
 	}
 	/* communication: the executed collectives (get_hccl_op_time_section) */
@@ -1200,18 +803,19 @@ static int overlap(struct tl *t, const struct npa_export *x, const struct npa_de
 	if (!rc)
 		rc = overlap_sections(t, pid, 3, "Free", &free_s, d->cfg.clock.offset);
 	if (!rc)
-		rc = process_meta(t, pid, "Overlap Analysis");
+		rc = npa_tl_process_meta(t, pid, "Overlap Analysis");
 	if (!rc)
-		rc = meta(t, "thread_name", pid, 0, "name", "Computing", 0);
+		rc = npa_tl_meta(t, "thread_name", pid, 0, "name", "Computing", 0);
 	if (!rc)
-		rc = meta(t, "thread_name", pid, 1, "name", "Communication", 0);
+		rc = npa_tl_meta(t, "thread_name", pid, 1, "name", "Communication", 0);
 	if (!rc)
-		rc = meta(t, "thread_name", pid, 2, "name", "Communication(Not Overlapped)", 0);
+		rc = npa_tl_meta(t, "thread_name", pid, 2, "name", "Communication(Not Overlapped)",
+				 0);
 	if (!rc)
-		rc = meta(t, "thread_name", pid, 3, "name", "Free", 0);
+		rc = npa_tl_meta(t, "thread_name", pid, 3, "name", "Free", 0);
 	snprintf(label, sizeof(label), "NPU %u", d->cfg.id);
 	if (!rc)
-		rc = process_tail(t, pid, label, sort);
+		rc = npa_tl_process_tail(t, pid, label, sort);
 out:
 	free(comp.v);
 	free(comm.v);
@@ -1241,7 +845,7 @@ static int device_events(struct tl *t, const struct npa_export *x, const struct 
 	if (!rc)
 		rc = hardware(t, x, d);
 	if (!rc)
-		rc = communication(t, x, d);
+		rc = npa_tl_communication(t, x, d);
 	if (!rc)
 		rc = ai_core_freq(t, d);
 	if (!rc)
