@@ -90,9 +90,18 @@ static size_t conn_lower(const struct conn_ctx *v, size_t n, int64_t conn)
 	return lo;
 }
 
+/* a task of TaskInfo: a kernel task_track with its launch's op */
+static bool in_task_info(const struct npa_export *x, const struct npa_task *k)
+{
+	const struct npa_htask *ht = k->host >= 0 ? &x->host.htask[k->host] : NULL;
+
+	return ht && ht->op >= 0 && ht->conn >= 0 && !strncmp(ht->type, "KERNEL", 6);
+}
+
 /*
- * The flows' starts of the CANN calls @emitted: one per collective launch
- * (a Node@launch of the connection id of an HCCL task), then one per
+ * The flows' starts of the CANN calls @emitted: for each collective launch
+ * (a Node@launch of the connection id of an HCCL task), one per context id
+ * of its tasks in TaskInfo, else one with context -1; then one per
  * MEMCPY_ASYNC task of the call's connection id.
  */
 int npa_tl_comm_flow_starts(struct tl *t, const struct npa_export *x, const struct npa_dev *d,
@@ -100,13 +109,15 @@ int npa_tl_comm_flow_starts(struct tl *t, const struct npa_export *x, const stru
 {
 	const struct npa_host *h = &x->host;
 	struct conn_ctx *hc = malloc((d->comm.n + 1) * sizeof(*hc)),
-			*mc = malloc((d->n_tasks + 1) * sizeof(*mc));
-	size_t nh = 0, nm = 0;
+			*mc = malloc((d->n_tasks + 1) * sizeof(*mc)),
+			*kc = malloc((d->n_tasks + 1) * sizeof(*kc));
+	size_t nh = 0, nm = 0, nk = 0;
 	int rc = 0;
 
-	if (!hc || !mc) {
+	if (!hc || !mc || !kc) {
 		free(hc);
 		free(mc);
+		free(kc);
 		return npuprof_set_error(t->err, -ENOMEM, "out of memory");
 	}
 	for (size_t i = 0; i < d->comm.n; i++)
@@ -116,8 +127,13 @@ int npa_tl_comm_flow_starts(struct tl *t, const struct npa_export *x, const stru
 		if (is_memcpy(x, &d->tasks[k]))
 			mc[nm++] = (struct conn_ctx){ h->htask[d->tasks[k].host].conn, k,
 						      d->tasks[k].ctx };
+	for (size_t k = 0; k < d->n_tasks; k++)
+		if (in_task_info(x, &d->tasks[k]))
+			kc[nk++] = (struct conn_ctx){ h->htask[d->tasks[k].host].conn, k,
+						      d->tasks[k].ctx };
 	qsort(hc, nh, sizeof(*hc), cmp_conn_ctx);
 	qsort(mc, nm, sizeof(*mc), cmp_conn_ctx);
+	qsort(kc, nk, sizeof(*kc), cmp_conn_ctx);
 	for (size_t i = 0; !rc && i < n_emitted; i++) {
 		const struct npa_api *a = &h->api[emitted[i]];
 		size_t j = conn_lower(hc, nh, a->conn);
@@ -126,7 +142,11 @@ int npa_tl_comm_flow_starts(struct tl *t, const struct npa_export *x, const stru
 		if (a->level != CANN_LEVEL_NODE || j == nh || hc[j].conn != a->conn)
 			continue;
 		npa_tl_host_local(ts, a->begin, h->cfg.clock.offset);
-		rc = flow_start(t, pid, a, ts, -1);
+		j = conn_lower(kc, nk, a->conn);
+		if (j == nk || kc[j].conn != a->conn)
+			rc = flow_start(t, pid, a, ts, -1);
+		for (; !rc && j < nk && kc[j].conn == a->conn; j++)
+			rc = flow_start(t, pid, a, ts, kc[j].ctx);
 	}
 	for (size_t i = 0; !rc && i < n_emitted; i++) {
 		const struct npa_api *a = &h->api[emitted[i]];
@@ -141,6 +161,7 @@ int npa_tl_comm_flow_starts(struct tl *t, const struct npa_export *x, const stru
 	}
 	free(hc);
 	free(mc);
+	free(kc);
 	return rc;
 }
 
