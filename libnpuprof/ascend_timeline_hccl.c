@@ -358,7 +358,11 @@ int npa_tl_communication(struct tl *t, const struct npa_export *x, const struct 
 		p = npx_lit(p, ", \"alg_type\": ");
 		p = npa_tl_json_str(p, hop && hop->info && hop->alg ? hop->alg : "N/A");
 		p = npx_lit(p, ", \"count\": ");
-		p = npx_fmt_u64(p, hop && hop->info ? hop->count : 0);
+		/* without hccl_op_info: HcclOps' defaults (not checked against msprof) */
+		if (hop && hop->info && hop->count != UINT64_MAX)
+			p = npx_fmt_u64(p, hop->count);
+		else
+			p = npx_lit(p, "-1");
 		p = npx_lit(p, "}, \"ph\": \"X\"}");
 		rc = npa_tl_add(t, buf, (size_t)(p - buf), tsb, false, 0);
 	}
