@@ -6,8 +6,12 @@
  *   CANN              AscendCL@ / Node@ / Runtime@ ... calls of each host thread
  *   Ascend Hardware   the device tasks, one thread per stream
  *   HostToDevice      a flow from each task_track to its device task
+ *   Communication     the collectives and their HCCL tasks, and their flows
+ *                     (ascend_timeline_hccl.c)
  *   AI Core Freq      the clock, one counter per millisecond
- *   Overlap Analysis  Computing (merged op intervals) and Free (the gaps)
+ *   Overlap Analysis  Computing (merged op intervals), Communication (merged
+ *                     collectives), Communication(Not Overlapped) and Free,
+ *                     as SectionCalculator.compute_pipeline_overlap finds them
  *
  * Each device's events are built in msprof's construction order and
  * sorted, stably, by the float value of their "ts" (metadata first), as
@@ -24,44 +28,14 @@
 #include <string.h>
 
 #include "npuprof_internal.h"
+#include "ascend_timeline.h"
 
 #define SORT_CANN 7
 #define SORT_HW 14
 #define SORT_FREQ 15
 #define SORT_OVERLAP_BASE 19
 
-/**
- * struct tl_ev - one event, formatted
- * @ts: float(ts), 0 for metadata (they sort first).
- * @seq: construction order, for the stable sort.
- * @off: its text in the arena.
- * @len: its length.
- * @meta: a metadata ("M") event.
- * @conn: a CANN call's connection id; 0 for other events (and for the
- *        call of id 0, which msprof does not de-duplicate either).
- */
-struct tl_ev {
-	double ts;
-	uint64_t seq;
-	size_t off;
-	uint32_t len;
-	bool meta;
-	uint64_t conn;
-};
-
-#define TL_SCRATCH (128u << 10) /* one event: three names of 4 KiB, escaped 6 times */
-
-struct tl {
-	char *scratch;
-	char *arena;
-	size_t used, cap;
-	struct tl_ev *ev;
-	size_t n, cap_ev;
-	struct npuprof_error *err;
-};
-
-static int tl_add(struct tl *t, const char *text, size_t len, const char *ts, bool meta,
-		  uint64_t conn)
+int npa_tl_add(struct tl *t, const char *text, size_t len, const char *ts, bool meta, uint64_t conn)
 {
 	struct tl_ev *e;
 
@@ -165,7 +139,7 @@ static char *json_body(char *p, const char *s)
 	return p;
 }
 
-static char *json_str(char *p, const char *s)
+char *npa_tl_json_str(char *p, const char *s)
 {
 	*p++ = '"';
 	p = json_body(p, s);
@@ -174,12 +148,12 @@ static char *json_str(char *p, const char *s)
 }
 
 /* msprof's format pid: (pid << 10) | (sort index << 5) | device (31: host) */
-static uint64_t fmt_pid(long pid, uint32_t sort, uint32_t dev)
+uint64_t npa_tl_fmt_pid(long pid, uint32_t sort, uint32_t dev)
 {
 	return (uint64_t)pid << 10 | (uint64_t)sort << 5 | dev;
 }
 
-static int meta(struct tl *t, const char *what, uint64_t pid, uint64_t tid, const char *key,
+int npa_tl_meta(struct tl *t, const char *what, uint64_t pid, uint64_t tid, const char *key,
 		const char *sval, int64_t ival)
 {
 	char buf[512], *p = buf;
@@ -194,23 +168,23 @@ static int meta(struct tl *t, const char *what, uint64_t pid, uint64_t tid, cons
 	p = npx_put(p, key);
 	p = npx_lit(p, "\": ");
 	if (sval)
-		p = json_str(p, sval);
+		p = npa_tl_json_str(p, sval);
 	else
 		p += sprintf(p, "%lld", (long long)ival);
 	p = npx_lit(p, "}, \"ph\": \"M\"}");
-	return tl_add(t, buf, (size_t)(p - buf), NULL, true, 0);
+	return npa_tl_add(t, buf, (size_t)(p - buf), NULL, true, 0);
 }
 
-static int process_meta(struct tl *t, uint64_t pid, const char *name)
+int npa_tl_process_meta(struct tl *t, uint64_t pid, const char *name)
 {
-	return meta(t, "process_name", pid, 0, "name", name, 0);
+	return npa_tl_meta(t, "process_name", pid, 0, "name", name, 0);
 }
 
-static int process_tail(struct tl *t, uint64_t pid, const char *labels, uint32_t sort)
+int npa_tl_process_tail(struct tl *t, uint64_t pid, const char *labels, uint32_t sort)
 {
-	int rc = meta(t, "process_labels", pid, 0, "labels", labels, 0);
+	int rc = npa_tl_meta(t, "process_labels", pid, 0, "labels", labels, 0);
 
-	return rc ? rc : meta(t, "process_sort_index", pid, 0, "sort_index", NULL, sort);
+	return rc ? rc : npa_tl_meta(t, "process_sort_index", pid, 0, "sort_index", NULL, sort);
 }
 
 /* ---- CANN ---- */
@@ -276,7 +250,7 @@ static const char *acl_tag(uint32_t type)
 }
 
 /* host µs of host ns, and its local time string */
-static char *host_local(char *p, uint64_t ns, double offset)
+char *npa_tl_host_local(char *p, uint64_t ns, double offset)
 {
 	char us[NPX_PY_FMT_MAX], off[NPX_PY_FMT_MAX];
 
@@ -295,10 +269,10 @@ static int cmp_u32(const void *a, const void *b)
 static int cann(struct tl *t, const struct npa_export *x, const struct npa_dev *d)
 {
 	const struct npa_host *h = &x->host;
-	uint64_t pid = fmt_pid(d->cfg.pid, SORT_CANN, 31);
+	uint64_t pid = npa_tl_fmt_pid(d->cfg.pid, SORT_CANN, 31);
 	double begin = strtod(h->cfg.clock.begin, NULL);
 	uint32_t *tids;
-	size_t nt = 0;
+	size_t nt = 0, *emitted, n_emitted = 0;
 	char *buf = t->scratch, tsb[NPX_PY_FMT_MAX], num[32];
 	int rc;
 
@@ -310,19 +284,22 @@ static int cann(struct tl *t, const struct npa_export *x, const struct npa_dev *
 	for (size_t i = 0; i < h->n_api; i++)
 		tids[nt++] = h->api[i].tid;
 	qsort(tids, nt, sizeof(*tids), cmp_u32);
-	rc = process_meta(t, pid, "CANN");
+	rc = npa_tl_process_meta(t, pid, "CANN");
 	for (size_t i = 0; !rc && i < nt; i++) {
 		if (i && tids[i] == tids[i - 1])
 			continue;
 		snprintf(num, sizeof(num), "Thread %u", tids[i]);
-		rc = meta(t, "thread_name", pid, tids[i], "name", num, 0);
+		rc = npa_tl_meta(t, "thread_name", pid, tids[i], "name", num, 0);
 	}
 	for (size_t i = 0; !rc && i < nt; i++) {
 		if (i && tids[i] == tids[i - 1])
 			continue;
-		rc = meta(t, "thread_sort_index", pid, tids[i], "sort_index", NULL, tids[i]);
+		rc = npa_tl_meta(t, "thread_sort_index", pid, tids[i], "sort_index", NULL, tids[i]);
 	}
 	free(tids);
+	emitted = malloc(h->n_api * sizeof(*emitted));
+	if (!emitted)
+		return npuprof_set_error(t->err, -ENOMEM, "out of memory");
 	for (size_t i = 0; !rc && i < h->n_api; i++) {
 		const struct npa_api *a = &h->api[i];
 		const char *type = npa_dict_get(&h->types, (uint64_t)a->level << 32 | a->type);
@@ -331,7 +308,7 @@ static int cann(struct tl *t, const struct npa_export *x, const struct npa_dev *
 		const char *api, *mode;
 
 		/* a zero-length call is an event too (dur 0.0), though no tree node */
-		host_local(tsb, a->begin, h->cfg.clock.offset);
+		npa_tl_host_local(tsb, a->begin, h->cfg.clock.offset);
 		if (strtod(tsb, NULL) < begin)
 			continue;
 		if (!type) {
@@ -356,20 +333,24 @@ static int cann(struct tl *t, const struct npa_export *x, const struct npa_dev *
 		p = npx_lit(p, ", \"args\": {\"Thread Id\": ");
 		p = npx_fmt_u64(p, a->tid);
 		p = npx_lit(p, ", \"Mode\": ");
-		p = json_str(p, mode);
+		p = npa_tl_json_str(p, mode);
 		p = npx_lit(p, ", \"level\": \"");
 		p = npx_put(p, level_lower(a->level));
 		p = npx_lit(p, "\", \"id\": ");
-		p = json_str(p, a->level == CANN_LEVEL_ACL ? type : "0");
+		p = npa_tl_json_str(p, a->level == CANN_LEVEL_ACL ? type : "0");
 		p = npx_lit(p, ", \"item_id\": ");
-		p = json_str(p, item);
+		p = npa_tl_json_str(p, item);
 		p = npx_lit(p, ", \"connection_id\": ");
 		p = npx_fmt_u64(p, a->conn);
 		p = npx_lit(p, "}, \"ph\": \"X\"}");
-		rc = tl_add(t, buf, (size_t)(p - buf), tsb, false, a->conn);
+		rc = npa_tl_add(t, buf, (size_t)(p - buf), tsb, false, a->conn);
+		emitted[n_emitted++] = i;
 	}
 	if (!rc)
-		rc = process_tail(t, pid, "CPU", SORT_CANN);
+		rc = npa_tl_comm_flow_starts(t, x, d, pid, emitted, n_emitted);
+	free(emitted);
+	if (!rc)
+		rc = npa_tl_process_tail(t, pid, "CPU", SORT_CANN);
 	return rc;
 }
 
@@ -379,7 +360,7 @@ static int cann(struct tl *t, const struct npa_export *x, const struct npa_dev *
  * msprof's timeline window (msprof_timeline.py): start <= Decimal(ts), or
  * ts < start < ts + dur; the first exactly, the second in doubles.
  */
-static bool in_window(const char *ts, double dur_us, double begin)
+bool npa_tl_in_window(const char *ts, double dur_us, double begin)
 {
 	return npx_py_decimal_cmp_float(ts, begin) >= 0 ||
 	       (dur_us > 0 && begin < strtod(ts, NULL) + dur_us);
@@ -393,8 +374,8 @@ static int cmp_stream(const void *a, const void *b)
 static int hardware(struct tl *t, const struct npa_export *x, const struct npa_dev *d)
 {
 	const struct npa_host *h = &x->host;
-	uint64_t pid = fmt_pid(d->cfg.pid, SORT_HW, d->cfg.id);
-	uint64_t cann_pid = fmt_pid(d->cfg.pid, SORT_CANN, 31);
+	uint64_t pid = npa_tl_fmt_pid(d->cfg.pid, SORT_HW, d->cfg.id);
+	uint64_t cann_pid = npa_tl_fmt_pid(d->cfg.pid, SORT_CANN, 31);
 	double begin = strtod(d->cfg.clock.begin, NULL);
 	uint32_t *streams;
 	size_t ns = 0;
@@ -409,15 +390,15 @@ static int hardware(struct tl *t, const struct npa_export *x, const struct npa_d
 	for (size_t i = 0; i < d->n_tasks; i++)
 		streams[ns++] = d->tasks[i].stream;
 	qsort(streams, ns, sizeof(*streams), cmp_stream);
-	rc = process_meta(t, pid, "Ascend Hardware");
+	rc = npa_tl_process_meta(t, pid, "Ascend Hardware");
 	for (size_t i = 0; !rc && i < ns; i++) {
 		if (i && streams[i] == streams[i - 1])
 			continue;
 		snprintf(id, sizeof(id), "Stream %u", streams[i]);
-		rc = meta(t, "thread_name", pid, streams[i], "name", id, 0);
+		rc = npa_tl_meta(t, "thread_name", pid, streams[i], "name", id, 0);
 		if (!rc)
-			rc = meta(t, "thread_sort_index", pid, streams[i], "sort_index", NULL,
-				  streams[i]);
+			rc = npa_tl_meta(t, "thread_sort_index", pid, streams[i], "sort_index",
+					 NULL, streams[i]);
 	}
 	free(streams);
 	for (size_t i = 0; !rc && i < d->n_tasks; i++) {
@@ -430,10 +411,10 @@ static int hardware(struct tl *t, const struct npa_export *x, const struct npa_d
 		char *p = buf;
 
 		npx_py_local_time_d(tsb, k->start, d->cfg.clock.offset);
-		if (!in_window(tsb, k->dur / 1000, begin))
+		if (!npa_tl_in_window(tsb, k->dur / 1000, begin))
 			continue;
 		p = npx_lit(p, "{\"name\": ");
-		p = json_str(p, op ? op->name : type);
+		p = npa_tl_json_str(p, op ? op->name : type);
 		p = npx_lit(p, ", \"pid\": ");
 		p = npx_fmt_u64(p, pid);
 		p = npx_lit(p, ", \"tid\": ");
@@ -445,7 +426,7 @@ static int hardware(struct tl *t, const struct npa_export *x, const struct npa_d
 		p = npx_lit(p, ", \"args\": {\"Model Id\": ");
 		p = npx_fmt_u64(p, op ? op->model_id : NPA_NO_MODEL);
 		p = npx_lit(p, ", \"Task Type\": ");
-		p = json_str(p, type);
+		p = npa_tl_json_str(p, type);
 		p = npx_lit(p, ", \"Physic Stream Id\": ");
 		p = npx_fmt_u64(p, k->stream);
 		p = npx_lit(p, ", \"Task Id\": ");
@@ -457,11 +438,11 @@ static int hardware(struct tl *t, const struct npa_export *x, const struct npa_d
 		p = npx_lit(p, ", \"connection_id\": ");
 		p += sprintf(p, "%lld", ht ? (long long)ht->conn : -1LL);
 		p = npx_lit(p, "}, \"ph\": \"X\"}");
-		rc = tl_add(t, buf, (size_t)(p - buf), tsb, false, 0);
+		rc = npa_tl_add(t, buf, (size_t)(p - buf), tsb, false, 0);
 	}
 	snprintf(id, sizeof(id), "NPU %u", d->cfg.id);
 	if (!rc)
-		rc = process_tail(t, pid, id, SORT_HW);
+		rc = npa_tl_process_tail(t, pid, id, SORT_HW);
 	/* flows: a kernel task with a host task (msprof: one in TaskInfo) */
 	for (size_t i = 0; !rc && i < d->n_tasks; i++) {
 		const struct npa_task *k = &d->tasks[i];
@@ -476,7 +457,7 @@ static int hardware(struct tl *t, const struct npa_export *x, const struct npa_d
 		      (npx_u128)k->task << 48 | (npx_u128)k->batch << 32 | k->ctx;
 		q = npx_fmt_u128(id, fid);
 		*q = 0;
-		host_local(hts, ht->ts, h->cfg.clock.offset);
+		npa_tl_host_local(hts, ht->ts, h->cfg.clock.offset);
 		p = npx_lit(p, "{\"name\": \"HostToDevice");
 		p = npx_put(p, id);
 		p = npx_lit(p, "\", \"ph\": \"s\", \"cat\": \"HostToDevice\", \"id\": \"");
@@ -489,8 +470,8 @@ static int hardware(struct tl *t, const struct npa_export *x, const struct npa_d
 		p = npx_put(p, hts);
 		p = npx_lit(p, "\"}");
 		/* start events are never filtered */
-		rc = tl_add(t, buf, (size_t)(p - buf), hts, false, 0);
-		if (rc || !in_window(tsb, 0, begin))
+		rc = npa_tl_add(t, buf, (size_t)(p - buf), hts, false, 0);
+		if (rc || !npa_tl_in_window(tsb, 0, begin))
 			continue;
 		p = buf;
 		p = npx_lit(p, "{\"name\": \"HostToDevice");
@@ -504,8 +485,10 @@ static int hardware(struct tl *t, const struct npa_export *x, const struct npa_d
 		p = npx_lit(p, ", \"tid\": ");
 		p = npx_fmt_u64(p, k->stream);
 		p = npx_lit(p, ", \"bp\": \"e\"}");
-		rc = tl_add(t, buf, (size_t)(p - buf), tsb, false, 0);
+		rc = npa_tl_add(t, buf, (size_t)(p - buf), tsb, false, 0);
 	}
+	if (!rc)
+		rc = npa_tl_memcpy_ends(t, x, d, pid);
 	return rc;
 }
 
@@ -522,23 +505,23 @@ static int freq_event(struct tl *t, uint64_t pid, const char *ts, double mhz)
 	p = npx_lit(p, ", \"tid\": 0, \"args\": {\"MHz\": ");
 	p = npx_py_repr(p, mhz);
 	p = npx_lit(p, "}, \"ph\": \"C\"}");
-	return tl_add(t, buf, (size_t)(p - buf), ts, false, 0);
+	return npa_tl_add(t, buf, (size_t)(p - buf), ts, false, 0);
 }
 
 static int ai_core_freq(struct tl *t, const struct npa_dev *d)
 {
-	uint64_t pid = fmt_pid(d->cfg.pid, SORT_FREQ, d->cfg.id);
+	uint64_t pid = npa_tl_fmt_pid(d->cfg.pid, SORT_FREQ, d->cfg.id);
 	double begin = strtod(d->cfg.clock.begin, NULL), first, last;
 	char first_ts[NPX_PY_FMT_MAX], label[32];
 	int rc;
 
 	if (!d->cfg.aic_mhz)
 		return 0;
-	rc = process_meta(t, pid, "AI Core Freq");
+	rc = npa_tl_process_meta(t, pid, "AI Core Freq");
 	/* the clock at the device's start, then one fill per ms to the end */
 	npx_py_local_time_d(first_ts, d->cfg.host_mon * 1e9, d->cfg.clock.offset);
 	first = strtod(first_ts, NULL);
-	if (!rc && in_window(first_ts, 0, begin))
+	if (!rc && npa_tl_in_window(first_ts, 0, begin))
 		rc = freq_event(t, pid, first_ts, d->cfg.aic_mhz);
 	last = d->cfg.clock.end[0] ? strtod(d->cfg.clock.end, NULL) : first + 1;
 	if (!rc && last - first > 1000) {
@@ -551,13 +534,13 @@ static int ai_core_freq(struct tl *t, const struct npa_dev *d)
 			char ts[NPX_PY_FMT_MAX];
 
 			npx_py_repr(ts, first + (double)k * 1000);
-			if (in_window(ts, 0, begin))
+			if (npa_tl_in_window(ts, 0, begin))
 				rc = freq_event(t, pid, ts, d->cfg.aic_mhz);
 		}
 	}
 	if (!rc && d->cfg.clock.end[0]) {
 		rc = freq_event(t, pid, d->cfg.clock.end, d->cfg.aic_mhz);
-	} else if (!rc && in_window(first_ts, 0, begin)) {
+	} else if (!rc && npa_tl_in_window(first_ts, 0, begin)) {
 		/* no end_info: msprof ends the counter a microsecond after its start */
 		char ts[NPX_PY_FMT_MAX];
 
@@ -566,7 +549,7 @@ static int ai_core_freq(struct tl *t, const struct npa_dev *d)
 	}
 	snprintf(label, sizeof(label), "NPU %u", d->cfg.id);
 	if (!rc)
-		rc = process_tail(t, pid, label, SORT_FREQ);
+		rc = npa_tl_process_tail(t, pid, label, SORT_FREQ);
 	return rc;
 }
 
@@ -590,7 +573,7 @@ static int overlap_event(struct tl *t, uint64_t pid, uint32_t tid, const char *n
 	p = npx_lit(p, "\", \"dur\": ");
 	p = npx_py_decimal_diff_repr(p, te, ts);
 	p = npx_lit(p, ", \"ph\": \"X\"}");
-	return tl_add(t, buf, (size_t)(p - buf), ts, false, 0);
+	return npa_tl_add(t, buf, (size_t)(p - buf), ts, false, 0);
 }
 
 static bool computing(const struct npa_export *x, const struct npa_task *k)
@@ -615,21 +598,21 @@ static bool computing(const struct npa_export *x, const struct npa_task *k)
 }
 
 /*
- * The Free before the first and after the last computing section: to the
- * earliest start and the latest end of the tasks that are not computing
- * kernels (PipelineOverlapViewer: get_ascend_task_time_extremes over the
- * host types not in COMP_TASK_TYPE, in the whole AscendTask table).
+ * The task extremes that bound Free: the earliest start and the latest end
+ * of the tasks that are not computing kernels (PipelineOverlapViewer:
+ * get_ascend_task_time_extremes over the host types not in COMP_TASK_TYPE,
+ * in the whole AscendTask table); 0 and infinity when there is none.
  */
-static int free_ends(struct tl *t, const struct npa_export *x, const struct npa_dev *d,
-		     uint64_t pid, double min_start, double max_end)
+static void task_extremes(const struct npa_export *x, const struct npa_dev *d, double *latest,
+			  double *earliest)
 {
 	static const char *const comp[] = { "KERNEL_AICORE",	"KERNEL_AIVEC",
 					    "FFTS_PLUS",	"KERNEL_MIX_AIC",
 					    "KERNEL_MIX_AIV",	"PROFILING_ENABLE",
 					    "PROFILING_DISABLE" };
-	double latest = 0, earliest = INFINITY;
-	int rc = 0;
 
+	*latest = 0;
+	*earliest = INFINITY;
 	for (size_t i = 0; i < d->n_tasks; i++) {
 		const struct npa_task *k = &d->tasks[i];
 		const char *type = k->host >= 0 ? x->host.htask[k->host].type : "UNKNOWN";
@@ -639,89 +622,205 @@ static int free_ends(struct tl *t, const struct npa_export *x, const struct npa_
 			is_comp |= !strcmp(type, comp[c]);
 		if (is_comp)
 			continue;
-		if (k->start + k->dur > latest)
-			latest = k->start + k->dur;
-		if (k->start < earliest)
-			earliest = k->start;
+		if (k->start + k->dur > *latest)
+			*latest = k->start + k->dur;
+		if (k->start < *earliest)
+			*earliest = k->start;
 	}
-	if (max_end < latest)
-		rc = overlap_event(t, pid, 3, "Free", max_end, latest, d->cfg.clock.offset);
-	if (!rc && min_start > earliest)
-		rc = overlap_event(t, pid, 3, "Free", earliest, min_start, d->cfg.clock.offset);
-	return rc;
+}
+
+/* a time section, device ns; @comm: a CommunicationTimeSection */
+struct section {
+	double s, e;
+	bool comm;
+};
+
+struct sections {
+	struct section *v;
+	size_t n, cap;
+};
+
+static int sec_add(struct sections *l, double s, double e, bool comm)
+{
+	if (npa_grow((void **)&l->v, &l->cap, l->n, sizeof(*l->v), 64))
+		return -ENOMEM;
+	l->v[l->n++] = (struct section){ s, e, comm };
+	return 0;
+}
+
+/* SectionCalculator.merge_continuous_intervals, in place; @l sorted by start */
+static void sec_merge(struct sections *l)
+{
+	size_t m = 0;
+
+	for (size_t i = 0; i < l->n; i++) {
+		if (m && l->v[i].s <= l->v[m - 1].e) {
+			if (l->v[i].e > l->v[m - 1].e)
+				l->v[m - 1].e = l->v[i].e;
+			continue;
+		}
+		l->v[m++] = l->v[i];
+	}
+	l->n = m;
+}
+
+/* sort @l by start, stably (an insertion sort: @l is nearly sorted) */
+static void sec_sort_stable(struct sections *l)
+{
+	for (size_t i = 1; i < l->n; i++) {
+		struct section v = l->v[i];
+		size_t j = i;
+
+		while (j && l->v[j - 1].s > v.s) {
+			l->v[j] = l->v[j - 1];
+			j--;
+		}
+		l->v[j] = v;
+	}
 }
 
 /*
- * The computing sections (merged while the next starts before the end), as
- * Computing events when !@gaps, else the Free gaps between them: msprof
- * builds all of the first, then all of the second (the order in which its
- * stable sort keeps events of one float ts). The first section's start
- * and the last one's end in *@first and *@last; false when there is none.
+ * SectionCalculator.compute_pipeline_overlap: the communication not
+ * overlapped by computing into @pure, the gaps into @free (then the Free
+ * after the last section up to @latest, and before the first from @earliest).
  */
-static bool sections(struct tl *t, const struct npa_export *x, const struct npa_dev *d,
-		     uint64_t pid, bool gaps, double *first, double *last, int *rc)
+static int pipeline_overlap(const struct sections *comm, const struct sections *comp, double latest,
+			    double earliest, struct sections *pure, struct sections *free_s)
 {
-	double s = 0, e = 0, begin = strtod(d->cfg.clock.begin, NULL);
-	bool open = false, any = false;
+	struct sections all = { 0 };
+	struct section min;
+	double max_end = -INFINITY, min_start = INFINITY;
+	int rc = 0;
 
-	for (size_t i = 0; !*rc && i < d->n_tasks; i++) {
+	/* sorted(communication + compute, key=start): a merge, communication first on ties */
+	for (size_t i = 0, j = 0; !rc && (i < comm->n || j < comp->n);) {
+		if (j == comp->n || (i < comm->n && comm->v[i].s <= comp->v[j].s))
+			rc = sec_add(&all, comm->v[i].s, comm->v[i].e, true), i++;
+		else
+			rc = sec_add(&all, comp->v[j].s, comp->v[j].e, false), j++;
+	}
+	if (rc || !all.n) {
+		free(all.v);
+		return rc;
+	}
+	for (size_t i = 0; i < all.n; i++) {
+		if (all.v[i].e > max_end)
+			max_end = all.v[i].e;
+		if (all.v[i].s < min_start)
+			min_start = all.v[i].s;
+	}
+	min = all.v[0];
+	for (size_t i = 1; !rc && i < all.n; i++) {
+		const struct section *ts = &all.v[i];
+
+		if (min.e - ts->s < 0) {
+			rc = sec_add(free_s, min.e, ts->s, false);
+			if (!rc && min.comm)
+				rc = sec_add(pure, min.s, min.e, false);
+			min = *ts;
+			continue;
+		}
+		if (min.e - ts->e < 0) {
+			if (min.comm) {
+				rc = sec_add(pure, min.s, ts->s, false);
+				min = (struct section){ min.e, ts->e, false };
+			}
+			if (ts->comm)
+				min = (struct section){ min.e, ts->e, true };
+		} else {
+			if (min.comm) {
+				rc = sec_add(pure, min.s, ts->s, false);
+				min = (struct section){ ts->e, min.e, true };
+			}
+			if (ts->comm)
+				min = (struct section){ ts->e, min.e, false };
+		}
+	}
+	if (!rc && min.comm)
+		rc = sec_add(pure, min.s, min.e, false);
+	if (!rc && max_end < latest)
+		rc = sec_add(free_s, max_end, latest, false);
+	if (!rc && min_start > earliest)
+		rc = sec_add(free_s, earliest, min_start, false);
+	free(all.v);
+	return rc;
+}
+
+static int overlap_sections(struct tl *t, uint64_t pid, uint32_t tid, const char *name,
+			    const struct sections *l, double offset)
+{
+	int rc = 0;
+
+	for (size_t i = 0; !rc && i < l->n; i++)
+		rc = overlap_event(t, pid, tid, name, l->v[i].s, l->v[i].e, offset);
+	return rc;
+}
+
+static int overlap(struct tl *t, const struct npa_export *x, const struct npa_dev *d, uint32_t sort)
+{
+	uint64_t pid = npa_tl_fmt_pid(d->cfg.pid, sort, d->cfg.id);
+	double begin = strtod(d->cfg.clock.begin, NULL), latest, earliest;
+	struct sections comp = { 0 }, comm = { 0 }, pure = { 0 }, free_s = { 0 };
+	char label[32];
+	int rc = 0;
+
+	/* computing: the computing ops' tasks in the window (op_summary's) */
+	for (size_t i = 0; !rc && i < d->n_tasks; i++) {
 		const struct npa_task *k = &d->tasks[i];
 		char ts[NPX_PY_FMT_MAX];
 
 		if (!computing(x, k))
 			continue;
 		npx_py_local_time_d(ts, k->start, d->cfg.clock.offset);
-		if (!in_window(ts, k->dur / 1000, begin))
-			continue;
-		if (open && k->start <= e) {
-			if (k->start + k->dur > e)
-				e = k->start + k->dur;
-			continue;
-		}
-		if (open)
-			*rc = gaps ? overlap_event(t, pid, 3, "Free", e, k->start,
-						   d->cfg.clock.offset)
-				   : overlap_event(t, pid, 0, "Computing", s, e,
-						   d->cfg.clock.offset);
-		s = k->start;
-		e = k->start + k->dur;
-		if (!any)
-			*first = s;
-		open = any = true;
+		if (npa_tl_in_window(ts, k->dur / 1000, begin))
+			rc = sec_add(&comp, k->start, k->start + k->dur, false);
 	}
-	if (!*rc && open && !gaps)
-		*rc = overlap_event(t, pid, 0, "Computing", s, e, d->cfg.clock.offset);
-	*last = e;
-	return any;
-}
-
-static int overlap(struct tl *t, const struct npa_export *x, const struct npa_dev *d, uint32_t sort)
-{
-	uint64_t pid = fmt_pid(d->cfg.pid, sort, d->cfg.id);
-	double first_start = 0, e = 0;
-	char label[32];
-	int rc = 0;
-
-	if (!sections(t, x, d, pid, false, &first_start, &e, &rc) || rc)
-		return rc;
-	sections(t, x, d, pid, true, &first_start, &e, &rc);
-	if (rc)
-		return rc;
-	rc = free_ends(t, x, d, pid, first_start, e);
-	if (rc)
-		return rc;
-	rc = process_meta(t, pid, "Overlap Analysis");
+	/* communication: the executed collectives (get_hccl_op_time_section) */
+	for (size_t i = 0; !rc && i < d->comm.n_op; i++)
+		rc = sec_add(&comm, d->comm.op[i].start, d->comm.op[i].end, true);
+	if (rc) {
+		rc = npuprof_set_error(t->err, rc, "out of memory");
+		goto out;
+	}
+	sec_sort_stable(&comp);
+	sec_merge(&comp);
+	sec_sort_stable(&comm);
+	sec_merge(&comm);
+	if (!comp.n && !comm.n)
+		goto out;
+	task_extremes(x, d, &latest, &earliest);
+	rc = pipeline_overlap(&comm, &comp, latest, earliest, &pure, &free_s);
+	if (rc) {
+		rc = npuprof_set_error(t->err, rc, "out of memory");
+		goto out;
+	}
+	rc = overlap_sections(t, pid, 0, "Computing", &comp, d->cfg.clock.offset);
 	if (!rc)
-		rc = meta(t, "thread_name", pid, 0, "name", "Computing", 0);
+		rc = overlap_sections(t, pid, 1, "Communication", &comm, d->cfg.clock.offset);
 	if (!rc)
-		rc = meta(t, "thread_name", pid, 1, "name", "Communication", 0);
+		rc = overlap_sections(t, pid, 2, "Communication(Not Overlapped)", &pure,
+				      d->cfg.clock.offset);
 	if (!rc)
-		rc = meta(t, "thread_name", pid, 2, "name", "Communication(Not Overlapped)", 0);
+		rc = overlap_sections(t, pid, 3, "Free", &free_s, d->cfg.clock.offset);
 	if (!rc)
-		rc = meta(t, "thread_name", pid, 3, "name", "Free", 0);
+		rc = npa_tl_process_meta(t, pid, "Overlap Analysis");
+	if (!rc)
+		rc = npa_tl_meta(t, "thread_name", pid, 0, "name", "Computing", 0);
+	if (!rc)
+		rc = npa_tl_meta(t, "thread_name", pid, 1, "name", "Communication", 0);
+	if (!rc)
+		rc = npa_tl_meta(t, "thread_name", pid, 2, "name", "Communication(Not Overlapped)",
+				 0);
+	if (!rc)
+		rc = npa_tl_meta(t, "thread_name", pid, 3, "name", "Free", 0);
 	snprintf(label, sizeof(label), "NPU %u", d->cfg.id);
 	if (!rc)
-		rc = process_tail(t, pid, label, sort);
+		rc = npa_tl_process_tail(t, pid, label, sort);
+out:
+	free(comp.v);
+	free(comm.v);
+	free(pure.v);
+	free(free_s.v);
 	return rc;
 }
 
@@ -745,6 +844,8 @@ static int device_events(struct tl *t, const struct npa_export *x, const struct 
 
 	if (!rc)
 		rc = hardware(t, x, d);
+	if (!rc)
+		rc = npa_tl_communication(t, x, d);
 	if (!rc)
 		rc = ai_core_freq(t, d);
 	if (!rc)

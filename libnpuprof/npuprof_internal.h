@@ -1383,6 +1383,7 @@ int npx_py_decimal_cmp_float(const char *a, double b);
  *   ascend_communication.c  communication_statistic, analyze/communication*.json
  *   ascend_summary.c   op_summary, task_time, op_statistic, api_statistic
  *   ascend_timeline.c  msprof_{ts}.json
+ *   ascend_timeline_hccl.c  its Communication layer and flows (ascend_timeline.h)
  *   ascend_export.c    the folder: devices, order, README.txt
  */
 

@@ -248,10 +248,8 @@ TEST_F(hccl, csvs_equal_msprofs)
 }
 
 /*
- * The timeline, byte for byte. Not written yet: the Communication process
- * (Group / Plane threads), its flows and Overlap Analysis' Communication
- * threads (issue 15 item 4); skipped until they are, so that it cannot be
- * mistaken for a pass. Set NPUPROF_TEST_UNFINISHED=1 to run it.
+ * The timeline, byte for byte: the Communication process (Group / Plane
+ * threads), its flows and Overlap Analysis' Communication threads too.
  */
 TEST_F(hccl, timeline_equals_msprofs)
 {
@@ -263,8 +261,6 @@ TEST_F(hccl, timeline_equals_msprofs)
 
 	if (!self->have)
 		return;
-	if (!getenv("NPUPROF_TEST_UNFINISHED"))
-		SKIP(return, "the timeline's Communication layer is not written yet");
 	ASSERT_EQ(0, npuprof_export(self->prof, &opts, &err)) TH_LOG("%s", err.msg);
 	snprintf(path, sizeof(path),
 		 "%s/%s/mindstudio_profiler_output/msprof_" TS_TIMELINE_REF ".json", self->ref,
