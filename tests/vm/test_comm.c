@@ -143,8 +143,10 @@ TEST_F(comm, destroy_validation)
 }
 
 /* Run @n collectives on each rank in order; the device time each ended. */
-static void run_in_order(struct __test_metadata *_metadata, FIXTURE_DATA(comm) * self,
-			 const __u32 ops[2][2], __u64 end[2][2], __u64 start[2])
+/* Per rank, two collectives of @ops and @bytes (NULL: 8 MiB each), in order. */
+static void run_sized_in_order(struct __test_metadata *_metadata, FIXTURE_DATA(comm) * self,
+			       const __u32 ops[2][2], const __u64 bytes[2][2], __u64 end[2][2],
+			       __u64 start[2])
 {
 	struct vnpu_sync sy;
 	int s[2];
@@ -160,7 +162,7 @@ static void run_in_order(struct __test_metadata *_metadata, FIXTURE_DATA(comm) *
 			struct vnpu_task t;
 
 			vnpu_task_init(&t, "hcom", "HCCL", VNPU_TASK_COMMUNICATION,
-				       (unsigned int)s[r], 0, 8 << 20);
+				       (unsigned int)s[r], 0, bytes ? bytes[r][k] : 8 << 20);
 			t.comm_op = ops[r][k];
 			t.comm_id = self->id[r];
 			ASSERT_EQ(0, vnpu_submit_tasks(self->fd[r], &t, 1, NULL));
@@ -170,6 +172,12 @@ static void run_in_order(struct __test_metadata *_metadata, FIXTURE_DATA(comm) *
 			end[r][k] = sy.device_time;
 		}
 	}
+}
+
+static void run_in_order(struct __test_metadata *_metadata, FIXTURE_DATA(comm) * self,
+			 const __u32 ops[2][2], __u64 end[2][2], __u64 start[2])
+{
+	run_sized_in_order(_metadata, self, ops, NULL, end, start);
 }
 
 /*
@@ -204,6 +212,24 @@ TEST_F(comm, disagreeing_ranks_break_the_group)
 	 * The second collective, which both ranks agree on, takes no time:
 	 * the group broke at the first (an agreeing pair takes 8 MiB's time).
 	 */
+	for (int r = 0; r < 2; r++) {
+		EXPECT_EQ(end[r][0], end[r][1]) TH_LOG("rank %d", r);
+	}
+}
+
+/*
+ * Ranks that disagree on a collective's size (count x dtype) abort it and
+ * break the group, as ranks that disagree on the op do.
+ */
+TEST_F(comm, disagreeing_sizes_break_the_group)
+{
+	const __u32 ops[2][2] = { { VNPU_COMM_ALLREDUCE, VNPU_COMM_ALLREDUCE },
+				  { VNPU_COMM_ALLREDUCE, VNPU_COMM_ALLREDUCE } };
+	const __u64 bytes[2][2] = { { 8 << 20, 8 << 20 }, { 4 << 20, 8 << 20 } };
+	__u64 end[2][2], start[2];
+
+	ASSERT_EQ(0, vnpu_comm_group(self->fd, 2, self->id));
+	run_sized_in_order(_metadata, self, ops, bytes, end, start);
 	for (int r = 0; r < 2; r++) {
 		EXPECT_EQ(end[r][0], end[r][1]) TH_LOG("rank %d", r);
 	}
