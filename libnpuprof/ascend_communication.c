@@ -7,10 +7,9 @@
  *   communication_statistic_{ts}.csv  per device and op type, the executed
  *        collectives after the collection start (HcclCalculator's
  *        HcclOpReport, viewer/hccl_op_report.py)
- *   analyze/communication.json, communication_matrix.json  what
- *        "msprof analyze --rule communication,communication_matrix" writes
  *
- * A folder without collectives gets neither, as msprof writes neither.
+ * (analyze/communication.json and communication_matrix.json: ascend_analyze.c.)
+ * A folder without collectives gets no report, as msprof writes none.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -114,10 +113,4 @@ int npa_comm_statistic(struct npa_export *x, const struct npa_dev *d)
 	}
 	free(st);
 	return rc;
-}
-
-int npa_comm_analyze(struct npa_export *x)
-{
-	(void)x;
-	return 0;
 }
