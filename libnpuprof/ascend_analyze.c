@@ -457,9 +457,10 @@ static int time_info(struct ev **ev, size_t n, struct tinfo *ti)
 	ti->idle = ti->elapse;
 	ti->idle.v = ti->elapse.v - ti->transit.v - ti->wait.v;
 	ratios(ti);
-	early = NULL;
+	/* the earliest master task (first is one) */
+	early = first;
 	for (size_t k = 0; k < n; k++)
-		if (ev[k]->t->h->master && (!early || ev[k]->t->start < early->t->start))
+		if (ev[k]->t->h->master && ev[k]->t->start < early->t->start)
 			early = ev[k];
 	*npx_py_local_time_d(ts, early->t->start, early->d->cfg.clock.offset) = 0;
 	ti->start = pf(strtod(ts, NULL));

@@ -15,7 +15,12 @@ library only) exports one with `export summary` and `export timeline`, and
     which msprof calls Block Num / Mix Block Num (docs/output.md);
   - the timeline's events equal as a multiset, and the non-metadata events
     in the same order (msprof orders metadata by CPython's set order);
-  - no [ERROR] line in msprof's mindstudio_profiler_log/.
+  - no [ERROR] line in msprof's mindstudio_profiler_log/;
+  - analyze/communication.json and communication_matrix.json (msprof's
+    `analyze --rule communication,communication_matrix`, run after the
+    exports) equal as parsed JSON, keys in msprof's order, numbers within
+    1e-9 relative; neither side writes analyze/ for a folder without
+    collectives. communication_analyzer.db is msprof's alone (docs/output.md).
 
 Every difference is printed; the last line is "N passed, N failed", one
 test per folder and file. msprof's code is never copied here: it is run
@@ -97,6 +102,40 @@ def compare_json(name, ref, ours, say):
     return bad
 
 
+def same_value(a, b, where, say):
+    if isinstance(a, dict) and isinstance(b, dict):
+        if list(a) != list(b):
+            say(f"{where}: keys {list(a)[:6]} (msprof) != {list(b)[:6]} (ours)")
+            return False
+        return all(same_value(a[k], b[k], f"{where}/{k}", say) for k in a)
+    if isinstance(a, list) and isinstance(b, list):
+        if len(a) != len(b):
+            say(f"{where}: {len(a)} items (msprof) != {len(b)} (ours)")
+            return False
+        return all(same_value(x, y, f"{where}[{i}]", say) for i, (x, y) in enumerate(zip(a, b)))
+    if isinstance(a, (int, float)) and isinstance(b, (int, float)) \
+            and not isinstance(a, bool) and not isinstance(b, bool):
+        if abs(a - b) <= 1e-9 * max(abs(a), abs(b)):
+            return True
+    elif a == b:
+        return True
+    say(f"{where}: {a!r} (msprof) != {b!r} (ours)")
+    return False
+
+
+def compare_analyze(ref, ours, say):
+    for f in ("communication.json", "communication_matrix.json"):
+        a, b = os.path.join(ref, "analyze", f), os.path.join(ours, "analyze", f)
+        if not os.path.exists(a) and not os.path.exists(b):
+            continue
+        if not os.path.exists(a):
+            say(f"analyze/{f}: msprof writes no such file")
+        elif not os.path.exists(b):
+            say(f"analyze/{f}: we write no such file")
+        else:
+            same_value(json.loads(read(a)), json.loads(read(b)), f"analyze/{f}", say)
+
+
 def raw_copy(prof, dest):
     os.makedirs(dest)
     for d in os.listdir(prof):
@@ -125,8 +164,9 @@ def main():
             ours = os.path.join(scratch, "ours", str(i), base)
             raw_copy(prof, ref)
             raw_copy(prof, ours)
-            for cmd in ("summary", "timeline"):
-                subprocess.run([sys.executable, msprof, "export", cmd, "-dir", ref],
+            for cmd in (["export", "summary"], ["export", "timeline"],
+                        ["analyze", "--rule", "communication,communication_matrix"]):
+                subprocess.run([sys.executable, msprof] + cmd + ["-dir", ref],
                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
             r = subprocess.run([npuprof, "export", "--quiet", ours], capture_output=True, text=True)
             if r.returncode:
@@ -164,6 +204,15 @@ def main():
                     failed += 1
                 else:
                     passed += 1
+            diffs = []
+            compare_analyze(ref, ours, diffs.append)
+            for d in diffs[:40]:
+                print(f"#   {d}")
+            print(f"{'not ok' if diffs else 'ok'} {base} analyze/")
+            if diffs:
+                failed += 1
+            else:
+                passed += 1
     finally:
         shutil.rmtree(scratch, ignore_errors=True)
     print(f"{passed} passed, {failed} failed")
