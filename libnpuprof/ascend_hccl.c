@@ -133,63 +133,6 @@ static int read_recs(struct hccl_read *r, const char *data, const char *what)
 	return rc;
 }
 
-/* ---- windows ---- */
-
-struct wins {
-	const struct npa_host *h;
-	size_t *idx; /* API calls of one level, by (tid, begin, conn) */
-	size_t n;
-};
-
-static int cmp_win(const void *a, const void *b, void *arg)
-{
-	const struct npa_host *h = arg;
-	const struct npa_api *x = &h->api[*(const size_t *)a], *y = &h->api[*(const size_t *)b];
-
-	if (x->tid != y->tid)
-		return x->tid < y->tid ? -1 : 1;
-	if (x->begin != y->begin)
-		return x->begin < y->begin ? -1 : 1;
-	return x->conn < y->conn ? -1 : x->conn > y->conn;
-}
-
-static int wins_init(struct wins *wn, const struct npa_host *h, uint32_t level)
-{
-	wn->h = h;
-	wn->n = 0;
-	wn->idx = malloc((h->n_api ? h->n_api : 1) * sizeof(*wn->idx));
-	if (!wn->idx)
-		return -ENOMEM;
-	for (size_t i = 0; i < h->n_api; i++)
-		if (h->api[i].level == level)
-			wn->idx[wn->n++] = i;
-	qsort_r(wn->idx, wn->n, sizeof(*wn->idx), cmp_win, (void *)h);
-	return 0;
-}
-
-/* the window (index in h->api) holding @ts on @tid, or -1 */
-static int64_t win_of(const struct wins *wn, uint32_t tid, uint64_t ts)
-{
-	size_t lo = 0, hi = wn->n;
-	const struct npa_api *a;
-
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		a = &wn->h->api[wn->idx[mid]];
-		if (a->tid < tid || (a->tid == tid && a->begin <= ts))
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	if (!lo)
-		return -1;
-	a = &wn->h->api[wn->idx[lo - 1]];
-	if (a->tid != tid || ts > a->end)
-		return -1;
-	return (int64_t)wn->idx[lo - 1];
-}
-
 /* ---- the host's HCCL tasks and collectives ---- */
 
 static void task_from_info(struct npa_host *h, struct npa_hccl_task *t,
@@ -219,7 +162,7 @@ struct hccl_join {
 	size_t n_info;
 	const struct cann_hccl_op_info *opi;
 	size_t n_opi;
-	struct wins hw, nw;
+	struct npa_windows hw, nw;
 	int64_t *info_win; /* per hccl_info: its 5500 window */
 	int64_t *win_hop; /* per API call: its collective */
 	int64_t *api_op; /* per API call: its node_basic_info op */
@@ -295,7 +238,7 @@ static int hop_of(struct hccl_join *j, int64_t win, uint32_t dev, int64_t *out)
 	for (size_t k = 0; k < j->n_opi; k++) {
 		const struct cann_hccl_op_info *p = &j->opi[k];
 
-		if (win_of(&j->nw, p->hdr.thread_id, p->hdr.timestamp) != win)
+		if (npa_window_of(&j->nw, p->hdr.thread_id, p->hdr.timestamp) != win)
 			continue;
 		o->info = true;
 		o->relay = p->flags & 1;
@@ -330,7 +273,8 @@ static int join(struct hccl_join *j)
 		if (h->ops[i].api < h->n_api && j->api_op[h->ops[i].api] < 0)
 			j->api_op[h->ops[i].api] = (int64_t)i;
 	for (size_t i = 0; i < j->n_info; i++) {
-		j->info_win[i] = win_of(&j->hw, j->info[i].hdr.thread_id, j->info[i].hdr.timestamp);
+		j->info_win[i] =
+			npa_window_of(&j->hw, j->info[i].hdr.thread_id, j->info[i].hdr.timestamp);
 		outside += j->info_win[i] < 0;
 	}
 	if (outside)
@@ -341,7 +285,7 @@ static int join(struct hccl_join *j)
 			(unsigned long long)outside);
 	for (size_t i = 0; i < h->n_htask; i++) {
 		const struct npa_htask *ht = &h->htask[i];
-		int64_t win = win_of(&j->hw, ht->tid, ht->ts), hop;
+		int64_t win = npa_window_of(&j->hw, ht->tid, ht->ts), hop;
 		const char *type;
 		bool master, any = false;
 
@@ -349,7 +293,7 @@ static int join(struct hccl_join *j)
 			continue;
 		type = npa_dict_get(&h->types, (uint64_t)CANN_LEVEL_HCCL << 32 | h->api[win].type);
 		master = type && !strcmp(type, "master");
-		rc = hop_of(j, win_of(&j->nw, ht->tid, ht->ts), ht->dev, &hop);
+		rc = hop_of(j, npa_window_of(&j->nw, ht->tid, ht->ts), ht->dev, &hop);
 		/* one task per context id of the window's hccl_info, the last one counting */
 		for (size_t k = 0; !rc && k < j->n_info; k++) {
 			bool later = false;
@@ -394,16 +338,16 @@ int npa_hccl_load(struct npa_host *h, const char *data, struct npx_warn *w,
 	j.n_info = ri.n;
 	j.opi = ro.recs;
 	j.n_opi = ro.n;
-	rc = wins_init(&j.hw, h, CANN_LEVEL_HCCL);
+	rc = npa_windows_init(&j.hw, h, CANN_LEVEL_HCCL);
 	if (!rc)
-		rc = wins_init(&j.nw, h, CANN_LEVEL_NODE);
+		rc = npa_windows_init(&j.nw, h, CANN_LEVEL_NODE);
 	if (!rc && j.hw.n)
 		rc = join(&j);
 	if (rc)
 		rc = npuprof_set_error(err, rc, "out of memory");
 out:
-	free(j.hw.idx);
-	free(j.nw.idx);
+	npa_windows_free(&j.hw);
+	npa_windows_free(&j.nw);
 	free(j.info_win);
 	free(j.win_hop);
 	free(j.api_op);

@@ -360,18 +360,10 @@ static int load_dict(struct npa_host *h, const char *data, const char *what, boo
 
 /* ---- node windows ---- */
 
-struct windows {
-	const struct npa_host *h;
-	size_t *idx; /* node-level API calls, by (tid, begin, conn) */
-	size_t n;
-};
-
-static const struct npa_host *sort_host;
-
-static int cmp_window(const void *a, const void *b)
+static int cmp_window(const void *a, const void *b, void *arg)
 {
-	const struct npa_api *x = &sort_host->api[*(const size_t *)a];
-	const struct npa_api *y = &sort_host->api[*(const size_t *)b];
+	const struct npa_host *h = arg;
+	const struct npa_api *x = &h->api[*(const size_t *)a], *y = &h->api[*(const size_t *)b];
 
 	if (x->tid != y->tid)
 		return x->tid < y->tid ? -1 : 1;
@@ -380,8 +372,28 @@ static int cmp_window(const void *a, const void *b)
 	return x->conn < y->conn ? -1 : x->conn > y->conn;
 }
 
-/* The window (index in h->api) holding @ts on @tid, or -1. */
-static int64_t window_of(const struct windows *wn, uint32_t tid, uint64_t ts)
+int npa_windows_init(struct npa_windows *wn, const struct npa_host *h, uint32_t level)
+{
+	wn->h = h;
+	wn->n = 0;
+	wn->idx = malloc((h->n_api ? h->n_api : 1) * sizeof(*wn->idx));
+	if (!wn->idx)
+		return -ENOMEM;
+	for (size_t i = 0; i < h->n_api; i++)
+		if (h->api[i].level == level)
+			wn->idx[wn->n++] = i;
+	qsort_r(wn->idx, wn->n, sizeof(*wn->idx), cmp_window, (void *)h);
+	return 0;
+}
+
+void npa_windows_free(struct npa_windows *wn)
+{
+	free(wn->idx);
+	wn->idx = NULL;
+	wn->n = 0;
+}
+
+int64_t npa_window_of(const struct npa_windows *wn, uint32_t tid, uint64_t ts)
 {
 	size_t lo = 0, hi = wn->n;
 	const struct npa_api *a;
@@ -697,25 +709,23 @@ static uint32_t lonely_task_type(const char *type)
 static int join(struct host_read *r)
 {
 	struct npa_host *h = r->h;
-	struct windows wn = { .h = h };
+	struct npa_windows wn = { .h = h };
 	int64_t *win_op = NULL;
 	const struct cann_tensor_info **tis = NULL;
 	size_t i, cap_ops = 0, n_tis;
 	int rc = -ENOMEM;
 
-	wn.idx = malloc((h->n_api ? h->n_api : 1) * sizeof(*wn.idx));
+	rc = npa_windows_init(&wn, h, CANN_LEVEL_NODE);
+	if (rc)
+		goto out;
+	rc = -ENOMEM;
 	win_op = malloc((h->n_api ? h->n_api : 1) * sizeof(*win_op));
 	tis = malloc((r->n_nr ? r->n_nr : 1) * sizeof(*tis));
 	h->htask = calloc(r->n_nr ? r->n_nr : 1, sizeof(*h->htask));
-	if (!wn.idx || !win_op || !tis || !h->htask)
+	if (!win_op || !tis || !h->htask)
 		goto out;
-	for (i = 0; i < h->n_api; i++) {
+	for (i = 0; i < h->n_api; i++)
 		win_op[i] = -1;
-		if (h->api[i].level == CANN_LEVEL_NODE)
-			wn.idx[wn.n++] = i;
-	}
-	sort_host = h;
-	qsort(wn.idx, wn.n, sizeof(*wn.idx), cmp_window);
 
 	/* ops: one per window with a node_basic_info (the first one counts) */
 	for (i = 0; i < r->n_nr; i++) {
@@ -727,7 +737,7 @@ static int join(struct host_read *r)
 		/* at level 0 msprof takes no op info, only the launch's name */
 		if (n->kind != REC_NBI || h->cfg.level0)
 			continue;
-		win = window_of(&wn, n->tid, n->ts);
+		win = npa_window_of(&wn, n->tid, n->ts);
 		if (win < 0) {
 			npx_warn(r->w,
 				 "host/data: node_basic_info of thread %u at %llu ns is in no"
@@ -770,7 +780,7 @@ static int join(struct host_read *r)
 
 			if (r->nr[i].kind != REC_TENSOR)
 				continue;
-			win = window_of(&wn, r->nr[i].tid, r->nr[i].ts);
+			win = npa_window_of(&wn, r->nr[i].tid, r->nr[i].ts);
 			if (win >= 0 && win_op[win] >= 0)
 				tw[n_tw++] = (struct win_rec){ (size_t)win, i };
 		}
@@ -818,7 +828,7 @@ static int join(struct host_read *r)
 		ht->kernel = npa_dict_get(&h->hash, t->kernel_name);
 		if (!ht->kernel)
 			ht->kernel = "N/A";
-		win = window_of(&wn, n->tid, n->ts);
+		win = npa_window_of(&wn, n->tid, n->ts);
 		if (win >= 0) {
 			ht->conn = h->api[win].conn;
 			/* only kernel tasks take the window's op (msprof's is_kernel_task) */
@@ -854,7 +864,7 @@ static int join(struct host_read *r)
 out:
 	if (rc)
 		npuprof_set_error(r->err, rc, "out of memory");
-	free(wn.idx);
+	npa_windows_free(&wn);
 	free(win_op);
 	free(tis);
 	return rc;

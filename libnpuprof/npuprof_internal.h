@@ -1662,6 +1662,21 @@ struct npa_host {
 int npa_host_load(struct npa_host *h, const char *prof, struct npx_warn *w,
 		  struct npuprof_error *err);
 void npa_host_free(struct npa_host *h);
+
+/*
+ * The API windows of one level, sorted by (tid, begin, conn), to find the
+ * window holding a record (msprof's joins: a record belongs to the window
+ * on its thread that holds its timestamp). npa_window_of() gives the
+ * window's index in h->api, or -1.
+ */
+struct npa_windows {
+	const struct npa_host *h;
+	size_t *idx;
+	size_t n;
+};
+int npa_windows_init(struct npa_windows *wn, const struct npa_host *h, uint32_t level);
+int64_t npa_window_of(const struct npa_windows *wn, uint32_t tid, uint64_t ts);
+void npa_windows_free(struct npa_windows *wn);
 /* a hash's name, or its decimal digits in @buf */
 const char *npa_hash_name(const struct npa_host *h, uint64_t hash, char *buf, size_t len);
 /* a hash's name, or its decimal digits kept in @h; NULL: no memory */
