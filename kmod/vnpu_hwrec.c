@@ -176,15 +176,15 @@ static void vnpu_hwrec_collective(struct vnpu_ring *r, const struct vnpu_prof *p
 {
 	const struct vnpu_product_desc *p = task->stream->vfile->vdev->product;
 	u32 n = task->nids, link = vnpu_hccl_link(vnpu_product_id(p)), i;
-	u64 busy = 0, t = task->start, d, wait = 0;
-	struct vnpu_hccl_step st;
+	struct vnpu_hccl_step st = { .kind = VNPU_HCCL_NOTIFY_WAIT };
+	u64 busy, t = task->start, d, wait = 0;
 
-	for (i = 0; i < n; i++) {
-		vnpu_hccl_step(task->desc.comm_op, task->comm_nranks, task->comm_rank,
-			       task->desc.bytes, link, i, &st);
-		if (i != VNPU_HCCL_FIRST_WAIT)
-			busy += vnpu_model_hccl_step_ticks(p, &st);
-	}
+	/*
+	 * Every sub-task but the first wait: the collective's lock-step time
+	 * (the same on every rank) less that wait's own.
+	 */
+	busy = vnpu_model_comm_ticks(p, task->desc.comm_op, task->comm_nranks, task->desc.bytes) -
+	       vnpu_model_hccl_step_ticks(p, &st);
 	if (task->end - task->start > busy)
 		wait = task->end - task->start - busy;
 	for (i = 0; i < n; i++) {
