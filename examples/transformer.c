@@ -19,6 +19,7 @@
  * Run it under global profiling (npuprof run, or PROFILING_MODE=true with
  * PROFILING_OPTIONS) to profile its devices.
  */
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -104,10 +105,13 @@ static int layer(struct worker *w, int l, unsigned int batch)
  * One rank of a multi-process job: its device, the job's communicator.
  * TRANSFORMER_SLOW_RANK=r gives rank r three times the batch (unequal
  * work), so that the others wait for it at every AllReduce.
+ * TRANSFORMER_DIE_RANK=r makes rank r crash (SIGKILL) once its first layer
+ * is done: the others' next AllReduce is aborted, which their sync says.
  */
 static int run_rank(int layers)
 {
 	const char *dev_env = getenv("ASCEND_DEVICE_ID"), *slow = getenv("TRANSFORMER_SLOW_RANK");
+	const char *die = getenv("TRANSFORMER_DIE_RANK");
 	unsigned int batch = 2;
 	struct npuprof_error err;
 	struct worker w;
@@ -127,8 +131,14 @@ static int run_rank(int layers)
 	if (slow && *slow && (uint32_t)atoi(slow) == rank)
 		batch = 6;
 	ret = 0;
-	for (int l = 0; l < layers && !ret; l++)
+	for (int l = 0; l < layers && !ret; l++) {
 		ret = layer(&w, l, batch);
+		if (!ret && die && *die && (uint32_t)atoi(die) == rank) {
+			ret = check(npuprof_sync(w.dev, w.stream, 60000, &err), &err);
+			fprintf(stderr, "transformer: rank %u crashes after layer %d\n", rank, l);
+			raise(SIGKILL);
+		}
+	}
 	if (!ret)
 		ret = check(npuprof_sync(w.dev, w.stream, 60000, &err), &err);
 	npuprof_close(w.dev);

@@ -513,13 +513,17 @@ u32 vnpu_comm_devices(const struct vnpu_ktask *task)
  * @task: the task, arrived or (when cancelled) still queued.
  * @h: its handle, whose queued count it leaves.
  * @cancelled: the task's file is being released.
+ *
+ * Return: whether the collective ran (every rank arrived, none left, all
+ * agreed); false when it was aborted.
  */
-void vnpu_comm_leave(struct vnpu_device *vdev, struct vnpu_ktask *task,
+bool vnpu_comm_leave(struct vnpu_device *vdev, struct vnpu_ktask *task,
 		     struct vnpu_comm_handle *h, bool cancelled)
 {
 	struct vnpu_communicator *cm = task->cm;
 	struct vnpu_comm *c = task->comm, *gone = NULL;
 	u32 kick = 0;
+	bool ran;
 
 	lockdep_assert_held(&vdev->lock);
 	h->queued--;
@@ -529,6 +533,7 @@ void vnpu_comm_leave(struct vnpu_device *vdev, struct vnpu_ktask *task,
 		cm->broken = true;
 		kick = cm->devices;
 	}
+	ran = c && c->done;
 	if (c) {
 		c->left |= BIT(task->comm_rank);
 		/* the last arrived rank to leave a collective that will not grow */
@@ -543,4 +548,5 @@ void vnpu_comm_leave(struct vnpu_device *vdev, struct vnpu_ktask *task,
 	vnpu_comm_free(gone);
 	if (kick)
 		vnpu_comm_kick(kick, vdev->id);
+	return ran;
 }

@@ -271,6 +271,8 @@ struct vnpu_ktask {
  * @npending: length of @pending.
  * @ready_at: device time at which the stream's last task ends.
  * @last_done_id: id of the last completed task, 0 if none.
+ * @comm_aborted: collectives that completed without running (aborted)
+ *                since a sync of the stream last reported them.
  */
 struct vnpu_stream {
 	struct kref ref;
@@ -287,6 +289,7 @@ struct vnpu_stream {
 	u32 npending;
 	u64 ready_at;
 	u64 last_done_id;
+	u32 comm_aborted;
 };
 
 /**
@@ -368,6 +371,8 @@ struct vnpu_device {
  *           copied in, not yet reserved (under vdev->lock).
  * @last_done_id: id of the last completed task of this file.
  * @last_end: device time the last completed task of this file ended.
+ * @comm_aborted: collectives of this file that completed without running
+ *                since a sync of all its streams last reported them.
  * @prof: the session this file started, active or stopped (under @lock).
  * @prof_wq: poll() waits here; in the file so epoll never outlives it.
  * @uid: the effective user that opened it.
@@ -381,6 +386,7 @@ struct vnpu_file {
 	u32 nstaged;
 	u64 last_done_id;
 	u64 last_end;
+	u32 comm_aborted;
 	struct vnpu_prof *prof;
 	wait_queue_head_t prof_wq;
 	kuid_t uid;
@@ -512,7 +518,7 @@ void vnpu_comm_arrive(struct vnpu_device *vdev, struct vnpu_ktask *task,
 		      u64 ready);
 bool vnpu_comm_ready(const struct vnpu_ktask *task, u64 *start, u64 *end);
 u32 vnpu_comm_devices(const struct vnpu_ktask *task);
-void vnpu_comm_leave(struct vnpu_device *vdev, struct vnpu_ktask *task,
+bool vnpu_comm_leave(struct vnpu_device *vdev, struct vnpu_ktask *task,
 		     struct vnpu_comm_handle *h, bool cancelled);
 
 #endif /* _VNPU_DRV_H */

@@ -224,8 +224,12 @@ static void vnpu_exec_complete(struct vnpu_device *vdev, struct vnpu_ktask *task
 	trace_vnpu_task_end(vdev->id, task->id, s->hw_id, task->desc.task_type,
 			    task->desc.op_type, task->start, task->end, dur_ns,
 			    s->npending);
-	if (task->desc.task_type == VNPU_TASK_COMMUNICATION)
-		vnpu_comm_leave(vdev, task, vnpu_task_handle(vfile, task), false);
+	/* an aborted collective: the next sync says so (docs/uapi.md) */
+	if (task->desc.task_type == VNPU_TASK_COMMUNICATION &&
+	    !vnpu_comm_leave(vdev, task, vnpu_task_handle(vfile, task), false)) {
+		s->comm_aborted++;
+		vfile->comm_aborted++;
+	}
 	vnpu_task_free(task);
 }
 

@@ -167,7 +167,7 @@ long vnpu_ioctl_sync(struct vnpu_file *vfile, void __user *arg)
 	struct vnpu_device *vdev = vfile->vdev;
 	struct vnpu_stream *stream = NULL;
 	struct vnpu_sync sy;
-	u32 usize;
+	u32 usize, aborted;
 	long ret;
 
 	ret = vnpu_copy_struct_in(&sy, sizeof(sy), VNPU_SYNC_SIZE_VER0, arg);
@@ -190,18 +190,29 @@ long vnpu_ioctl_sync(struct vnpu_file *vfile, void __user *arg)
 	if (ret)
 		goto out_put;
 
+	/*
+	 * A collective that was aborted (a rank left, or the ranks disagreed)
+	 * completed without running: the sync after it fails with -EPIPE,
+	 * once, as a runtime reports a failed task at the next synchronize.
+	 */
 	spin_lock(&vdev->lock);
 	if (stream) {
 		sy.last_task_id = stream->last_done_id;
 		sy.device_time = stream->ready_at;
+		aborted = stream->comm_aborted;
+		stream->comm_aborted = 0;
 	} else {
 		sy.last_task_id = vfile->last_done_id;
 		sy.device_time = vfile->last_end;
+		aborted = vfile->comm_aborted;
+		vfile->comm_aborted = 0;
 	}
 	spin_unlock(&vdev->lock);
 	usize = sy.size;
 	sy.size = sizeof(sy);
 	ret = vnpu_copy_struct_out(arg, &sy, sizeof(sy), usize);
+	if (!ret && aborted)
+		ret = -EPIPE;
 out_put:
 	if (stream)
 		vnpu_stream_put(stream);

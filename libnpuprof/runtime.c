@@ -331,12 +331,15 @@ static int do_sync(struct npuprof_dev *dev, uint32_t stream, uint32_t flags,
 	ret = ioctl(dev->fd, VNPU_IOC_SYNC, &sy) ? -errno : 0;
 	r1 = npuprof_now_ns();
 	if (ret) {
-		if (flags)
-			npuprof_set_error(err, ret, "vnpu%u: sync of all streams: %s", dev->id,
-					  strerror(-ret));
-		else
-			npuprof_set_error(err, ret, "vnpu%u: sync of stream %u: %s", dev->id,
-					  stream, strerror(-ret));
+		char what[32] = "all streams";
+
+		if (!(flags & VNPU_SYNC_F_ALL_STREAMS))
+			snprintf(what, sizeof(what), "stream %u", stream);
+		/* the driver's word for a collective that completed without running */
+		npuprof_set_error(err, ret, "vnpu%u: sync of %s: %s", dev->id, what,
+				  ret == -EPIPE ? "a collective was aborted (a rank of its "
+						  "communicator left, or the ranks disagreed on it)"
+						: strerror(-ret));
 	}
 	npuprof_api_record(NPUPROF_API_SYNC, t0, r0, r1);
 	return ret;

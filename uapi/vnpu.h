@@ -36,7 +36,7 @@
 
 /* The user API version reported by VNPU_IOC_GET_INFO: major << 16 | minor. */
 #define VNPU_UAPI_VERSION_MAJOR 0
-#define VNPU_UAPI_VERSION_MINOR 6
+#define VNPU_UAPI_VERSION_MINOR 7
 #define VNPU_UAPI_VERSION ((VNPU_UAPI_VERSION_MAJOR << 16) | VNPU_UAPI_VERSION_MINOR)
 
 #define VNPU_MAX_DEVICES 16	  /* bits of a COMMUNICATION task's mask */
@@ -373,6 +373,8 @@ struct vnpu_submit {
  * @timeout_ms: in: 0 waits forever. -ETIMEDOUT when it expires; the wait
  *              is interruptible (-EINTR / restart). With VNPU_SYNC_F_NOWAIT
  *              there is no wait: -ETIMEDOUT at once unless idle.
+ *              0.7: -EPIPE (outputs written) when a collective on the
+ *              stream(s) was aborted since the last sync that said so.
  * @last_task_id: out: id of the last task completed on the stream(s).
  * @device_time: out: the device's system counter when the stream(s)
  *               became idle (ticks of sys_cnt_freq_khz).

@@ -83,6 +83,8 @@ static const char *ename(int e)
 		return "EMFILE";
 	case ENOMEM:
 		return "ENOMEM";
+	case EPIPE:
+		return "EPIPE";
 	default:
 		snprintf(buf, sizeof(buf), "errno %d", e);
 		return buf;

@@ -679,6 +679,87 @@ TEST_F_TIMEOUT(ranks, skew_is_wait_on_the_fast_rank, 300)
 	vnpu_sh(NULL, 0, "rm -rf %s", dir);
 }
 
+/*
+ * Rows of HCCL's sub-tasks in @prof's task_time; the summed duration (us)
+ * of the first @first of them, and of the rest.
+ */
+static int comm_rows(const char *prof, int first, double *us, double *rest)
+{
+	char out[128];
+	int n = -1;
+
+	*us = *rest = -1;
+	if (!vnpu_sh(out, sizeof(out),
+		     "awk -F, '$3 ~ /^(MEMCPY_ASYNC|NOTIFY_WAIT|NOTIFY_RECORD)$/ "
+		     "{ if (n++ < %d) s += $6; else t += $6 } "
+		     "END { printf \"%%d %%.3f %%.3f\", n, s, t }' "
+		     "%s/mindstudio_profiler_output/task_time_*.csv",
+		     first, prof))
+		sscanf(out, "%d %lf %lf", &n, us, rest);
+	return n;
+}
+
+/*
+ * Issue 15: a member that dies mid-job aborts the collective for the
+ * others with a clear error, and their data is still exported. Rank 1
+ * crashes (SIGKILL) after its first layer: rank 0's second and third
+ * AllReduce are aborted (their sub-tasks take no time), its sync says so
+ * and it fails, exporting its folder at exit; `run` exports what the
+ * killed rank left (nothing of its devices: its collector had not drained
+ * them, which the export warns about).
+ */
+TEST_F_TIMEOUT(ranks, a_dying_rank_aborts_the_others, 300)
+{
+	char dir[] = "/tmp/npuprof-die-XXXXXX", pat[PATH_MAX], path[PATH_MAX + 64];
+	const int steps = (int)vnpu_hccl_steps(VNPU_COMM_ALLREDUCE, 2);
+	static char out[16384];
+	int ret, seen = 0;
+	glob_t g;
+
+	if (vnpu_param_devices() < 2)
+		SKIP(return, "needs devices=2");
+	find_tools();
+	ASSERT_NE(NULL, mkdtemp(dir));
+	ret = vnpu_sh(out, sizeof(out),
+		      "{ TRANSFORMER_DIE_RANK=1 %s run --ranks 2 --level L1 --output %s -- "
+		      "%s/transformer 3; } 2>&1",
+		      npuprof, dir, examples);
+	/* run's status: the rank a signal killed */
+	EXPECT_EQ(128 + SIGKILL, ret) TH_LOG("%s", out);
+	EXPECT_NE(NULL, strstr(out, "transformer: vnpu0: sync of stream 0: a collective was "
+				    "aborted (a rank of its communicator left"))
+	TH_LOG("%s", out);
+	EXPECT_NE(NULL, strstr(out, "killed by signal 9 (Killed); exporting what it collected"))
+	TH_LOG("%s", out);
+	snprintf(pat, sizeof(pat), "%s/PROF_*", dir);
+	ASSERT_EQ(0, glob(pat, 0, NULL, &g));
+	ASSERT_EQ(2, g.gl_pathc) TH_LOG("%s", out);
+	for (size_t i = 0; i < 2; i++) {
+		double us, rest;
+		int64_t r;
+		int n;
+
+		snprintf(path, sizeof(path), "%s/host/info.json", g.gl_pathv[i]);
+		r = info_rank_id(path);
+		ASSERT_TRUE(r == 0 || r == 1);
+		seen |= 1 << r;
+		snprintf(path, sizeof(path), "%s/mindstudio_profiler_output/README.txt",
+			 g.gl_pathv[i]);
+		EXPECT_EQ(0, access(path, F_OK)) TH_LOG("rank %lld not exported", (long long)r);
+		if (r)
+			continue;
+		n = comm_rows(g.gl_pathv[i], steps, &us, &rest);
+		TH_LOG("rank 0: %d sub-task rows, %.3f us, then %.3f us", n, us, rest);
+		/* three AllReduces, only the first with time */
+		EXPECT_EQ(3 * steps, n);
+		EXPECT_LT(1.0, us);
+		EXPECT_EQ(0.0, rest);
+	}
+	EXPECT_EQ(3, seen);
+	globfree(&g);
+	vnpu_sh(NULL, 0, "rm -rf %s", dir);
+}
+
 /* npuprof_comm_init_ranks's errors name the variable or the file */
 TEST(comm_init_ranks_errors)
 {

@@ -133,20 +133,29 @@ TEST_F(comm, destroy_validation)
 	s = collective(self->fd[0], self->id[0], VNPU_COMM_ALLREDUCE, 1 << 20);
 	ASSERT_LE(0, s);
 	EXPECT_EQ(-EBUSY, comm_destroy(self->fd[0], self->id[0]));
-	/* rank 1 leaves: the group is broken, rank 0's collective ends at once */
+	/*
+	 * rank 1 leaves: the group is broken, rank 0's collective ends at
+	 * once, and its next sync says so, once (per stream, per file)
+	 */
 	EXPECT_EQ(0, comm_destroy(self->fd[1], self->id[1]));
 	EXPECT_EQ(-ENOENT, comm_destroy(self->fd[1], self->id[1]));
+	EXPECT_EQ(-EPIPE, vnpu_sync_stream(self->fd[0], (unsigned int)s, 0, 5000, NULL));
 	EXPECT_EQ(0, vnpu_sync_stream(self->fd[0], (unsigned int)s, 0, 5000, NULL));
+	EXPECT_EQ(-EPIPE, vnpu_sync_stream(self->fd[0], 0, VNPU_SYNC_F_ALL_STREAMS, 5000, NULL));
+	EXPECT_EQ(0, vnpu_sync_stream(self->fd[0], 0, VNPU_SYNC_F_ALL_STREAMS, 5000, NULL));
 	EXPECT_EQ(0, comm_destroy(self->fd[0], self->id[0]));
 	/* a handle that is gone: its tasks are refused */
 	EXPECT_EQ(-ENOENT, collective(self->fd[0], self->id[0], VNPU_COMM_ALLREDUCE, 4096));
 }
 
-/* Run @n collectives on each rank in order; the device time each ended. */
-/* Per rank, two collectives of @ops and @bytes (NULL: 8 MiB each), in order. */
+/*
+ * Per rank, two collectives of @ops and @bytes (NULL: 8 MiB each), in
+ * order: the device time each ended, and what the sync after it said
+ * (@rc NULL: it must be 0).
+ */
 static void run_sized_in_order(struct __test_metadata *_metadata, FIXTURE_DATA(comm) * self,
 			       const __u32 ops[2][2], const __u64 bytes[2][2], __u64 end[2][2],
-			       __u64 start[2])
+			       __u64 start[2], int rc[2][2])
 {
 	struct vnpu_sync sy;
 	int s[2];
@@ -168,7 +177,13 @@ static void run_sized_in_order(struct __test_metadata *_metadata, FIXTURE_DATA(c
 			ASSERT_EQ(0, vnpu_submit_tasks(self->fd[r], &t, 1, NULL));
 		}
 		for (int r = 0; r < 2; r++) {
-			ASSERT_EQ(0, vnpu_sync_stream(self->fd[r], s[r], 0, 5000, &sy));
+			int ret = vnpu_sync_stream(self->fd[r], s[r], 0, 5000, &sy);
+
+			if (rc)
+				rc[r][k] = ret;
+			else
+				ASSERT_EQ(0, ret);
+			/* an aborted collective's sync still tells where the stream is */
 			end[r][k] = sy.device_time;
 		}
 	}
@@ -177,7 +192,7 @@ static void run_sized_in_order(struct __test_metadata *_metadata, FIXTURE_DATA(c
 static void run_in_order(struct __test_metadata *_metadata, FIXTURE_DATA(comm) * self,
 			 const __u32 ops[2][2], __u64 end[2][2], __u64 start[2])
 {
-	run_sized_in_order(_metadata, self, ops, NULL, end, start);
+	run_sized_in_order(_metadata, self, ops, NULL, end, start, NULL);
 }
 
 /*
@@ -205,15 +220,19 @@ TEST_F(comm, disagreeing_ranks_break_the_group)
 	const __u32 ops[2][2] = { { VNPU_COMM_ALLREDUCE, VNPU_COMM_ALLREDUCE },
 				  { VNPU_COMM_BROADCAST, VNPU_COMM_ALLREDUCE } };
 	__u64 end[2][2], start[2];
+	int rc[2][2];
 
 	ASSERT_EQ(0, vnpu_comm_group(self->fd, 2, self->id));
-	run_in_order(_metadata, self, ops, end, start);
+	run_sized_in_order(_metadata, self, ops, NULL, end, start, rc);
 	/*
 	 * The second collective, which both ranks agree on, takes no time:
 	 * the group broke at the first (an agreeing pair takes 8 MiB's time).
+	 * Every sync after an aborted collective says so.
 	 */
 	for (int r = 0; r < 2; r++) {
 		EXPECT_EQ(end[r][0], end[r][1]) TH_LOG("rank %d", r);
+		EXPECT_EQ(-EPIPE, rc[r][0]) TH_LOG("rank %d", r);
+		EXPECT_EQ(-EPIPE, rc[r][1]) TH_LOG("rank %d", r);
 	}
 }
 
@@ -227,12 +246,46 @@ TEST_F(comm, disagreeing_sizes_break_the_group)
 				  { VNPU_COMM_ALLREDUCE, VNPU_COMM_ALLREDUCE } };
 	const __u64 bytes[2][2] = { { 8 << 20, 8 << 20 }, { 4 << 20, 8 << 20 } };
 	__u64 end[2][2], start[2];
+	int rc[2][2];
 
 	ASSERT_EQ(0, vnpu_comm_group(self->fd, 2, self->id));
-	run_sized_in_order(_metadata, self, ops, bytes, end, start);
+	run_sized_in_order(_metadata, self, ops, bytes, end, start, rc);
 	for (int r = 0; r < 2; r++) {
 		EXPECT_EQ(end[r][0], end[r][1]) TH_LOG("rank %d", r);
+		EXPECT_EQ(-EPIPE, rc[r][0]) TH_LOG("rank %d", r);
+		EXPECT_EQ(-EPIPE, rc[r][1]) TH_LOG("rank %d", r);
 	}
+}
+
+/*
+ * A rank that calls a collective the other never calls: its stream waits
+ * (a sync with a timeout says -ETIMEDOUT, other streams go on) until the
+ * other leaves, and then the collective is aborted, which its next sync
+ * says (-EPIPE).
+ */
+TEST_F(comm, unmatched_collective_waits_then_aborts)
+{
+	__u64 end[2][2], start[2];
+	const __u32 ops[2][2] = { { VNPU_COMM_ALLREDUCE, VNPU_COMM_ALLREDUCE },
+				  { VNPU_COMM_ALLREDUCE, VNPU_COMM_ALLREDUCE } };
+	struct vnpu_task t;
+	int s, other;
+
+	ASSERT_EQ(0, vnpu_comm_group(self->fd, 2, self->id));
+	run_in_order(_metadata, self, ops, end, start);
+	/* a third on rank 0 alone */
+	s = collective(self->fd[0], self->id[0], VNPU_COMM_ALLREDUCE, 1 << 20);
+	ASSERT_LE(0, s);
+	EXPECT_EQ(-ETIMEDOUT, vnpu_sync_stream(self->fd[0], (unsigned int)s, 0, 200, NULL));
+	/* another stream of the file runs meanwhile */
+	other = vnpu_stream_new(self->fd[0]);
+	ASSERT_LE(0, other);
+	vnpu_task_init(&t, "matmul", "MatMul", VNPU_TASK_AI_CORE, (unsigned int)other, 1 << 20,
+		       1 << 20);
+	EXPECT_EQ(0, vnpu_submit_tasks(self->fd[0], &t, 1, NULL));
+	EXPECT_EQ(0, vnpu_sync_stream(self->fd[0], (unsigned int)other, 0, 5000, NULL));
+	EXPECT_EQ(0, comm_destroy(self->fd[1], self->id[1]));
+	EXPECT_EQ(-EPIPE, vnpu_sync_stream(self->fd[0], (unsigned int)s, 0, 5000, NULL));
 }
 
 /* nobody, outside the group: its joins and collectives are refused. */

@@ -486,7 +486,7 @@ static const int doc_info[] = { EFAULT, EINVAL, E2BIG, 0 };
 static const int doc_create[] = { EFAULT, EINVAL, E2BIG, EMFILE, ENOMEM, 0 };
 static const int doc_destroy[] = { EFAULT, EINVAL, E2BIG, ENOENT, EINTR, 0 };
 static const int doc_submit[] = { EFAULT, EINVAL, E2BIG, EMSGSIZE, ENOENT, ENOMEM, EINTR, 0 };
-static const int doc_sync[] = { EFAULT, EINVAL, E2BIG, ENOENT, ETIMEDOUT, EINTR, 0 };
+static const int doc_sync[] = { EFAULT, EINVAL, E2BIG, ENOENT, ETIMEDOUT, EINTR, EPIPE, 0 };
 static const int doc_pstart[] = { EFAULT, EINVAL, E2BIG, EOPNOTSUPP, ENOMEM, EBUSY, 0 };
 static const int doc_pstop[] = { EFAULT, EINVAL, E2BIG, ENOENT, EPERM, 0 };
 static const int doc_pstats[] = { EFAULT, EINVAL, E2BIG, 0 };
@@ -496,7 +496,7 @@ static const int st_none[] = { 0 };
 static const int st_create[] = { EMFILE, ENOMEM, 0 };
 static const int st_destroy[] = { ENOENT, EINTR, 0 };
 static const int st_submit[] = { ENOENT, ENOMEM, EINTR, 0 };
-static const int st_sync[] = { ENOENT, ETIMEDOUT, EINTR, 0 };
+static const int st_sync[] = { ENOENT, ETIMEDOUT, EINTR, EPIPE, 0 };
 static const int st_pstart[] = { EBUSY, ENOMEM, 0 };
 static const int st_pstop[] = { ENOENT, EPERM, 0 };
 
