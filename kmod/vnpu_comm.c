@@ -70,6 +70,7 @@ struct vnpu_communicator {
  * @arrived: ranks whose task reached the head of its stream.
  * @left: ranks whose task completed or was cancelled.
  * @bytes: message size per rank, the first rank's (the others must agree).
+ * @link_mbps: the slowest link of the ranks that arrived.
  * @ready: the latest arrival time, device ticks.
  * @start: start of the collective, once @done.
  * @end: end of the collective, once @done.
@@ -84,6 +85,7 @@ struct vnpu_comm {
 	u32 arrived;
 	u32 left;
 	u64 bytes;
+	u32 link_mbps;
 	u64 ready;
 	u64 start;
 	u64 end;
@@ -416,8 +418,11 @@ static struct vnpu_comm *vnpu_comm_join(struct vnpu_ktask *task, u64 ready)
 	c->op = task->desc.comm_op;
 	list_add_tail(&c->node, &cm->pending);
 found:
-	if (!c->arrived)
+	if (!c->arrived) {
 		c->bytes = task->desc.bytes;
+		c->link_mbps = task->comm_link_mbps;
+	}
+	c->link_mbps = min(c->link_mbps, task->comm_link_mbps);
 	c->arrived |= BIT(task->comm_rank);
 	c->ready = max(c->ready, ready);
 	task->comm_ready = ready;
@@ -445,13 +450,17 @@ void vnpu_comm_arrive(struct vnpu_device *vdev, struct vnpu_ktask *task, u64 rea
 	struct vnpu_comm *c;
 
 	lockdep_assert_held(&vdev->lock);
+	task->comm_link_mbps = READ_ONCE(vdev->link_bw_mbps) ?: vdev->product->link_bw_mbps;
 	spin_lock(&vnpu_comm_lock);
 	c = vnpu_comm_join(task, ready);
 	if (c->arrived == vnpu_comm_all_ranks(cm) && !c->aborted && !cm->broken) {
 		c->start = c->ready;
-		/* the last to arrive waits the least: its sub-tasks end it */
-		c->end = c->start + vnpu_model_comm_ticks(vdev->product, c->op, cm->nranks,
-							   c->bytes);
+		/*
+		 * the last to arrive waits the least: its sub-tasks end it, at
+		 * the pace of the slowest link
+		 */
+		c->end = c->start + vnpu_model_comm_ticks_link(vdev->product, c->link_mbps, c->op,
+								cm->nranks, c->bytes);
 		c->done = true;
 	}
 	/* done, or aborted: the other ranks' executors may have a task to run */
@@ -462,14 +471,15 @@ void vnpu_comm_arrive(struct vnpu_device *vdev, struct vnpu_ktask *task, u64 rea
 
 /**
  * vnpu_comm_ready() - can the arrived @task run, and when?
- * @task: an arrived COMMUNICATION task.
+ * @task: an arrived COMMUNICATION task; gets the ring's pace when it can
+ *        run (@task->comm_slow_mbps).
  * @start: set to its start when it can run.
  * @end: set to its end when it can run.
  *
  * Return: true when every rank arrived, or the collective cannot happen
  * (aborted, or its communicator broken: the task then takes no time).
  */
-bool vnpu_comm_ready(const struct vnpu_ktask *task, u64 *start, u64 *end)
+bool vnpu_comm_ready(struct vnpu_ktask *task, u64 *start, u64 *end)
 {
 	struct vnpu_comm *c = task->comm;
 	bool ready;
@@ -483,6 +493,7 @@ bool vnpu_comm_ready(const struct vnpu_ktask *task, u64 *start, u64 *end)
 	if (c->done) {
 		*start = task->comm_ready;
 		*end = c->end;
+		task->comm_slow_mbps = c->link_mbps;
 	} else if (ready) {
 		*start = task->comm_ready;
 		*end = task->comm_ready;

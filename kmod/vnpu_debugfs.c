@@ -12,6 +12,13 @@
  *              gives the allocations still to go. Stock kernels lack
  *              CONFIG_FAILSLAB, so the module counts its own allocations;
  *              that also keeps other subsystems out of the experiment.
+ *  vnpuN/link_bw_mbps
+ *              the bandwidth (MB/s) of the link device N's collectives copy
+ *              over, 1 .. VNPU_LINK_BW_MAX_MBPS; 0 (the default) is the
+ *              product's (vnpu_info.link_bw_mbps). A slower one is the slow
+ *              link of the communication matrix: the ring runs at its pace,
+ *              the other ranks waiting for it. Read back: the value in
+ *              force. Collectives take it when they arrive.
  *
  * The module works without debugfs; a failure to create it is not an error.
  */
@@ -106,13 +113,46 @@ static int vnpu_fail_alloc_set(void *data, u64 val)
 DEFINE_DEBUGFS_ATTRIBUTE(vnpu_fail_alloc_fops, vnpu_fail_alloc_get,
 			 vnpu_fail_alloc_set, "%llu\n");
 
+/* 10 TB/s: more than any link, and far from overflowing the model */
+#define VNPU_LINK_BW_MAX_MBPS 10000000
+
+static int vnpu_link_bw_get(void *data, u64 *val)
+{
+	struct vnpu_device *vdev = data;
+
+	*val = READ_ONCE(vdev->link_bw_mbps) ?: vdev->product->link_bw_mbps;
+	return 0;
+}
+
+static int vnpu_link_bw_set(void *data, u64 val)
+{
+	struct vnpu_device *vdev = data;
+
+	if (val > VNPU_LINK_BW_MAX_MBPS)
+		return -EINVAL;
+	WRITE_ONCE(vdev->link_bw_mbps, (u32)val);
+	return 0;
+}
+DEFINE_DEBUGFS_ATTRIBUTE(vnpu_link_bw_fops, vnpu_link_bw_get, vnpu_link_bw_set, "%llu\n");
+
 void vnpu_debugfs_init(void)
 {
+	struct vnpu_device *vdev;
+	u32 i;
+
 	vnpu_debugfs_dir = debugfs_create_dir(VNPU_NAME, NULL);
 	debugfs_create_file("objects", 0400, vnpu_debugfs_dir, NULL,
 			    &vnpu_objects_fops);
 	debugfs_create_file_unsafe("fail_alloc", 0600, vnpu_debugfs_dir, NULL,
 				   &vnpu_fail_alloc_fops);
+	for (i = 0; (vdev = vnpu_device_get(i)); i++) {
+		char name[16];
+		struct dentry *dir;
+
+		snprintf(name, sizeof(name), "vnpu%u", i);
+		dir = debugfs_create_dir(name, vnpu_debugfs_dir);
+		debugfs_create_file_unsafe("link_bw_mbps", 0600, dir, vdev, &vnpu_link_bw_fops);
+	}
 }
 
 void vnpu_debugfs_exit(void)

@@ -220,6 +220,9 @@ struct vnpu_prof {
  * @comm_nranks: the ranks of @cm.
  * @comm_ready: when it arrived at its rendezvous, device time: its
  *              first sub-task starts then.
+ * @comm_link_mbps: the bandwidth of its device's link when it arrived.
+ * @comm_slow_mbps: the slowest of its ranks' links, once every rank
+ *                  arrived: the ring's pace.
  * @comm: the rendezvous of a COMMUNICATION task once it reached the head of
  *        its stream; NULL before and for other types.
  * @comm_spare: a rendezvous allocated at submit for a COMMUNICATION task,
@@ -243,6 +246,8 @@ struct vnpu_ktask {
 	u32 comm_nranks;
 	u64 comm_seq;
 	u64 comm_ready;
+	u32 comm_link_mbps;
+	u32 comm_slow_mbps;
 	struct vnpu_comm *comm;
 	struct vnpu_comm *comm_spare;
 	u64 start;
@@ -315,6 +320,8 @@ struct vnpu_stream {
  * @running_cancelled: its file is being released: stop pacing it.
  * @epoch_ns: CLOCK_MONOTONIC at device time 0 (pacing).
  * @kick: bumped whenever a task may have become runnable.
+ * @link_bw_mbps: the bandwidth of the link its collectives' copies take,
+ *                0 for the product's (debugfs link_bw_mbps: a slow link).
  * @exec_wq: the executor waits here for work.
  * @done_wq: syncs and submitters waiting for room wait here.
  * @exec_thread: runs vnpu_exec_thread().
@@ -348,6 +355,7 @@ struct vnpu_device {
 	u64 epoch_ns;
 
 	atomic_t kick;
+	u32 link_bw_mbps;
 	wait_queue_head_t exec_wq;
 	wait_queue_head_t done_wq;
 	struct task_struct *exec_thread;
@@ -516,7 +524,7 @@ struct vnpu_comm *vnpu_comm_alloc(void);
 void vnpu_comm_free(struct vnpu_comm *c);
 void vnpu_comm_arrive(struct vnpu_device *vdev, struct vnpu_ktask *task,
 		      u64 ready);
-bool vnpu_comm_ready(const struct vnpu_ktask *task, u64 *start, u64 *end);
+bool vnpu_comm_ready(struct vnpu_ktask *task, u64 *start, u64 *end);
 u32 vnpu_comm_devices(const struct vnpu_ktask *task);
 bool vnpu_comm_leave(struct vnpu_device *vdev, struct vnpu_ktask *task,
 		     struct vnpu_comm_handle *h, bool cancelled);

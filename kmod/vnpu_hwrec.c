@@ -168,29 +168,42 @@ static const u8 vnpu_hccl_sqe[VNPU_HCCL_KIND_COUNT] = {
  * The sub-tasks of collective @task, back to back from its start: each
  * takes its modelled time, and the first Notify_Wait whatever is left of
  * the task once the others are counted (the time this rank waited for
- * the last to arrive). An aborted collective has no time: its sub-tasks
- * all start and end at its start.
+ * the last to arrive). The ring runs at the pace of its slowest link: a
+ * rank whose own copy was faster waits the difference at its next
+ * Notify_Wait. An aborted collective has no time: its sub-tasks all
+ * start and end at its start.
  */
 static void vnpu_hwrec_collective(struct vnpu_ring *r, const struct vnpu_prof *prof,
 				  const struct vnpu_ktask *task)
 {
 	const struct vnpu_product_desc *p = task->stream->vfile->vdev->product;
 	u32 n = task->nids, link = vnpu_hccl_link(vnpu_product_id(p)), i;
+	u32 own = task->comm_link_mbps, slow = task->comm_slow_mbps;
 	struct vnpu_hccl_step st = { .kind = VNPU_HCCL_NOTIFY_WAIT };
-	u64 busy, t = task->start, d, wait = 0;
+	u64 busy, t = task->start, d, wait = 0, lag = 0;
 
 	/*
 	 * Every sub-task but the first wait: the collective's lock-step time
 	 * (the same on every rank) less that wait's own.
 	 */
-	busy = vnpu_model_comm_ticks(p, task->desc.comm_op, task->comm_nranks, task->desc.bytes) -
-	       vnpu_model_hccl_step_ticks(p, &st);
+	busy = vnpu_model_comm_ticks_link(p, slow, task->desc.comm_op, task->comm_nranks,
+					  task->desc.bytes) -
+	       vnpu_model_hccl_step_ticks(p, slow, &st);
 	if (task->end - task->start > busy)
 		wait = task->end - task->start - busy;
 	for (i = 0; i < n; i++) {
 		vnpu_hccl_step(task->desc.comm_op, task->comm_nranks, task->comm_rank,
 			       task->desc.bytes, link, i, &st);
-		d = i == VNPU_HCCL_FIRST_WAIT ? wait : vnpu_model_hccl_step_ticks(p, &st);
+		d = vnpu_model_hccl_step_ticks(p, own, &st);
+		if (i == VNPU_HCCL_FIRST_WAIT) {
+			d = wait;
+		} else if (st.kind == VNPU_HCCL_NOTIFY_WAIT) {
+			d += lag;
+			lag = 0;
+		} else if (st.kind != VNPU_HCCL_NOTIFY_RECORD && st.link != VNPU_LINK_ON_CHIP) {
+			lag = vnpu_model_hccl_step_ticks(p, slow, &st);
+			lag = lag > d ? lag - d : 0;
+		}
 		if (task->end == task->start)
 			d = 0;
 		/* never past the task's end (a model that changed under it) */

@@ -332,7 +332,8 @@ static u64 vnpu_model_xfer_ticks(const struct vnpu_product_desc *p, u64 bytes, u
 
 /**
  * vnpu_model_hccl_step_ticks() - duration of one sub-task of a collective
- * @p: the product (memory and link bandwidth, system counter).
+ * @p: the product (memory bandwidth, system counter).
+ * @link_mbps: the bandwidth of the link the copy takes (0: the product's).
  * @st: the sub-task (uapi/vnpu_hccl.h).
  *
  * A copy costs VNPU_MODEL_COMM_STEP_NS plus its bytes over the link (a
@@ -343,7 +344,8 @@ static u64 vnpu_model_xfer_ticks(const struct vnpu_product_desc *p, u64 bytes, u
  *
  * Return: system counter ticks.
  */
-u64 vnpu_model_hccl_step_ticks(const struct vnpu_product_desc *p, const struct vnpu_hccl_step *st)
+u64 vnpu_model_hccl_step_ticks(const struct vnpu_product_desc *p, u32 link_mbps,
+			       const struct vnpu_hccl_step *st)
 {
 	u64 ticks;
 
@@ -357,13 +359,17 @@ u64 vnpu_model_hccl_step_ticks(const struct vnpu_product_desc *p, const struct v
 		if (st->link == VNPU_LINK_ON_CHIP)
 			return vnpu_sat_add(ticks, vnpu_model_xfer_ticks(p, st->bytes,
 									  p->hbm_bw_mbps / 2));
-		return vnpu_sat_add(ticks, vnpu_model_xfer_ticks(p, st->bytes, p->link_bw_mbps));
+		return vnpu_sat_add(ticks, vnpu_model_xfer_ticks(p, st->bytes,
+								  link_mbps ?: p->link_bw_mbps));
 	}
 }
 
 /**
- * vnpu_model_comm_ticks() - duration of a collective when no rank waits
+ * vnpu_model_comm_ticks_link() - duration of a collective when no rank waits
  * @p: the product.
+ * @link_mbps: the bandwidth of the slowest link of the ring (0: the
+ *             product's): the ranks run the ring steps in lock-step, so a
+ *             step lasts as long as its slowest copy.
  * @comm_op: enum vnpu_comm_op (unknown values are modelled as AllReduce).
  * @ranks: devices taking part.
  * @bytes: the task's bytes (uapi/vnpu_hccl.h says what they are per op).
@@ -376,7 +382,8 @@ u64 vnpu_model_hccl_step_ticks(const struct vnpu_product_desc *p, const struct v
  *
  * Return: system counter ticks.
  */
-u64 vnpu_model_comm_ticks(const struct vnpu_product_desc *p, u32 comm_op, u32 ranks, u64 bytes)
+u64 vnpu_model_comm_ticks_link(const struct vnpu_product_desc *p, u32 link_mbps, u32 comm_op,
+			       u32 ranks, u64 bytes)
 {
 	u32 link = vnpu_hccl_link(vnpu_product_id(p)), n, i;
 	struct vnpu_hccl_step st;
@@ -387,9 +394,15 @@ u64 vnpu_model_comm_ticks(const struct vnpu_product_desc *p, u32 comm_op, u32 ra
 	n = ranks < VNPU_MAX_DEVICES ? ranks : VNPU_MAX_DEVICES;
 	for (i = 0; i < vnpu_hccl_steps(comm_op, n); i++) {
 		vnpu_hccl_step(comm_op, n, 0, bytes, link, i, &st);
-		ticks = vnpu_sat_add(ticks, vnpu_model_hccl_step_ticks(p, &st));
+		ticks = vnpu_sat_add(ticks, vnpu_model_hccl_step_ticks(p, link_mbps, &st));
 	}
 	return ticks;
+}
+
+/* vnpu_model_comm_ticks_link() over the product's own links. */
+u64 vnpu_model_comm_ticks(const struct vnpu_product_desc *p, u32 comm_op, u32 ranks, u64 bytes)
+{
+	return vnpu_model_comm_ticks_link(p, 0, comm_op, ranks, bytes);
 }
 
 /* One counter slot per enum vnpu_pmu_event, in this order. */

@@ -283,7 +283,10 @@ u64 vnpu_ns_to_ticks(const struct vnpu_product_desc *p, u64 ns);
 void vnpu_model_task(const struct vnpu_product_desc *p, const struct vnpu_model_in *in,
 		     struct vnpu_model_out *out);
 u64 vnpu_model_comm_ticks(const struct vnpu_product_desc *p, u32 comm_op, u32 ranks, u64 bytes);
-u64 vnpu_model_hccl_step_ticks(const struct vnpu_product_desc *p, const struct vnpu_hccl_step *st);
+u64 vnpu_model_comm_ticks_link(const struct vnpu_product_desc *p, u32 link_mbps, u32 comm_op,
+			       u32 ranks, u64 bytes);
+u64 vnpu_model_hccl_step_ticks(const struct vnpu_product_desc *p, u32 link_mbps,
+			       const struct vnpu_hccl_step *st);
 
 u32 vnpu_pmu_event(u32 slot);
 u64 vnpu_pmu_read(const struct vnpu_counters *c, bool aiv, u32 event_id);

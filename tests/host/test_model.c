@@ -752,6 +752,13 @@ TEST(communication)
 		/* two-rank Broadcast: one link transfer */
 		EXPECT_LT(vnpu_model_comm_ticks(p, VNPU_COMM_BROADCAST, 2, 1ull << 30),
 			  vnpu_model_comm_ticks(p, VNPU_COMM_ALLREDUCE, 2, 1ull << 30));
+		/* the product's link is link 0; a ring at half its speed is slower */
+		EXPECT_EQ(vnpu_model_comm_ticks(p, VNPU_COMM_ALLREDUCE, 8, 64 << 20),
+			  vnpu_model_comm_ticks_link(p, p->link_bw_mbps, VNPU_COMM_ALLREDUCE, 8,
+						     64 << 20));
+		EXPECT_LT(vnpu_model_comm_ticks(p, VNPU_COMM_ALLREDUCE, 8, 64 << 20),
+			  vnpu_model_comm_ticks_link(p, p->link_bw_mbps / 2, VNPU_COMM_ALLREDUCE, 8,
+						     64 << 20));
 	}
 
 	/*
