@@ -208,11 +208,14 @@ long vnpu_ioctl_sync(struct vnpu_file *vfile, void __user *arg)
 		vfile->comm_aborted = 0;
 	}
 	spin_unlock(&vdev->lock);
+	/* an error writes nothing back (docs/uapi.md): the next sync tells */
+	if (aborted) {
+		ret = -EPIPE;
+		goto out_put;
+	}
 	usize = sy.size;
 	sy.size = sizeof(sy);
 	ret = vnpu_copy_struct_out(arg, &sy, sizeof(sy), usize);
-	if (!ret && aborted)
-		ret = -EPIPE;
 out_put:
 	if (stream)
 		vnpu_stream_put(stream);

@@ -373,7 +373,7 @@ struct vnpu_submit {
  * @timeout_ms: in: 0 waits forever. -ETIMEDOUT when it expires; the wait
  *              is interruptible (-EINTR / restart). With VNPU_SYNC_F_NOWAIT
  *              there is no wait: -ETIMEDOUT at once unless idle.
- *              0.7: -EPIPE (outputs written) when a collective on the
+ *              0.7: -EPIPE (nothing written) when a collective on the
  *              stream(s) was aborted since the last sync that said so.
  * @last_task_id: out: id of the last task completed on the stream(s).
  * @device_time: out: the device's system counter when the stream(s)

@@ -333,6 +333,8 @@ TEST(collective_abandoned_by_close)
 	EXPECT_EQ(-ETIMEDOUT, vnpu_sync_stream(fd[0], s0, 0, 200, NULL));
 	/* rank 1 leaves: the group is broken, rank 0's collective ends at once */
 	close(fd[1]);
+	/* aborted: the next sync says so, once (docs/uapi.md) */
+	EXPECT_EQ(-EPIPE, vnpu_sync_stream(fd[0], s0, 0, 5000, NULL));
 	EXPECT_EQ(0, vnpu_sync_stream(fd[0], s0, 0, 5000, NULL));
 	close(fd[0]);
 }
