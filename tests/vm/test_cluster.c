@@ -363,6 +363,44 @@ static void run_ranks(struct __test_metadata *_metadata, unsigned int n)
 	vnpu_sh(NULL, 0, "rm -rf %s", dir);
 }
 
+/*
+ * `npuprof run --ranks 2` of the transformer with @layers layers, @env
+ * (variables) before it, into @dir (a mkdtemp template); what it printed
+ * in @out. @prof[r] is rank r's PROF folder (each rank once). Return: the
+ * run's exit status.
+ */
+static int run_two_ranks(struct __test_metadata *_metadata, const char *env, int layers, char *dir,
+			 char *out, size_t len, char prof[2][PATH_MAX])
+{
+	char pat[PATH_MAX], path[PATH_MAX + 64];
+	int ret;
+	glob_t g;
+
+	find_tools();
+	memset(prof, 0, 2 * PATH_MAX);
+	if (!mkdtemp(dir))
+		return -1;
+	ret = vnpu_sh(out, len,
+		      "{ %s %s run --ranks 2 --level L1 --output %s -- %s/transformer %d; } 2>&1",
+		      env, npuprof, dir, examples, layers);
+	snprintf(pat, sizeof(pat), "%s/PROF_*", dir);
+	if (glob(pat, 0, NULL, &g))
+		return ret;
+	EXPECT_EQ(2, g.gl_pathc) TH_LOG("%s", out);
+	for (size_t i = 0; i < g.gl_pathc && i < 2; i++) {
+		int64_t r;
+
+		snprintf(path, sizeof(path), "%s/host/info.json", g.gl_pathv[i]);
+		r = info_rank_id(path);
+		if (r != 0 && r != 1)
+			continue;
+		EXPECT_EQ(0, prof[r][0]) TH_LOG("rank %lld twice", (long long)r);
+		snprintf(prof[r], PATH_MAX, "%s", g.gl_pathv[i]);
+	}
+	globfree(&g);
+	return ret;
+}
+
 /* a fixture only for TEST_F_TIMEOUT: 8 ranks under TCG take a while */
 FIXTURE(ranks){};
 FIXTURE_SETUP(ranks)
@@ -411,32 +449,19 @@ static double first_waits_us(const char *prof)
  */
 TEST_F_TIMEOUT(ranks, skew_is_wait_on_the_fast_rank, 300)
 {
-	char dir[] = "/tmp/npuprof-skew-XXXXXX", pat[PATH_MAX], path[PATH_MAX + 64];
+	char dir[] = "/tmp/npuprof-skew-XXXXXX", prof[2][PATH_MAX];
 	static char out[16384];
-	double wait[2] = { -1, -1 };
-	glob_t g;
+	double wait[2];
 
 	if (vnpu_param_devices() < 2)
 		SKIP(return, "needs devices=2");
-	find_tools();
-	ASSERT_NE(NULL, mkdtemp(dir));
-	ASSERT_EQ(0, vnpu_sh(out, sizeof(out),
-			     "{ TRANSFORMER_SLOW_RANK=1 %s run --ranks 2 --level L1 --output %s -- "
-			     "%s/transformer 2; } 2>&1",
-			     npuprof, dir, examples))
+	ASSERT_EQ(0, run_two_ranks(_metadata, "TRANSFORMER_SLOW_RANK=1", 2, dir, out, sizeof(out),
+				   prof))
 	TH_LOG("%s", out);
-	snprintf(pat, sizeof(pat), "%s/PROF_*", dir);
-	ASSERT_EQ(0, glob(pat, 0, NULL, &g));
-	ASSERT_EQ(2, g.gl_pathc);
-	for (size_t i = 0; i < 2; i++) {
-		int64_t r;
-
-		snprintf(path, sizeof(path), "%s/host/info.json", g.gl_pathv[i]);
-		r = info_rank_id(path);
-		ASSERT_TRUE(r == 0 || r == 1);
-		wait[r] = first_waits_us(g.gl_pathv[i]);
+	for (int r = 0; r < 2; r++) {
+		ASSERT_NE(0, prof[r][0]) TH_LOG("no folder of rank %d: %s", r, out);
+		wait[r] = first_waits_us(prof[r]);
 	}
-	globfree(&g);
 	TH_LOG("first waits: rank 0 %.3f us, rank 1 %.3f us", wait[0], wait[1]);
 	/* 2 layers: the slow rank waited only the notify's latency */
 	EXPECT_LT(0.95, wait[1]);
@@ -477,20 +502,15 @@ static int comm_rows(const char *prof, int first, double *us, double *rest)
  */
 TEST_F_TIMEOUT(ranks, a_dying_rank_aborts_the_others, 300)
 {
-	char dir[] = "/tmp/npuprof-die-XXXXXX", pat[PATH_MAX], path[PATH_MAX + 64];
+	char dir[] = "/tmp/npuprof-die-XXXXXX", prof[2][PATH_MAX], path[3 * PATH_MAX];
 	const int steps = (int)vnpu_hccl_steps(VNPU_COMM_ALLREDUCE, 2);
 	static char out[16384];
-	int ret, seen = 0;
-	glob_t g;
+	double us, rest;
+	int ret, n;
 
 	if (vnpu_param_devices() < 2)
 		SKIP(return, "needs devices=2");
-	find_tools();
-	ASSERT_NE(NULL, mkdtemp(dir));
-	ret = vnpu_sh(out, sizeof(out),
-		      "{ TRANSFORMER_DIE_RANK=1 %s run --ranks 2 --level L1 --output %s -- "
-		      "%s/transformer 3; } 2>&1",
-		      npuprof, dir, examples);
+	ret = run_two_ranks(_metadata, "TRANSFORMER_DIE_RANK=1", 3, dir, out, sizeof(out), prof);
 	/* run's status: the rank a signal killed */
 	EXPECT_EQ(128 + SIGKILL, ret) TH_LOG("%s", out);
 	EXPECT_NE(NULL, strstr(out, "transformer: vnpu0: sync of stream 0: a collective was "
@@ -498,32 +518,17 @@ TEST_F_TIMEOUT(ranks, a_dying_rank_aborts_the_others, 300)
 	TH_LOG("%s", out);
 	EXPECT_NE(NULL, strstr(out, "killed by signal 9 (Killed); exporting what it collected"))
 	TH_LOG("%s", out);
-	snprintf(pat, sizeof(pat), "%s/PROF_*", dir);
-	ASSERT_EQ(0, glob(pat, 0, NULL, &g));
-	ASSERT_EQ(2, g.gl_pathc) TH_LOG("%s", out);
-	for (size_t i = 0; i < 2; i++) {
-		double us, rest;
-		int64_t r;
-		int n;
-
-		snprintf(path, sizeof(path), "%s/host/info.json", g.gl_pathv[i]);
-		r = info_rank_id(path);
-		ASSERT_TRUE(r == 0 || r == 1);
-		seen |= 1 << r;
-		snprintf(path, sizeof(path), "%s/mindstudio_profiler_output/README.txt",
-			 g.gl_pathv[i]);
-		EXPECT_EQ(0, access(path, F_OK)) TH_LOG("rank %lld not exported", (long long)r);
-		if (r)
-			continue;
-		n = comm_rows(g.gl_pathv[i], steps, &us, &rest);
-		TH_LOG("rank 0: %d sub-task rows, %.3f us, then %.3f us", n, us, rest);
-		/* three AllReduces, only the first with time */
-		EXPECT_EQ(3 * steps, n);
-		EXPECT_LT(1.0, us);
-		EXPECT_EQ(0.0, rest);
+	for (int r = 0; r < 2; r++) {
+		ASSERT_NE(0, prof[r][0]) TH_LOG("no folder of rank %d: %s", r, out);
+		snprintf(path, sizeof(path), "%s/mindstudio_profiler_output/README.txt", prof[r]);
+		EXPECT_EQ(0, access(path, F_OK)) TH_LOG("rank %d not exported", r);
 	}
-	EXPECT_EQ(3, seen);
-	globfree(&g);
+	n = comm_rows(prof[0], steps, &us, &rest);
+	TH_LOG("rank 0: %d sub-task rows, %.3f us, then %.3f us", n, us, rest);
+	/* three AllReduces, only the first with time */
+	EXPECT_EQ(3 * steps, n);
+	EXPECT_LT(1.0, us);
+	EXPECT_EQ(0.0, rest);
 	vnpu_sh(NULL, 0, "rm -rf %s", dir);
 }
 
@@ -559,12 +564,11 @@ FIXTURE_TEARDOWN(slow_link)
  */
 TEST_F_TIMEOUT(slow_link, is_low_bandwidth_in_the_matrix, 300)
 {
-	char dir[] = "/tmp/npuprof-slow-XXXXXX", pat[PATH_MAX], path[PATH_MAX + 64];
+	char dir[] = "/tmp/npuprof-slow-XXXXXX", prof[2][PATH_MAX];
 	double gbps = link_gbps();
 	struct rank_view v[2];
 	static char out[16384];
 	unsigned long product;
-	glob_t g;
 
 	if (vnpu_param_devices() < 2)
 		SKIP(return, "needs devices=2");
@@ -575,26 +579,12 @@ TEST_F_TIMEOUT(slow_link, is_low_bandwidth_in_the_matrix, 300)
 	ASSERT_EQ(0, set_link_bw(1, product / 4));
 	EXPECT_EQ(product / 4, get_link_bw(1));
 
-	find_tools();
-	ASSERT_NE(NULL, mkdtemp(dir));
-	ASSERT_EQ(0,
-		  vnpu_sh(out, sizeof(out),
-			  "{ %s run --ranks 2 --level L1 --output %s -- %s/transformer 2; } 2>&1",
-			  npuprof, dir, examples))
+	ASSERT_EQ(0, run_two_ranks(_metadata, "", 2, dir, out, sizeof(out), prof))
 	TH_LOG("%s", out);
-	snprintf(pat, sizeof(pat), "%s/PROF_*", dir);
-	ASSERT_EQ(0, glob(pat, 0, NULL, &g));
-	ASSERT_EQ(2, g.gl_pathc);
-	for (size_t i = 0; i < 2; i++) {
-		int64_t r;
-
-		snprintf(path, sizeof(path), "%s/host/info.json", g.gl_pathv[i]);
-		r = info_rank_id(path);
-		ASSERT_TRUE(r == 0 || r == 1);
-		check_cluster_files(_metadata, g.gl_pathv[i], (unsigned int)r, 2, 2,
-				    r ? gbps / 4 : gbps, &v[r]);
+	for (unsigned int r = 0; r < 2; r++) {
+		ASSERT_NE(0, prof[r][0]) TH_LOG("no folder of rank %u: %s", r, out);
+		check_cluster_files(_metadata, prof[r], r, 2, 2, r ? gbps / 4 : gbps, &v[r]);
 	}
-	globfree(&g);
 	TH_LOG("HCCS: rank 0 %.3f GB/s, rank 1 %.3f GB/s; wait (synchronization): rank 0 "
 	       "%.4f (%.4f) ms, rank 1 %.4f (%.4f) ms",
 	       v[0].hccs_gbps, v[1].hccs_gbps, v[0].wait_ms, v[0].sync_ms, v[1].wait_ms,
