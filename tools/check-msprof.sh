@@ -6,7 +6,7 @@
 # Runs msprof's own parser on copies of PROF folders in the real Ascend
 # layout and compares what it writes with our export, file by file and cell
 # by cell (tools/msprof-compare.py). The folders: a copy of the reference
-# sample (../shared/reference/msprof-sample), every real-layout PROF_* folder
+# samples (../shared/reference/msprof-sample and msprof-sample-hccl), every real-layout PROF_* folder
 # under out/ (make demo) and build/vm/results/ (the in-VM suites), and those
 # given in MSPROF_PROFS. Opt-in: msprof is an oracle, never a dependency, and
 # a fresh machine has no copy of it (DEVELOPERS.md says where it comes from).
@@ -25,8 +25,10 @@ if [ ! -f "$MSPROF_ANALYSIS/msprof/msprof.py" ]; then
 fi
 
 profs=()
-sample=$(ls -d "$top"/../shared/reference/msprof-sample/PROF_* 2>/dev/null | head -n1)
-[ -n "$sample" ] && profs+=("$sample")
+for s in msprof-sample msprof-sample-hccl; do
+	sample=$(ls -d "$top/../shared/reference/$s"/PROF_* 2>/dev/null | head -n1)
+	[ -n "$sample" ] && profs+=("$sample")
+done
 for p in "$top"/out/PROF_* "$top"/build/vm/results/*/PROF_* \
 	"$top"/build/vm/results/*/layout/*/PROF_* ${MSPROF_PROFS:-}; do
 	[ -f "$p/host/info.json" ] && profs+=("$p")
