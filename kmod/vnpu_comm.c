@@ -17,10 +17,16 @@
  * them at the latest arrival time and lasts what the ring-algorithm cost
  * model says. Ranks that disagree on the operation abort it.
  *
+ * Sends and receives are numbered apart, per ordered pair of ranks: the
+ * n-th Send from a to b meets the n-th Recv of b from a, at a rendezvous
+ * of those two ranks alone.
+ *
  * A rank that leaves (its handle destroyed, its file released) breaks the
  * communicator: every collective not yet complete on it, and every later
  * one, completes at once with no duration, so that no stream waits forever
- * for a rank that is gone. A rendezvous lives while a task of it does; a
+ * for a rank that is gone; so do the Sends and Recvs to and from it (those
+ * between the ranks that stay still run). Ranks that disagree on a
+ * collective break it for everything. A rendezvous lives while a task of it does; a
  * communicator while a handle does.
  *
  * Lock order: vnpu_file.lock, vnpu_device.lock, then vnpu_comm_lock.
@@ -45,8 +51,11 @@
  * @devices: the devices of the ranks that joined (bit N for /dev/vnpuN).
  * @product: the product of its devices (all the same).
  * @next_seq: per rank, the number its next collective gets.
+ * @p2p_seq: the number the next Send ([0][src][dst]) and the next Recv
+ *           ([1][src][dst]) of a pair of ranks get.
  * @pending: its rendezvous.
- * @broken: a rank left: every collective completes at once.
+ * @gone: ranks that left: what waits for one of them completes at once.
+ * @broken: ranks disagreed: everything completes at once.
  */
 struct vnpu_communicator {
 	struct list_head node;
@@ -57,7 +66,9 @@ struct vnpu_communicator {
 	u32 devices;
 	const struct vnpu_product_desc *product;
 	u64 next_seq[VNPU_MAX_DEVICES];
+	u64 p2p_seq[2][VNPU_MAX_DEVICES][VNPU_MAX_DEVICES];
 	struct list_head pending;
+	u32 gone;
 	bool broken;
 };
 
@@ -65,8 +76,12 @@ struct vnpu_communicator {
  * struct vnpu_comm - the rendezvous of one collective
  * @node: in its communicator's @pending.
  * @cm: the communicator.
- * @seq: the collective's number on it.
- * @op: enum vnpu_comm_op, the first rank's.
+ * @seq: the collective's number on it (among its pair's, point to point).
+ * @pair: 0 for a collective; 1 + src * VNPU_MAX_DEVICES + dst for a Send
+ *        and Recv from rank src to rank dst.
+ * @members: the ranks it waits for: all, or a Send's and Recv's two.
+ * @op: enum vnpu_comm_op, the first rank's (a Recv counts as its Send).
+ * @root: the first rank's root (Broadcast).
  * @arrived: ranks whose task reached the head of its stream.
  * @left: ranks whose task completed or was cancelled.
  * @bytes: message size per rank, the first rank's (the others must agree).
@@ -81,7 +96,10 @@ struct vnpu_comm {
 	struct list_head node;
 	struct vnpu_communicator *cm;
 	u64 seq;
+	u32 pair;
+	u32 members;
 	u32 op;
+	u32 root;
 	u32 arrived;
 	u32 left;
 	u64 bytes;
@@ -188,13 +206,19 @@ static void vnpu_comm_put(struct vnpu_communicator *cm)
 		vnpu_communicator_free(cm);
 }
 
-/* A rank leaves: nothing on the communicator may wait for it any more. */
-static void vnpu_comm_break(struct vnpu_communicator *cm, u32 self)
+/* Can rendezvous @c no longer happen? Under vnpu_comm_lock. */
+static bool vnpu_comm_dead(const struct vnpu_comm *c)
+{
+	return c->aborted || c->cm->broken || (c->cm->gone & c->members);
+}
+
+/* Rank @rank (on device @self) leaves: nothing may wait for it any more. */
+static void vnpu_comm_break(struct vnpu_communicator *cm, u32 rank, u32 self)
 {
 	u32 devices;
 
 	spin_lock(&vnpu_comm_lock);
-	cm->broken = true;
+	cm->gone |= BIT(rank);
 	devices = cm->devices;
 	spin_unlock(&vnpu_comm_lock);
 	vnpu_comm_kick(devices, self);
@@ -221,8 +245,8 @@ static int vnpu_comm_add_rank(struct vnpu_communicator *cm, struct vnpu_file *vf
 	/* one clock rate and one link model for the whole group */
 	if (vdev->product != cm->product)
 		return -EINVAL;
-	/* a rank already left: the group can run nothing any more */
-	if (cm->broken)
+	/* a rank already left: the group can run no collective any more */
+	if (cm->broken || cm->gone)
 		return -EPIPE;
 	if (cm->joined & BIT(ci->rank))
 		return -EBUSY;
@@ -318,6 +342,7 @@ long vnpu_ioctl_comm_destroy(struct vnpu_file *vfile, void __user *arg)
 	struct vnpu_communicator *cm = NULL;
 	struct vnpu_comm_destroy cd;
 	struct vnpu_comm_handle *h;
+	u32 rank = 0;
 	int ret;
 
 	ret = vnpu_copy_struct_in(&cd, sizeof(cd), VNPU_COMM_DESTROY_SIZE_VER0, arg);
@@ -336,12 +361,13 @@ long vnpu_ioctl_comm_destroy(struct vnpu_file *vfile, void __user *arg)
 		ret = -EBUSY;
 	} else {
 		cm = h->cm;
+		rank = h->rank;
 		h->cm = NULL;
 	}
 	spin_unlock(&vdev->lock);
 	mutex_unlock(&vfile->lock);
 	if (cm) {
-		vnpu_comm_break(cm, vdev->id);
+		vnpu_comm_break(cm, rank, vdev->id);
 		vnpu_comm_put(cm);
 	}
 	return ret;
@@ -357,7 +383,7 @@ void vnpu_file_release_comms(struct vnpu_file *vfile)
 		h = &vfile->comms[id];
 		if (!h->cm)
 			continue;
-		vnpu_comm_break(h->cm, vfile->vdev->id);
+		vnpu_comm_break(h->cm, h->rank, vfile->vdev->id);
 		vnpu_comm_put(h->cm);
 		h->cm = NULL;
 	}
@@ -388,12 +414,59 @@ struct vnpu_comm_handle *vnpu_comm_handle_get(struct vnpu_file *vfile, u32 comm_
  */
 void vnpu_comm_queue(struct vnpu_ktask *task, struct vnpu_comm_handle *h)
 {
+	u32 op = task->desc.comm_op, peer = task->desc.comm_peer;
+
 	spin_lock(&vnpu_comm_lock);
 	task->cm = h->cm;
 	task->comm_rank = h->rank;
 	task->comm_nranks = h->nranks;
-	task->comm_seq = h->cm->next_seq[h->rank]++;
+	if (op == VNPU_COMM_SEND)
+		task->comm_seq = h->cm->p2p_seq[0][h->rank][peer]++;
+	else if (op == VNPU_COMM_RECV)
+		task->comm_seq = h->cm->p2p_seq[1][peer][h->rank]++;
+	else
+		task->comm_seq = h->cm->next_seq[h->rank]++;
 	spin_unlock(&vnpu_comm_lock);
+}
+
+/**
+ * vnpu_comm_check_peer() - is a COMMUNICATION task's peer one of @h's ranks?
+ * @h: the handle the task names.
+ * @t: the task.
+ *
+ * Return: 0, or -EINVAL for a Send or Recv to itself or to a rank the
+ * communicator does not have, a root it does not have, or a peer given to
+ * an operation that has none.
+ */
+int vnpu_comm_check_peer(const struct vnpu_comm_handle *h, const struct vnpu_task *t)
+{
+	switch (t->comm_op) {
+	case VNPU_COMM_SEND:
+	case VNPU_COMM_RECV:
+		return t->comm_peer < h->nranks && t->comm_peer != h->rank ? 0 : -EINVAL;
+	case VNPU_COMM_BROADCAST:
+		return t->comm_peer < h->nranks ? 0 : -EINVAL;
+	default:
+		return t->comm_peer ? -EINVAL : 0;
+	}
+}
+
+/* A Send's or Recv's pair of ranks (struct vnpu_comm.pair); 0 for a collective. */
+static u32 vnpu_comm_pair(const struct vnpu_ktask *task)
+{
+	u32 peer = task->desc.comm_peer, rank = task->comm_rank;
+
+	if (task->desc.comm_op == VNPU_COMM_SEND)
+		return 1 + rank * VNPU_MAX_DEVICES + peer;
+	if (task->desc.comm_op == VNPU_COMM_RECV)
+		return 1 + peer * VNPU_MAX_DEVICES + rank;
+	return 0;
+}
+
+/* The op a rendezvous compares: a Recv is the other half of its Send. */
+static u32 vnpu_comm_match_op(u32 op)
+{
+	return op == VNPU_COMM_RECV ? VNPU_COMM_SEND : op;
 }
 
 /* ---- rendezvous ---- */
@@ -405,17 +478,22 @@ void vnpu_comm_queue(struct vnpu_ktask *task, struct vnpu_comm_handle *h)
 static struct vnpu_comm *vnpu_comm_join(struct vnpu_ktask *task, u64 ready)
 {
 	struct vnpu_communicator *cm = task->cm;
+	u32 pair = vnpu_comm_pair(task), op = vnpu_comm_match_op(task->desc.comm_op);
 	struct vnpu_comm *c;
 
 	list_for_each_entry(c, &cm->pending, node) {
-		if (c->seq == task->comm_seq)
+		if (c->seq == task->comm_seq && c->pair == pair)
 			goto found;
 	}
 	c = task->comm_spare;
 	task->comm_spare = NULL;
 	c->cm = cm;
 	c->seq = task->comm_seq;
-	c->op = task->desc.comm_op;
+	c->pair = pair;
+	c->members = pair ? BIT((pair - 1) / VNPU_MAX_DEVICES) | BIT((pair - 1) % VNPU_MAX_DEVICES)
+			  : vnpu_comm_all_ranks(cm);
+	c->op = op;
+	c->root = task->desc.comm_peer;
 	list_add_tail(&c->node, &cm->pending);
 found:
 	if (!c->arrived) {
@@ -427,10 +505,11 @@ found:
 	c->ready = max(c->ready, ready);
 	task->comm_ready = ready;
 	/*
-	 * Ranks that disagree on a collective's op or message size (count x
-	 * dtype): the group is no longer usable.
+	 * Ranks that disagree on a collective's op, message size (count x
+	 * dtype) or root: the group is no longer usable.
 	 */
-	if (c->op != task->desc.comm_op || c->bytes != task->desc.bytes) {
+	if (c->op != op || c->bytes != task->desc.bytes ||
+	    (op == VNPU_COMM_BROADCAST && c->root != task->desc.comm_peer)) {
 		c->aborted = true;
 		cm->broken = true;
 	}
@@ -453,7 +532,7 @@ void vnpu_comm_arrive(struct vnpu_device *vdev, struct vnpu_ktask *task, u64 rea
 	task->comm_link_mbps = READ_ONCE(vdev->link_bw_mbps) ?: vdev->product->link_bw_mbps;
 	spin_lock(&vnpu_comm_lock);
 	c = vnpu_comm_join(task, ready);
-	if (c->arrived == vnpu_comm_all_ranks(cm) && !c->aborted && !cm->broken) {
+	if (c->arrived == c->members && !vnpu_comm_dead(c)) {
 		c->start = c->ready;
 		/*
 		 * the last to arrive waits the least: its sub-tasks end it, at
@@ -464,7 +543,7 @@ void vnpu_comm_arrive(struct vnpu_device *vdev, struct vnpu_ktask *task, u64 rea
 		c->done = true;
 	}
 	/* done, or aborted: the other ranks' executors may have a task to run */
-	if (c->done || cm->broken)
+	if (c->done || vnpu_comm_dead(c))
 		vnpu_comm_kick(cm->devices, vdev->id);
 	spin_unlock(&vnpu_comm_lock);
 }
@@ -485,7 +564,7 @@ bool vnpu_comm_ready(struct vnpu_ktask *task, u64 *start, u64 *end)
 	bool ready;
 
 	spin_lock(&vnpu_comm_lock);
-	ready = c->done || c->aborted || c->cm->broken;
+	ready = c->done || vnpu_comm_dead(c);
 	/*
 	 * Each rank's task starts when it arrived, its first Notify_Wait
 	 * holding it until the last rank is there; all end together.
@@ -541,7 +620,7 @@ bool vnpu_comm_leave(struct vnpu_device *vdev, struct vnpu_ktask *task,
 	spin_lock(&vnpu_comm_lock);
 	if (cancelled && !(c && c->done)) {
 		/* its partners must not wait for it: nor for this rank again */
-		cm->broken = true;
+		cm->gone |= BIT(task->comm_rank);
 		kick = cm->devices;
 	}
 	ran = c && c->done;
@@ -549,7 +628,7 @@ bool vnpu_comm_leave(struct vnpu_device *vdev, struct vnpu_ktask *task,
 		c->left |= BIT(task->comm_rank);
 		/* the last arrived rank to leave a collective that will not grow */
 		if (c->left == c->arrived &&
-		    (c->done || c->aborted || cm->broken)) {
+		    (c->done || vnpu_comm_dead(c))) {
 			list_del(&c->node);
 			gone = c;
 		}

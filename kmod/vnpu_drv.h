@@ -520,6 +520,7 @@ long vnpu_ioctl_comm_destroy(struct vnpu_file *vfile, void __user *arg);
 void vnpu_file_release_comms(struct vnpu_file *vfile);
 struct vnpu_comm_handle *vnpu_comm_handle_get(struct vnpu_file *vfile, u32 comm_id);
 void vnpu_comm_queue(struct vnpu_ktask *task, struct vnpu_comm_handle *h);
+int vnpu_comm_check_peer(const struct vnpu_comm_handle *h, const struct vnpu_task *t);
 struct vnpu_comm *vnpu_comm_alloc(void);
 void vnpu_comm_free(struct vnpu_comm *c);
 void vnpu_comm_arrive(struct vnpu_device *vdev, struct vnpu_ktask *task,

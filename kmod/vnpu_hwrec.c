@@ -170,32 +170,32 @@ static const u8 vnpu_hccl_sqe[VNPU_HCCL_KIND_COUNT] = {
  * the task once the others are counted (the time this rank waited for
  * the last to arrive). The ring runs at the pace of its slowest link: a
  * rank whose own copy was faster waits the difference at its next
- * Notify_Wait. An aborted collective has no time: its sub-tasks all
- * start and end at its start.
+ * Notify_Wait. A Send's copy runs at the pace of the pair (it has no
+ * later wait to take the difference). An aborted collective has no time:
+ * its sub-tasks all start and end at its start.
  */
 static void vnpu_hwrec_collective(struct vnpu_ring *r, const struct vnpu_prof *prof,
 				  const struct vnpu_ktask *task)
 {
 	const struct vnpu_product_desc *p = task->stream->vfile->vdev->product;
 	u32 n = task->nids, link = vnpu_hccl_link(vnpu_product_id(p)), i;
+	u32 op = task->desc.comm_op, first = vnpu_hccl_first_wait(op);
 	u32 own = task->comm_link_mbps, slow = task->comm_slow_mbps;
-	struct vnpu_hccl_step st = { .kind = VNPU_HCCL_NOTIFY_WAIT };
+	struct vnpu_hccl_step st;
 	u64 busy, t = task->start, d, wait = 0, lag = 0;
 
-	/*
-	 * Every sub-task but the first wait: the collective's lock-step time
-	 * (the same on every rank) less that wait's own.
-	 */
-	busy = vnpu_model_comm_ticks_link(p, slow, task->desc.comm_op, task->comm_nranks,
-					  task->desc.bytes) -
-	       vnpu_model_hccl_step_ticks(p, slow, &st);
+	if (op == VNPU_COMM_SEND)
+		own = slow;
+	/* every sub-task but the first wait, at the ring's pace */
+	busy = vnpu_model_comm_busy_ticks(p, slow, op, task->comm_nranks, task->comm_rank,
+					  task->desc.comm_peer, task->desc.bytes);
 	if (task->end - task->start > busy)
 		wait = task->end - task->start - busy;
 	for (i = 0; i < n; i++) {
-		vnpu_hccl_step(task->desc.comm_op, task->comm_nranks, task->comm_rank,
+		vnpu_hccl_step(op, task->comm_nranks, task->comm_rank, task->desc.comm_peer,
 			       task->desc.bytes, link, i, &st);
 		d = vnpu_model_hccl_step_ticks(p, own, &st);
-		if (i == VNPU_HCCL_FIRST_WAIT) {
+		if (i == first) {
 			d = wait;
 		} else if (st.kind == VNPU_HCCL_NOTIFY_WAIT) {
 			d += lag;

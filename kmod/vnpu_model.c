@@ -378,7 +378,9 @@ u64 vnpu_model_hccl_step_ticks(const struct vnpu_product_desc *p, u32 link_mbps,
  * sub-tasks of uapi/vnpu_hccl.h (the ring), each of
  * vnpu_model_hccl_step_ticks(). The ranks run the sub-tasks in lock-step
  * after their first Notify_Wait, so this is also the time from the last
- * rank's arrival to the end of the collective on every rank.
+ * rank's arrival to the end of the collective on every rank. A Send and
+ * its Recv last what the Send's sub-tasks do (the Recv's end waits for the
+ * Send's Notify_Record).
  *
  * Return: system counter ticks.
  */
@@ -391,9 +393,43 @@ u64 vnpu_model_comm_ticks_link(const struct vnpu_product_desc *p, u32 link_mbps,
 
 	if (ranks <= 1)
 		return vnpu_ns_to_ticks(p, VNPU_MODEL_COMM_BASE_NS);
+	if (comm_op == VNPU_COMM_RECV)
+		comm_op = VNPU_COMM_SEND;
 	n = ranks < VNPU_MAX_DEVICES ? ranks : VNPU_MAX_DEVICES;
 	for (i = 0; i < vnpu_hccl_steps(comm_op, n); i++) {
-		vnpu_hccl_step(comm_op, n, 0, bytes, link, i, &st);
+		vnpu_hccl_step(comm_op, n, 0, 1, bytes, link, i, &st);
+		ticks = vnpu_sat_add(ticks, vnpu_model_hccl_step_ticks(p, link_mbps, &st));
+	}
+	return ticks;
+}
+
+/**
+ * vnpu_model_comm_busy_ticks() - a rank's part of a collective, waits aside
+ * @p: the product.
+ * @link_mbps: the pace of the ring (0: the product's link).
+ * @comm_op: enum vnpu_comm_op.
+ * @ranks: devices taking part, 2 .. VNPU_MAX_DEVICES.
+ * @rank: the rank.
+ * @peer: its peer (Send, Recv), else unused.
+ * @bytes: the task's bytes.
+ *
+ * The sum of the rank's sub-tasks but its first Notify_Wait, which lasts
+ * whatever is left of the collective (the time the rank waited).
+ *
+ * Return: system counter ticks.
+ */
+u64 vnpu_model_comm_busy_ticks(const struct vnpu_product_desc *p, u32 link_mbps, u32 comm_op,
+			       u32 ranks, u32 rank, u32 peer, u64 bytes)
+{
+	u32 link = vnpu_hccl_link(vnpu_product_id(p)), i;
+	u32 n = ranks < 2 ? 2 : ranks < VNPU_MAX_DEVICES ? ranks : VNPU_MAX_DEVICES;
+	struct vnpu_hccl_step st;
+	u64 ticks = 0;
+
+	for (i = 0; i < vnpu_hccl_steps(comm_op, n); i++) {
+		if (i == vnpu_hccl_first_wait(comm_op))
+			continue;
+		vnpu_hccl_step(comm_op, n, rank, peer, bytes, link, i, &st);
 		ticks = vnpu_sat_add(ticks, vnpu_model_hccl_step_ticks(p, link_mbps, &st));
 	}
 	return ticks;

@@ -285,6 +285,8 @@ void vnpu_model_task(const struct vnpu_product_desc *p, const struct vnpu_model_
 u64 vnpu_model_comm_ticks(const struct vnpu_product_desc *p, u32 comm_op, u32 ranks, u64 bytes);
 u64 vnpu_model_comm_ticks_link(const struct vnpu_product_desc *p, u32 link_mbps, u32 comm_op,
 			       u32 ranks, u64 bytes);
+u64 vnpu_model_comm_busy_ticks(const struct vnpu_product_desc *p, u32 link_mbps, u32 comm_op,
+			       u32 ranks, u32 rank, u32 peer, u64 bytes);
 u64 vnpu_model_hccl_step_ticks(const struct vnpu_product_desc *p, u32 link_mbps,
 			       const struct vnpu_hccl_step *st);
 

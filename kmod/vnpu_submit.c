@@ -55,12 +55,12 @@ static int vnpu_tensor_validate(const struct vnpu_tensor *t, u64 *bytes)
 	return 0;
 }
 
-/* The handle's existence is checked when the batch is reserved. */
+/* The handle's existence, and the peer's, are checked when the batch is reserved. */
 static int vnpu_comm_validate(const struct vnpu_task *t)
 {
 	if (t->task_type != VNPU_TASK_COMMUNICATION)
-		return t->comm_op || t->comm_id || t->comm_tag ? -EINVAL : 0;
-	if (t->comm_op >= VNPU_COMM_OP_COUNT)
+		return t->comm_op || t->comm_id || t->comm_tag || t->comm_peer ? -EINVAL : 0;
+	if (t->comm_op >= VNPU_COMM_OP_COUNT || t->comm_peer >= VNPU_MAX_DEVICES)
 		return -EINVAL;
 	if (!t->comm_id || t->comm_id > VNPU_MAX_COMMS)
 		return -EINVAL;
@@ -91,7 +91,7 @@ int vnpu_task_validate(const struct vnpu_device *vdev, const struct vnpu_task *t
 		return -EINVAL;
 	if (t->flags & ~VNPU_TASK_F_ALL)
 		return -EINVAL;
-	if (t->reserved0 || t->reserved[0] || t->reserved[1])
+	if (t->reserved[0] || t->reserved[1])
 		return -EINVAL;
 
 	if (!t->block_num || t->block_num > U16_MAX)
@@ -158,24 +158,30 @@ static void vnpu_free_batch(struct vnpu_ktask **tasks, u32 count)
 }
 
 /*
- * Are the streams and communicators of the whole batch there? Under
- * vfile->lock.
+ * Are the streams and communicators of the whole batch there (-ENOENT),
+ * and the peers its tasks name ranks of their communicators (-EINVAL)?
+ * Under vfile->lock.
  */
-static bool vnpu_batch_targets_exist(struct vnpu_file *vfile,
-				     struct vnpu_ktask **tasks, u32 count)
+static int vnpu_batch_check_targets(struct vnpu_file *vfile, struct vnpu_ktask **tasks,
+				    u32 count)
 {
+	struct vnpu_comm_handle *h;
 	struct vnpu_stream *stream;
 	u32 i;
 
 	for (i = 0; i < count; i++) {
 		stream = vfile->streams[tasks[i]->desc.stream_id];
 		if (!stream || stream->dying)
-			return false;
-		if (tasks[i]->desc.task_type == VNPU_TASK_COMMUNICATION &&
-		    !vnpu_comm_handle_get(vfile, tasks[i]->desc.comm_id))
-			return false;
+			return -ENOENT;
+		if (tasks[i]->desc.task_type != VNPU_TASK_COMMUNICATION)
+			continue;
+		h = vnpu_comm_handle_get(vfile, tasks[i]->desc.comm_id);
+		if (!h)
+			return -ENOENT;
+		if (vnpu_comm_check_peer(h, &tasks[i]->desc))
+			return -EINVAL;
 	}
-	return true;
+	return 0;
 }
 
 /* Tasks of the file queued, reserved or being copied in. */
@@ -236,12 +242,14 @@ static int vnpu_reserve_batch(struct vnpu_file *vfile, struct vnpu_ktask **tasks
 			      u32 count, u64 *first_id, u64 *nids)
 {
 	struct vnpu_device *vdev = vfile->vdev;
+	int ret;
 	u32 i;
 
 	mutex_lock(&vfile->lock);
-	if (!vnpu_batch_targets_exist(vfile, tasks, count)) {
+	ret = vnpu_batch_check_targets(vfile, tasks, count);
+	if (ret) {
 		mutex_unlock(&vfile->lock);
-		return -ENOENT;
+		return ret;
 	}
 	/* a collective takes the ids of its sub-tasks (uapi/vnpu_hccl.h) */
 	*nids = 0;

@@ -27,11 +27,30 @@ struct op_stat {
 	double total, min, max;
 };
 
-static int cmp_total(const void *a, const void *b)
+/*
+ * msprof's order: its report sorts the op types, in the order they first
+ * appear, by Max Time descending (Python's sort, stable), and the viewer's
+ * SQL orders that by Total Time descending (SQLite's sorter keeps ties in
+ * table order). So: Total, then Max, descending, then first appearance:
+ * a stable insertion sort (a handful of op types).
+ */
+static bool before(const struct op_stat *x, const struct op_stat *y)
 {
-	const struct op_stat *x = a, *y = b;
+	if (x->total != y->total)
+		return x->total > y->total;
+	return x->max > y->max;
+}
 
-	return x->total > y->total ? -1 : x->total < y->total;
+static void sort_stable(struct op_stat *st, size_t n)
+{
+	for (size_t i = 1; i < n; i++) {
+		struct op_stat v = st[i];
+		size_t j = i;
+
+		for (; j && before(&v, &st[j - 1]); j--)
+			st[j] = st[j - 1];
+		st[j] = v;
+	}
 }
 
 /* sqlite's round(ns / 1000.0, 3), as Python prints it */
@@ -44,6 +63,7 @@ int npa_comm_statistic(struct npa_export *x, const struct npa_dev *d)
 {
 	const struct npa_comm *c = &d->comm;
 	struct op_stat *st;
+	bool *seen;
 	size_t n = 0;
 	double sum = 0;
 	bool valid = false;
@@ -55,16 +75,28 @@ int npa_comm_statistic(struct npa_export *x, const struct npa_dev *d)
 	if (!c->n_op || !valid)
 		return 0;
 	st = calloc(c->n_op, sizeof(*st));
-	if (!st)
+	seen = calloc(c->n_op, sizeof(*seen));
+	if (!st || !seen) {
+		free(st);
+		free(seen);
 		return npuprof_set_error(x->o.err, -ENOMEM, "out of memory");
-	for (size_t i = 0; i < c->n_op; i++) {
-		const struct npa_comm_op *o = &c->op[i];
-		const char *type = x->host.hops[o->hop].type;
-		double dur = o->stat_end - o->stat_start;
+	}
+	/*
+	 * the ops in the order of their first counted master task, by host
+	 * then device time (msprof's communication_data), for the order of ties
+	 */
+	for (size_t i = 0; i < c->n; i++) {
+		const struct npa_comm_task *t = &c->t[i];
+		const struct npa_comm_op *o = &c->op[t->op];
+		const char *type;
 		struct op_stat *s = NULL;
+		double dur;
 
-		if (!o->stat)
+		if (!t->h->master || seen[t->op] || !o->stat || t->start < o->stat_start)
 			continue;
+		seen[t->op] = true;
+		type = x->host.hops[o->hop].type;
+		dur = o->stat_end - o->stat_start;
 		for (size_t k = 0; k < n && !s; k++)
 			if (!strcmp(st[k].type, type))
 				s = &st[k];
@@ -80,7 +112,7 @@ int npa_comm_statistic(struct npa_export *x, const struct npa_dev *d)
 			s->max = dur;
 		sum += dur;
 	}
-	qsort(st, n, sizeof(*st), cmp_total);
+	sort_stable(st, n);
 	if (n && !x->comm_stat.header)
 		rc = npx_csv_set_header(&x->o, &x->comm_stat, hdr_comm_stat);
 	for (size_t k = 0; !rc && k < n; k++) {
@@ -112,5 +144,6 @@ int npa_comm_statistic(struct npa_export *x, const struct npa_dev *d)
 		npx_csv_end(&x->comm_stat, p);
 	}
 	free(st);
+	free(seen);
 	return rc;
 }

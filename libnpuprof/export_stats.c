@@ -42,6 +42,8 @@ const char *npx_comm_op_type(uint32_t op)
 		[VNPU_COMM_ALLGATHER] = "hcom_allGather_",
 		[VNPU_COMM_REDUCESCATTER] = "hcom_reduceScatter_",
 		[VNPU_COMM_BROADCAST] = "hcom_broadcast_",
+		[VNPU_COMM_SEND] = "hcom_send_",
+		[VNPU_COMM_RECV] = "hcom_receive_",
 	};
 
 	return op < VNPU_COMM_OP_COUNT ? names[op] : "hcom_unknown_";

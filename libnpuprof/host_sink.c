@@ -142,6 +142,8 @@ static const struct {
 	[VNPU_COMM_ALLGATHER] = { "HcclAllGather", "AllGather" },
 	[VNPU_COMM_REDUCESCATTER] = { "HcclReduceScatter", "ReduceScatter" },
 	[VNPU_COMM_BROADCAST] = { "HcclBroadcast", "Broadcast" },
+	[VNPU_COMM_SEND] = { "HcclSend", "Send" },
+	[VNPU_COMM_RECV] = { "HcclRecv", "Receive" },
 };
 #define ACL_HCCL(op) ACL_TYPE(CANN_ACL_HOST_HCCL, 1 + (op))
 
@@ -575,6 +577,12 @@ static uint32_t collective_nids(const struct npuprof_dev *dev, const struct vnpu
 	return c && c->nranks ? vnpu_hccl_steps(t->comm_op, c->nranks) : 1;
 }
 
+/* The device address of @rank's HCCL buffer, as hccl_info shows it. */
+static uint64_t hccl_buffer(uint32_t rank)
+{
+	return 0x12c000000000ull + ((uint64_t)rank << 32);
+}
+
 /* A copy's estimated time, us, at @mbps MB/s (bytes / mbps = us). */
 static double copy_us(uint64_t bytes, uint32_t mbps)
 {
@@ -646,7 +654,7 @@ static void put_collective(struct host_sink *s, const struct npuprof_dev *dev, u
 		struct cann_hccl_info *hi;
 		bool copy;
 
-		vnpu_hccl_step(op, c->nranks, c->rank, t->bytes, link, i, &st);
+		vnpu_hccl_step(op, c->nranks, c->rank, t->comm_peer, t->bytes, link, i, &st);
 		copy = st.kind == VNPU_HCCL_MEMCPY || st.kind == VNPU_HCCL_REDUCE_INLINE;
 		put_api(s, CANN_LEVEL_HCCL, CANN_HCCL_MASTER, tid, x, x + 3,
 			name_hash(s, hccl_kinds[st.kind].name));
@@ -683,9 +691,14 @@ static void put_collective(struct host_sink *s, const struct npuprof_dev *dev, u
 			      : copy_us(st.bytes, st.link == VNPU_LINK_ON_CHIP
 							  ? dev->info.hbm_bw_mbps / 2
 							  : dev->info.link_bw_mbps);
-		/* the HCCL buffers: one per rank, in a device address space of its own */
-		hi->src_addr = copy ? 0x12c000000000ull + ((uint64_t)st.remote << 32) : UINT32_MAX;
-		hi->dst_addr = copy ? 0x12c000000000ull + ((uint64_t)c->rank << 32) : UINT32_MAX;
+		/*
+		 * the HCCL buffers: one per rank, in a device address space of its
+		 * own; a collective's copies pull from the remote, a Send's push
+		 */
+		hi->src_addr =
+			copy ? hccl_buffer(op == VNPU_COMM_SEND ? c->rank : st.remote) : UINT32_MAX;
+		hi->dst_addr =
+			copy ? hccl_buffer(op == VNPU_COMM_SEND ? st.remote : c->rank) : UINT32_MAX;
 		hi->data_size = st.bytes;
 		hi->op_type = st.reduce ? 0 : 255;
 		hi->data_type = copy ? hccl_dtype[dt] : 255;

@@ -38,7 +38,7 @@ extern "C" {
  * libnpuprof keeps working with a newer one.
  */
 #define NPUPROF_VERSION_MAJOR 0
-#define NPUPROF_VERSION_MINOR 2
+#define NPUPROF_VERSION_MINOR 3
 #define NPUPROF_VERSION_PATCH 0
 
 unsigned int npuprof_major_version(void);
@@ -187,10 +187,37 @@ int npuprof_op_layernorm(const struct npuprof_dev *dev, struct vnpu_task *t, con
 int npuprof_op_conv2d(const struct npuprof_dev *dev, struct vnpu_task *t, const char *name,
 		      uint32_t stream, const uint64_t nchw[4], const uint64_t filter[4],
 		      enum vnpu_dtype dtype);
-/* An AllReduce of @elems elements on communicator @comm (a handle of the device). */
+/*
+ * Collectives on communicator @comm (a handle of the device), of @elems
+ * elements of @dtype per rank (AllGather: the gathered buffer;
+ * ReduceScatter: the buffer it scatters), op types as GE names them
+ * (HcomAllReduce, HcomAllGather, HcomReduceScatter, HcomBroadcast). @tag is
+ * the caller's, carried into the records.
+ */
 int npuprof_op_allreduce(const struct npuprof_dev *dev, struct vnpu_task *t, const char *name,
 			 uint32_t stream, uint32_t comm, uint32_t tag, uint64_t elems,
 			 enum vnpu_dtype dtype);
+int npuprof_op_allgather(const struct npuprof_dev *dev, struct vnpu_task *t, const char *name,
+			 uint32_t stream, uint32_t comm, uint32_t tag, uint64_t elems,
+			 enum vnpu_dtype dtype);
+int npuprof_op_reducescatter(const struct npuprof_dev *dev, struct vnpu_task *t, const char *name,
+			     uint32_t stream, uint32_t comm, uint32_t tag, uint64_t elems,
+			     enum vnpu_dtype dtype);
+/* @root: the rank whose buffer every rank ends with, the same on all. */
+int npuprof_op_broadcast(const struct npuprof_dev *dev, struct vnpu_task *t, const char *name,
+			 uint32_t stream, uint32_t comm, uint32_t tag, uint32_t root,
+			 uint64_t elems, enum vnpu_dtype dtype);
+/*
+ * Point to point (HcomSend, HcomReceive): a Send to rank @dst meets the
+ * Recv of @dst from this rank, the n-th Send of a pair the n-th Recv, of
+ * the same size.
+ */
+int npuprof_op_send(const struct npuprof_dev *dev, struct vnpu_task *t, const char *name,
+		    uint32_t stream, uint32_t comm, uint32_t tag, uint32_t dst, uint64_t elems,
+		    enum vnpu_dtype dtype);
+int npuprof_op_recv(const struct npuprof_dev *dev, struct vnpu_task *t, const char *name,
+		    uint32_t stream, uint32_t comm, uint32_t tag, uint32_t src, uint64_t elems,
+		    enum vnpu_dtype dtype);
 
 /* ---- communicators (HCCL groups: libnpuprof/comm.c) ---- */
 

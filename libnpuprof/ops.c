@@ -211,12 +211,16 @@ NPUPROF_API int npuprof_op_conv2d(const struct npuprof_dev *dev, struct vnpu_tas
 	return 0;
 }
 
-NPUPROF_API int npuprof_op_allreduce(const struct npuprof_dev *dev, struct vnpu_task *t,
-				     const char *name, uint32_t stream, uint32_t comm, uint32_t tag,
-				     uint64_t n, enum vnpu_dtype dtype)
+/*
+ * A COMMUNICATION task of @op: @n elements of @dtype per rank on handle
+ * @comm, with @peer (Send, Recv: the other rank; Broadcast: the root).
+ * GE's op type of the HCCL node is op_summary's OP Type.
+ */
+static int comm_task(const struct npuprof_dev *dev, struct vnpu_task *t, const char *name,
+		     const char *type, uint32_t op, uint32_t stream, uint32_t comm, uint32_t tag,
+		     uint32_t peer, uint64_t n, enum vnpu_dtype dtype)
 {
-	/* GE's type of an HCCL AllReduce node (op_summary's OP Type) */
-	int ret = task_init(t, name, "HcomAllReduce", VNPU_TASK_COMMUNICATION, stream);
+	int ret = task_init(t, name, type, VNPU_TASK_COMMUNICATION, stream);
 
 	if (ret)
 		return ret;
@@ -225,13 +229,66 @@ NPUPROF_API int npuprof_op_allreduce(const struct npuprof_dev *dev, struct vnpu_
 		return -EINVAL;
 	if (!npuprof_dtype_size(dtype))
 		return -EINVAL;
+	/* a rank a communicator can have (that it has, the device checks) */
+	if (peer >= VNPU_MAX_DEVICES)
+		return -EINVAL;
 	/* the buffer, for its data type (hccl_op_info's dataType and count) */
 	if (n && add_tensor(t, 0, dtype, VNPU_FMT_ND, 1, &n))
 		return -EINVAL;
-	t->comm_op = VNPU_COMM_ALLREDUCE;
+	t->comm_op = op;
 	t->comm_id = comm;
 	t->comm_tag = tag;
+	t->comm_peer = peer;
 	t->bytes = n * npuprof_dtype_size(dtype);
-	t->flops = n;
+	/* the reductions' one operation per element */
+	t->flops = op == VNPU_COMM_ALLREDUCE || op == VNPU_COMM_REDUCESCATTER ? n : 0;
 	return 0;
+}
+
+NPUPROF_API int npuprof_op_allreduce(const struct npuprof_dev *dev, struct vnpu_task *t,
+				     const char *name, uint32_t stream, uint32_t comm, uint32_t tag,
+				     uint64_t n, enum vnpu_dtype dtype)
+{
+	return comm_task(dev, t, name, "HcomAllReduce", VNPU_COMM_ALLREDUCE, stream, comm, tag, 0,
+			 n, dtype);
+}
+
+NPUPROF_API int npuprof_op_allgather(const struct npuprof_dev *dev, struct vnpu_task *t,
+				     const char *name, uint32_t stream, uint32_t comm, uint32_t tag,
+				     uint64_t n, enum vnpu_dtype dtype)
+{
+	return comm_task(dev, t, name, "HcomAllGather", VNPU_COMM_ALLGATHER, stream, comm, tag, 0,
+			 n, dtype);
+}
+
+NPUPROF_API int npuprof_op_reducescatter(const struct npuprof_dev *dev, struct vnpu_task *t,
+					 const char *name, uint32_t stream, uint32_t comm,
+					 uint32_t tag, uint64_t n, enum vnpu_dtype dtype)
+{
+	return comm_task(dev, t, name, "HcomReduceScatter", VNPU_COMM_REDUCESCATTER, stream, comm,
+			 tag, 0, n, dtype);
+}
+
+NPUPROF_API int npuprof_op_broadcast(const struct npuprof_dev *dev, struct vnpu_task *t,
+				     const char *name, uint32_t stream, uint32_t comm, uint32_t tag,
+				     uint32_t root, uint64_t n, enum vnpu_dtype dtype)
+{
+	return comm_task(dev, t, name, "HcomBroadcast", VNPU_COMM_BROADCAST, stream, comm, tag,
+			 root, n, dtype);
+}
+
+NPUPROF_API int npuprof_op_send(const struct npuprof_dev *dev, struct vnpu_task *t,
+				const char *name, uint32_t stream, uint32_t comm, uint32_t tag,
+				uint32_t dst, uint64_t n, enum vnpu_dtype dtype)
+{
+	return comm_task(dev, t, name, "HcomSend", VNPU_COMM_SEND, stream, comm, tag, dst, n,
+			 dtype);
+}
+
+NPUPROF_API int npuprof_op_recv(const struct npuprof_dev *dev, struct vnpu_task *t,
+				const char *name, uint32_t stream, uint32_t comm, uint32_t tag,
+				uint32_t src, uint64_t n, enum vnpu_dtype dtype)
+{
+	return comm_task(dev, t, name, "HcomReceive", VNPU_COMM_RECV, stream, comm, tag, src, n,
+			 dtype);
 }

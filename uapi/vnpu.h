@@ -36,7 +36,7 @@
 
 /* The user API version reported by VNPU_IOC_GET_INFO: major << 16 | minor. */
 #define VNPU_UAPI_VERSION_MAJOR 0
-#define VNPU_UAPI_VERSION_MINOR 7
+#define VNPU_UAPI_VERSION_MINOR 8
 #define VNPU_UAPI_VERSION ((VNPU_UAPI_VERSION_MAJOR << 16) | VNPU_UAPI_VERSION_MINOR)
 
 #define VNPU_MAX_DEVICES 16	  /* bits of a COMMUNICATION task's mask */
@@ -247,12 +247,25 @@ enum vnpu_format {
 	VNPU_FMT_COUNT
 };
 
-/** enum vnpu_comm_op - collective operations of COMMUNICATION tasks */
+/**
+ * enum vnpu_comm_op - operations of COMMUNICATION tasks
+ * @VNPU_COMM_ALLREDUCE: every rank ends with the reduction of all buffers.
+ * @VNPU_COMM_ALLGATHER: every rank ends with every rank's chunk.
+ * @VNPU_COMM_REDUCESCATTER: every rank ends with its chunk of the reduction.
+ * @VNPU_COMM_BROADCAST: every rank ends with the buffer of the root
+ *                       (struct vnpu_task.comm_peer).
+ * @VNPU_COMM_SEND: point to point: the buffer goes to rank comm_peer,
+ *                  which runs the matching VNPU_COMM_RECV.
+ * @VNPU_COMM_RECV: point to point: receive from rank comm_peer.
+ * @VNPU_COMM_OP_COUNT: the first value that is not an operation.
+ */
 enum vnpu_comm_op {
 	VNPU_COMM_ALLREDUCE = 0,
 	VNPU_COMM_ALLGATHER = 1,
 	VNPU_COMM_REDUCESCATTER = 2,
 	VNPU_COMM_BROADCAST = 3,
+	VNPU_COMM_SEND = 4,
+	VNPU_COMM_RECV = 5,
 	VNPU_COMM_OP_COUNT
 };
 
@@ -299,9 +312,13 @@ struct vnpu_tensor {
  *           (VNPU_IOC_COMM_INIT); else zero. The n-th collective a rank
  *           queues on a communicator meets the n-th of every other rank,
  *           which must be the same @comm_op; each runs it when all have.
+ *           Send and Recv are counted apart, per pair of ranks: the n-th
+ *           SEND from rank a to rank b meets the n-th RECV of b from a.
  * @comm_tag: COMMUNICATION only: free for the caller, carried into the
  *            records; else zero.
- * @reserved0: must be zero.
+ * @comm_peer: SEND: the rank sent to; RECV: the rank received from (a
+ *             rank of the communicator other than this one); BROADCAST:
+ *             the root, the same on every rank; else zero.
  * @flops: floating-point (or integer) operations of the task, at most
  *         VNPU_TASK_MAX_FLOPS.
  * @bytes: bytes moved between main memory and the cores; for
@@ -325,7 +342,7 @@ struct vnpu_task {
 	__u32 comm_op;
 	__u32 comm_id;
 	__u32 comm_tag;
-	__u32 reserved0;
+	__u32 comm_peer;
 	__u64 flops;
 	__u64 bytes;
 	__u64 reserved[2];

@@ -32,6 +32,17 @@
  * Broadcast is the pipelined ring, every link carrying the message once,
  * modelled alike on every rank. For two ranks AllReduce is the ten tasks
  * of msprof-sample-hccl, in its order.
+ *
+ * Send and Recv are a pair between rank s and rank d (the peer), HCCL's
+ * point-to-point protocol: the receiver says its buffer is free, the
+ * sender writes into it and says it is done.
+ *
+ *   Send (s to d)  Notify_Wait(d), Memcpy(to d, S), Notify_Record(d)
+ *   Recv (d of s)  Notify_Record(s), Notify_Wait(s)
+ *
+ * A rank waits for the others at its first Notify_Wait
+ * (vnpu_hccl_first_wait()): the third sub-task of a collective, the first
+ * of a Send, the second of a Recv.
  */
 #ifndef _UAPI_VNPU_HCCL_H
 #define _UAPI_VNPU_HCCL_H
@@ -87,6 +98,14 @@ static inline __u32 vnpu_hccl_link(__u32 product)
 #define VNPU_HCCL_OP_ALLGATHER 1
 #define VNPU_HCCL_OP_REDUCESCATTER 2
 #define VNPU_HCCL_OP_BROADCAST 3
+#define VNPU_HCCL_OP_SEND 4
+#define VNPU_HCCL_OP_RECV 5
+
+/* Is @op point to point (Send or Recv)? */
+static inline int vnpu_hccl_p2p(__u32 op)
+{
+	return op == VNPU_HCCL_OP_SEND || op == VNPU_HCCL_OP_RECV;
+}
 
 /* ring steps (of three sub-tasks) of @op on @n ranks */
 static inline __u32 vnpu_hccl_ring_steps(__u32 op, __u32 n)
@@ -99,35 +118,73 @@ static inline __u32 vnpu_hccl_ring_steps(__u32 op, __u32 n)
  * @op: enum vnpu_comm_op (an unknown one counts as AllReduce).
  * @nranks: ranks of its communicator, 2 .. 16.
  *
- * Return: how many sub-tasks (and task ids) it takes, 4 + 3 * ring steps.
+ * Return: how many sub-tasks (and task ids) it takes: 4 + 3 * ring steps,
+ * 3 for a Send, 2 for a Recv.
  */
 static inline __u32 vnpu_hccl_steps(__u32 op, __u32 nranks)
 {
+	if (op == VNPU_HCCL_OP_SEND)
+		return 3;
+	if (op == VNPU_HCCL_OP_RECV)
+		return 2;
 	if (nranks < 2)
 		nranks = 2;
 	return 4 + 3 * vnpu_hccl_ring_steps(op, nranks);
 }
 
-/* The index of the first Notify_Wait: where a rank waits for the others. */
+/* The index of a collective's first Notify_Wait (vnpu_hccl_first_wait()). */
 #define VNPU_HCCL_FIRST_WAIT 2
+
+/* The index of @op's first Notify_Wait: where a rank waits for the others. */
+static inline __u32 vnpu_hccl_first_wait(__u32 op)
+{
+	if (op == VNPU_HCCL_OP_SEND)
+		return 0;
+	if (op == VNPU_HCCL_OP_RECV)
+		return 1;
+	return VNPU_HCCL_FIRST_WAIT;
+}
+
+/* Sub-task @i of a Send to, or a Recv of, @peer: as vnpu_hccl_step(). */
+static inline void vnpu_hccl_p2p_step(__u32 op, __u32 peer, __u64 bytes, __u32 link, __u32 i,
+				      struct vnpu_hccl_step *st)
+{
+	static const __u32 send[3] = { VNPU_HCCL_NOTIFY_WAIT, VNPU_HCCL_MEMCPY,
+				       VNPU_HCCL_NOTIFY_RECORD };
+	static const __u32 recv[2] = { VNPU_HCCL_NOTIFY_RECORD, VNPU_HCCL_NOTIFY_WAIT };
+
+	*st = (struct vnpu_hccl_step){ .remote = peer, .link = link };
+	if (op == VNPU_HCCL_OP_SEND) {
+		st->kind = send[i < 3 ? i : 2];
+		if (st->kind == VNPU_HCCL_MEMCPY)
+			st->bytes = bytes;
+	} else {
+		st->kind = recv[i < 2 ? i : 1];
+	}
+}
 
 /**
  * vnpu_hccl_step() - sub-task @i of a collective on rank @rank
  * @op, @nranks: as vnpu_hccl_steps().
  * @rank: this rank, below @nranks.
+ * @peer: a Send's or Recv's peer (struct vnpu_task.comm_peer); else unused.
  * @bytes: the message per rank (the task's bytes).
  * @link: the link between two devices of the product.
  * @i: below vnpu_hccl_steps(@op, @nranks).
  * @st: out.
  */
-static inline void vnpu_hccl_step(__u32 op, __u32 nranks, __u32 rank, __u64 bytes, __u32 link,
-				  __u32 i, struct vnpu_hccl_step *st)
+static inline void vnpu_hccl_step(__u32 op, __u32 nranks, __u32 rank, __u32 peer, __u64 bytes,
+				  __u32 link, __u32 i, struct vnpu_hccl_step *st)
 {
 	__u32 n = nranks < 2 ? 2 : nranks, ring = vnpu_hccl_ring_steps(op, n);
 	__u32 prev = (rank + n - 1) % n, next = (rank + 1) % n;
 	__u64 chunk = (bytes + n - 1) / n;
 	__u32 last = 4 + 3 * ring - 1, k;
 
+	if (vnpu_hccl_p2p(op)) {
+		vnpu_hccl_p2p_step(op, peer, bytes, link, i, st);
+		return;
+	}
 	*st = (struct vnpu_hccl_step){ .kind = VNPU_HCCL_MEMCPY, .remote = rank,
 				       .link = VNPU_LINK_ON_CHIP, .bytes = bytes };
 	if (i == 0) {

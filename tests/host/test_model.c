@@ -739,8 +739,14 @@ TEST(communication)
 				for (s = 1; s < ARRAY_LEN(sizes); s++)
 					EXPECT_LT(vnpu_model_comm_ticks(p, op, n, sizes[s - 1]),
 						  vnpu_model_comm_ticks(p, op, n, sizes[s]));
-				EXPECT_LT(vnpu_model_comm_ticks(p, op, n - 1, 64 << 20),
-					  vnpu_model_comm_ticks(p, op, n, 64 << 20));
+				/* a Send and its Recv involve two ranks, whatever the group */
+				if (vnpu_hccl_p2p(op)) {
+					EXPECT_EQ(vnpu_model_comm_ticks(p, op, 2, 64 << 20),
+						  vnpu_model_comm_ticks(p, op, n, 64 << 20));
+				} else {
+					EXPECT_LT(vnpu_model_comm_ticks(p, op, n - 1, 64 << 20),
+						  vnpu_model_comm_ticks(p, op, n, 64 << 20));
+				}
 				EXPECT_LT(one, vnpu_model_comm_ticks(p, op, n, 0));
 			}
 		}
@@ -876,17 +882,19 @@ TEST(hccl_plan)
 
 	ASSERT_EQ(10, vnpu_hccl_steps(VNPU_COMM_ALLREDUCE, 2));
 	for (i = 0; i < 10; i++) {
-		vnpu_hccl_step(VNPU_COMM_ALLREDUCE, 2, 0, 1 << 20, VNPU_LINK_HCCS, i, &st);
+		vnpu_hccl_step(VNPU_COMM_ALLREDUCE, 2, 0, 0, 1 << 20, VNPU_LINK_HCCS, i, &st);
 		EXPECT_EQ(sample[i].kind, st.kind) TH_LOG("step %u", i);
 		EXPECT_EQ(sample[i].remote, st.remote) TH_LOG("step %u", i);
 		EXPECT_EQ(sample[i].bytes, st.bytes) TH_LOG("step %u", i);
 		EXPECT_EQ(i == 0 || i == 9 ? VNPU_LINK_ON_CHIP : VNPU_LINK_HCCS, st.link);
 	}
-	vnpu_hccl_step(VNPU_COMM_ALLREDUCE, 2, 0, 1 << 20, VNPU_LINK_HCCS, VNPU_HCCL_FIRST_WAIT,
+	vnpu_hccl_step(VNPU_COMM_ALLREDUCE, 2, 0, 0, 1 << 20, VNPU_LINK_HCCS, VNPU_HCCL_FIRST_WAIT,
 		       &st);
 	EXPECT_EQ(VNPU_HCCL_NOTIFY_WAIT, st.kind);
 
 	for (op = 0; op < VNPU_COMM_OP_COUNT; op++) {
+		if (vnpu_hccl_p2p(op))
+			continue;
 		for (n = 2; n <= VNPU_MAX_DEVICES; n++) {
 			__u64 S = 1ull << 24, link_bytes = 0, want;
 
@@ -894,7 +902,7 @@ TEST(hccl_plan)
 				__u32 waits = 0;
 
 				for (i = 0; i < vnpu_hccl_steps(op, n); i++) {
-					vnpu_hccl_step(op, n, r, S, VNPU_LINK_PCIE, i, &st);
+					vnpu_hccl_step(op, n, r, 0, S, VNPU_LINK_PCIE, i, &st);
 					ASSERT_LT(st.kind, VNPU_HCCL_KIND_COUNT);
 					ASSERT_LT(st.remote, n);
 					if (st.kind == VNPU_HCCL_NOTIFY_WAIT) {
@@ -919,6 +927,73 @@ TEST(hccl_plan)
 	}
 	EXPECT_EQ(VNPU_LINK_PCIE, vnpu_hccl_link(VNPU_PRODUCT_310P));
 	EXPECT_EQ(VNPU_LINK_HCCS, vnpu_hccl_link(VNPU_PRODUCT_A2));
+}
+
+/*
+ * Send and Recv: HCCL's point-to-point protocol, the receiver's ready
+ * notify, the sender's copy into it and its done notify; the pair lasts
+ * what the Send does, and a rank's busy time (all but its first wait)
+ * plus that wait's own is the collective's on every rank of any op.
+ */
+TEST(hccl_p2p_plan)
+{
+	static const __u32 send[3] = { VNPU_HCCL_NOTIFY_WAIT, VNPU_HCCL_MEMCPY,
+				       VNPU_HCCL_NOTIFY_RECORD };
+	static const __u32 recv[2] = { VNPU_HCCL_NOTIFY_RECORD, VNPU_HCCL_NOTIFY_WAIT };
+	const struct vnpu_product_desc *p = vnpu_product_get(VNPU_PRODUCT_A2);
+	const struct vnpu_hccl_step wait = { .kind = VNPU_HCCL_NOTIFY_WAIT };
+	const __u64 S = 3 << 20;
+	struct vnpu_hccl_step st;
+	__u32 op, n, r, i;
+	__u64 copy;
+
+	EXPECT_EQ(4, VNPU_COMM_SEND);
+	EXPECT_EQ(5, VNPU_COMM_RECV);
+	ASSERT_EQ(3, vnpu_hccl_steps(VNPU_COMM_SEND, 8));
+	ASSERT_EQ(2, vnpu_hccl_steps(VNPU_COMM_RECV, 8));
+	EXPECT_EQ(0, vnpu_hccl_first_wait(VNPU_COMM_SEND));
+	EXPECT_EQ(1, vnpu_hccl_first_wait(VNPU_COMM_RECV));
+	EXPECT_EQ(VNPU_HCCL_FIRST_WAIT, vnpu_hccl_first_wait(VNPU_COMM_ALLGATHER));
+	for (i = 0; i < 3; i++) {
+		vnpu_hccl_step(VNPU_COMM_SEND, 8, 2, 5, S, VNPU_LINK_HCCS, i, &st);
+		EXPECT_EQ(send[i], st.kind);
+		EXPECT_EQ(5, st.remote);
+		EXPECT_EQ(VNPU_LINK_HCCS, st.link);
+		EXPECT_EQ(i == 1 ? S : 0, st.bytes);
+		EXPECT_EQ(0, st.reduce);
+	}
+	for (i = 0; i < 2; i++) {
+		vnpu_hccl_step(VNPU_COMM_RECV, 8, 5, 2, S, VNPU_LINK_HCCS, i, &st);
+		EXPECT_EQ(recv[i], st.kind);
+		EXPECT_EQ(2, st.remote);
+		EXPECT_EQ(0, st.bytes);
+	}
+
+	vnpu_hccl_step(VNPU_COMM_SEND, 2, 0, 1, S, VNPU_LINK_HCCS, 1, &st);
+	copy = vnpu_model_hccl_step_ticks(p, 0, &st);
+	EXPECT_EQ(vnpu_model_comm_ticks(p, VNPU_COMM_SEND, 2, S),
+		  vnpu_model_comm_ticks(p, VNPU_COMM_RECV, 2, S));
+	EXPECT_EQ(vnpu_model_hccl_step_ticks(p, 0, &wait) + copy +
+			  vnpu_ns_to_ticks(p, VNPU_MODEL_NOTIFY_NS),
+		  vnpu_model_comm_ticks(p, VNPU_COMM_SEND, 2, S));
+	/* the receiver is busy for its ready notify; the rest it waits */
+	EXPECT_EQ(vnpu_ns_to_ticks(p, VNPU_MODEL_NOTIFY_NS),
+		  vnpu_model_comm_busy_ticks(p, 0, VNPU_COMM_RECV, 2, 1, 0, S));
+	EXPECT_EQ(copy + vnpu_ns_to_ticks(p, VNPU_MODEL_NOTIFY_NS),
+		  vnpu_model_comm_busy_ticks(p, 0, VNPU_COMM_SEND, 2, 0, 1, S));
+
+	for (op = 0; op < VNPU_COMM_OP_COUNT; op++) {
+		if (vnpu_hccl_p2p(op))
+			continue;
+		for (n = 2; n <= VNPU_MAX_DEVICES; n += 3) {
+			for (r = 0; r < n; r++) {
+				EXPECT_EQ(vnpu_model_comm_ticks_link(p, 7000, op, n, S),
+					  vnpu_model_comm_busy_ticks(p, 7000, op, n, r, 0, S) +
+						  vnpu_model_hccl_step_ticks(p, 7000, &wait))
+				TH_LOG("op %u, %u ranks, rank %u", op, n, r);
+			}
+		}
+	}
 }
 
 TEST_HARNESS_MAIN

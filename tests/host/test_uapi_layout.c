@@ -269,7 +269,7 @@ TEST(vnpu_task)
 		MEMBER(vnpu_task, flags, 112, 4),     MEMBER(vnpu_task, model_id, 116, 4),
 		MEMBER(vnpu_task, n_inputs, 120, 4),  MEMBER(vnpu_task, n_outputs, 124, 4),
 		MEMBER(vnpu_task, comm_op, 128, 4),   MEMBER(vnpu_task, comm_id, 132, 4),
-		MEMBER(vnpu_task, comm_tag, 136, 4),  MEMBER(vnpu_task, reserved0, 140, 4),
+		MEMBER(vnpu_task, comm_tag, 136, 4),  MEMBER(vnpu_task, comm_peer, 140, 4),
 		MEMBER(vnpu_task, flops, 144, 8),     MEMBER(vnpu_task, bytes, 152, 8),
 		MEMBER(vnpu_task, reserved, 160, 16), MEMBER(vnpu_task, tensors, 176, 640),
 	};
@@ -353,8 +353,8 @@ TEST(ioctl_numbers)
 TEST(version_and_limits)
 {
 	EXPECT_EQ(0, VNPU_UAPI_VERSION_MAJOR);
-	EXPECT_EQ(7, VNPU_UAPI_VERSION_MINOR);
-	EXPECT_EQ(0x00000007, VNPU_UAPI_VERSION);
+	EXPECT_EQ(8, VNPU_UAPI_VERSION_MINOR);
+	EXPECT_EQ(0x00000008, VNPU_UAPI_VERSION);
 	EXPECT_EQ(16, VNPU_MAX_DEVICES);
 	EXPECT_EQ(2048, VNPU_MAX_HW_STREAMS);
 	EXPECT_EQ(64, VNPU_OP_NAME_LEN);
@@ -423,7 +423,7 @@ TEST(enum_values)
 	EXPECT_EQ(1, VNPU_COMM_ALLGATHER);
 	EXPECT_EQ(2, VNPU_COMM_REDUCESCATTER);
 	EXPECT_EQ(3, VNPU_COMM_BROADCAST);
-	EXPECT_EQ(4, VNPU_COMM_OP_COUNT);
+	EXPECT_EQ(6, VNPU_COMM_OP_COUNT);
 
 	EXPECT_EQ(0x1, VNPU_TASK_F_HF32);
 	EXPECT_EQ(0x2, VNPU_TASK_F_DYNAMIC);

@@ -15,6 +15,7 @@
 #include <limits.h>
 #include <math.h>
 #include <signal.h>
+#include <sys/stat.h>
 #include <time.h>
 
 #include "kselftest_harness.h"
@@ -422,6 +423,122 @@ TEST_F_TIMEOUT(ranks, eight, 600)
 	if (vnpu_param_devices() < 8)
 		SKIP(return, "needs devices=8");
 	run_ranks(_metadata, 8);
+}
+
+/* Keep a copy of @prof under /vnpu-results/layout/@name, for make check-msprof. */
+static void keep_prof(const char *prof, const char *name)
+{
+	struct stat st;
+
+	if (stat("/vnpu-results", &st) || !S_ISDIR(st.st_mode))
+		return;
+	vnpu_sh(NULL, 0, "mkdir -p /vnpu-results/layout/%s && cp -a %s /vnpu-results/layout/%s/",
+		name, prof, name);
+}
+
+/*
+ * Every HCCL operation (examples/collectives.c, 2 rounds on 3 ranks: an
+ * odd ring): each rank's communication.json has each op of each round,
+ * AllGather/ReduceScatter/Broadcast/Send/Receive included; a Send's
+ * matrix is its one link to the next rank, carrying the message, and a
+ * Recv has none (the sender writes into it) and all its time is wait;
+ * communication_statistic has every op type; op_summary names them as GE
+ * does.
+ */
+TEST_F_TIMEOUT(ranks, every_operation, 300)
+{
+	static const char *const types[] = { "HcomAllReduce", "HcomAllGather", "HcomReduceScatter",
+					     "HcomBroadcast", "HcomSend",      "HcomReceive" };
+	char dir[] = "/tmp/npuprof-ops-XXXXXX", pat[PATH_MAX], path[PATH_MAX + 64];
+	const unsigned int n = vnpu_param_devices() >= 3 ? 3 : 2;
+	static char out[65536];
+	glob_t g;
+
+	if (vnpu_param_devices() < 2)
+		SKIP(return, "needs devices=2");
+	find_tools();
+	ASSERT_NE(NULL, mkdtemp(dir));
+	ASSERT_EQ(0,
+		  vnpu_sh(out, sizeof(out),
+			  "{ %s run --ranks %u --level L1 --output %s -- %s/collectives 2; } 2>&1",
+			  npuprof, n, dir, examples))
+	TH_LOG("%s", out);
+	snprintf(pat, sizeof(pat), "%s/PROF_*", dir);
+	ASSERT_EQ(0, glob(pat, 0, NULL, &g));
+	ASSERT_EQ(n, g.gl_pathc) TH_LOG("%s", out);
+	for (size_t i = 0; i < g.gl_pathc; i++) {
+		struct json_object *comm, *matrix;
+		unsigned int sends = 0, recvs = 0, ops = 0;
+		char next[16];
+		int64_t r;
+
+		snprintf(path, sizeof(path), "%s/host/info.json", g.gl_pathv[i]);
+		r = info_rank_id(path);
+		ASSERT_LE(0, r);
+		snprintf(next, sizeof(next), "%u-%u", (unsigned int)r, (unsigned int)(r + 1) % n);
+		snprintf(path, sizeof(path), "%s/analyze/communication.json", g.gl_pathv[i]);
+		comm = json_object_from_file(path);
+		ASSERT_NE(NULL, comm) TH_LOG("%s", path);
+		snprintf(path, sizeof(path), "%s/analyze/communication_matrix.json", g.gl_pathv[i]);
+		matrix = json_object_from_file(path);
+		ASSERT_NE(NULL, matrix) TH_LOG("%s", path);
+		json_object_object_foreach(comm, key, op)
+		{
+			struct json_object *ti = jobj(op, "Communication Time Info");
+			struct json_object *mop = jobj(matrix, key), *link;
+
+			if (!strcmp(key, "Total HCCL Operators"))
+				continue;
+			ops++;
+			ASSERT_NE(NULL, mop) TH_LOG("%s not in the matrix", key);
+			if (strstr(key, "hcom_send")) {
+				sends++;
+				EXPECT_EQ(1, json_object_object_length(mop)) TH_LOG("%s", key);
+				link = jobj(mop, next);
+				ASSERT_NE(NULL, link) TH_LOG("%s: no %s", key, next);
+				EXPECT_STREQ("HCCS",
+					     json_object_get_string(jobj(link, "Transport Type")));
+				/* 1 Mi fp16 elements */
+				EXPECT_TRUE(close_to(2.097152, jnum(link, "Transit Size(MB)")))
+				TH_LOG("%s: %f MB", key, jnum(link, "Transit Size(MB)"));
+				EXPECT_LT(0, jnum(ti, "Transit Time(ms)"));
+			} else if (strstr(key, "hcom_receive")) {
+				recvs++;
+				EXPECT_EQ(0, json_object_object_length(mop)) TH_LOG("%s", key);
+				EXPECT_EQ(0, jnum(ti, "Transit Time(ms)"));
+				EXPECT_TRUE(close_to(jnum(ti, "Wait Time(ms)"),
+						     jnum(ti, "Synchronization Time(ms)")));
+				EXPECT_LT(0, jnum(ti, "Wait Time(ms)"));
+			} else {
+				EXPECT_LT(0, jnum(ti, "Transit Time(ms)")) TH_LOG("%s", key);
+				EXPECT_LE(2, json_object_object_length(mop)) TH_LOG("%s", key);
+			}
+		}
+		/* 2 rounds of 4 collectives, a Send and a Recv */
+		EXPECT_EQ(12, ops) TH_LOG("rank %lld", (long long)r);
+		EXPECT_EQ(2, sends);
+		EXPECT_EQ(2, recvs);
+		json_object_put(comm);
+		json_object_put(matrix);
+		for (size_t k = 0; k < sizeof(types) / sizeof(types[0]); k++) {
+			EXPECT_EQ(0, vnpu_sh(NULL, 0,
+					     "grep -q '^[0-9]*,%s,2,' "
+					     "%s/mindstudio_profiler_output/"
+					     "communication_statistic_*.csv",
+					     types[k], g.gl_pathv[i]))
+			TH_LOG("rank %lld: no %s in communication_statistic", (long long)r,
+			       types[k]);
+			EXPECT_EQ(0, vnpu_sh(NULL, 0,
+					     "grep -q ',%s,[^,]*,COMMUNICATION,' "
+					     "%s/mindstudio_profiler_output/op_summary_*.csv",
+					     types[k], g.gl_pathv[i]))
+			TH_LOG("rank %lld: no %s in op_summary", (long long)r, types[k]);
+		}
+		snprintf(path, sizeof(path), "collectives-rank%lld", (long long)r);
+		keep_prof(g.gl_pathv[i], path);
+	}
+	globfree(&g);
+	vnpu_sh(NULL, 0, "rm -rf %s", dir);
 }
 
 /* The first Notify_Wait of each collective in @prof's task_time, us, summed. */

@@ -4,7 +4,7 @@
  * VNPU_IOC_COMM_DESTROY, every errno they give; collectives that meet by
  * their order on the communicator; a rank that leaves or disagrees breaks
  * the group; and no file outside a group can join it or abort its
- * collectives (issue 16 item 5).
+ * collectives (issue 16 item 5); Send and Recv, which meet by pair.
  */
 #include <sys/wait.h>
 
@@ -52,6 +52,23 @@ static int collective(int fd, __u32 comm, __u32 op, __u64 bytes)
 		       0, bytes);
 	t.comm_op = op;
 	t.comm_id = comm;
+	return vnpu_submit_tasks(fd, &t, 1, NULL) ?: s;
+}
+
+/* Queue a Send to, or a Recv of, @peer on a new stream of @fd; the stream. */
+static int p2p(int fd, __u32 comm, __u32 op, __u32 peer, __u64 bytes)
+{
+	struct vnpu_task t;
+	int s = vnpu_stream_new(fd);
+
+	if (s < 0)
+		return s;
+	vnpu_task_init(&t, op == VNPU_COMM_SEND ? "hcom_send" : "hcom_receive",
+		       op == VNPU_COMM_SEND ? "HcomSend" : "HcomReceive", VNPU_TASK_COMMUNICATION,
+		       (unsigned int)s, 0, bytes);
+	t.comm_op = op;
+	t.comm_id = comm;
+	t.comm_peer = peer;
 	return vnpu_submit_tasks(fd, &t, 1, NULL) ?: s;
 }
 
@@ -288,6 +305,134 @@ TEST_F(comm, unmatched_collective_waits_then_aborts)
 	EXPECT_EQ(0, vnpu_sync_stream(self->fd[0], (unsigned int)other, 0, 5000, NULL));
 	EXPECT_EQ(0, comm_destroy(self->fd[1], self->id[1]));
 	EXPECT_EQ(-EPIPE, vnpu_sync_stream(self->fd[0], (unsigned int)s, 0, 5000, NULL));
+}
+
+/*
+ * A Send meets the Recv of its pair, whatever the collectives around it:
+ * rank 0 queues a Send then an AllReduce, rank 1 the AllReduce then the
+ * Recv, each on a stream of its own. Each pair ends together, and the
+ * Send takes at least its copy over the link.
+ */
+TEST_F(comm, send_meets_recv_by_pair)
+{
+	struct vnpu_sync sy[2][2];
+	int s[2][2];
+
+	ASSERT_EQ(0, vnpu_comm_group(self->fd, 2, self->id));
+	s[0][0] = p2p(self->fd[0], self->id[0], VNPU_COMM_SEND, 1, 8 << 20);
+	s[0][1] = collective(self->fd[0], self->id[0], VNPU_COMM_ALLREDUCE, 1 << 20);
+	s[1][1] = collective(self->fd[1], self->id[1], VNPU_COMM_ALLREDUCE, 1 << 20);
+	s[1][0] = p2p(self->fd[1], self->id[1], VNPU_COMM_RECV, 0, 8 << 20);
+	for (int r = 0; r < 2; r++) {
+		for (int k = 0; k < 2; k++) {
+			ASSERT_LE(0, s[r][k]);
+			ASSERT_EQ(0, vnpu_sync_stream(self->fd[r], (unsigned int)s[r][k], 0, 5000,
+						      &sy[r][k]))
+			TH_LOG("rank %d, op %d", r, k);
+		}
+	}
+	EXPECT_EQ(sy[0][0].device_time, sy[1][0].device_time);
+	EXPECT_EQ(sy[0][1].device_time, sy[1][1].device_time);
+}
+
+/*
+ * Both ranks send first, then receive, each on its own streams: a Send
+ * waits for its Recv (-ETIMEDOUT meanwhile), not for the other rank's
+ * Send, which is a pair of its own; the Recvs complete both.
+ */
+TEST_F(comm, exchange_waits_for_the_recvs)
+{
+	int snd[2], rcv[2];
+
+	ASSERT_EQ(0, vnpu_comm_group(self->fd, 2, self->id));
+	for (int r = 0; r < 2; r++) {
+		snd[r] = p2p(self->fd[r], self->id[r], VNPU_COMM_SEND, 1 - r, 1 << 20);
+		ASSERT_LE(0, snd[r]);
+	}
+	EXPECT_EQ(-ETIMEDOUT, vnpu_sync_stream(self->fd[0], (unsigned int)snd[0], 0, 200, NULL));
+	EXPECT_EQ(-ETIMEDOUT, vnpu_sync_stream(self->fd[1], (unsigned int)snd[1], 0, 200, NULL));
+	for (int r = 0; r < 2; r++) {
+		rcv[r] = p2p(self->fd[r], self->id[r], VNPU_COMM_RECV, 1 - r, 1 << 20);
+		ASSERT_LE(0, rcv[r]);
+	}
+	for (int r = 0; r < 2; r++) {
+		EXPECT_EQ(0, vnpu_sync_stream(self->fd[r], (unsigned int)snd[r], 0, 5000, NULL));
+		EXPECT_EQ(0, vnpu_sync_stream(self->fd[r], (unsigned int)rcv[r], 0, 5000, NULL));
+	}
+}
+
+/*
+ * A rank that leaves aborts what waits for it, not the Sends and Recvs of
+ * the ranks that stay: in a group of 3, rank 0 leaves; rank 1's Send to
+ * rank 2 still runs, while a collective, which needs rank 0, is aborted.
+ */
+TEST_F(comm, a_leaving_rank_spares_the_others_pairs)
+{
+	int fd[3] = { self->fd[0], self->fd[1], -1 }, snd, rcv, all;
+	__u32 id[3];
+
+	if (vnpu_param_devices() < 3)
+		SKIP(return, "needs devices=3");
+	fd[2] = vnpu_open_dev(2, O_RDWR);
+	ASSERT_LE(0, fd[2]);
+	ASSERT_EQ(0, vnpu_comm_group(fd, 3, id));
+	ASSERT_EQ(0, comm_destroy(fd[0], id[0]));
+	snd = p2p(fd[1], id[1], VNPU_COMM_SEND, 2, 1 << 20);
+	rcv = p2p(fd[2], id[2], VNPU_COMM_RECV, 1, 1 << 20);
+	all = collective(fd[1], id[1], VNPU_COMM_ALLREDUCE, 1 << 20);
+	ASSERT_LE(0, snd);
+	ASSERT_LE(0, rcv);
+	ASSERT_LE(0, all);
+	EXPECT_EQ(0, vnpu_sync_stream(fd[1], (unsigned int)snd, 0, 5000, NULL));
+	EXPECT_EQ(0, vnpu_sync_stream(fd[2], (unsigned int)rcv, 0, 5000, NULL));
+	EXPECT_EQ(-EPIPE, vnpu_sync_stream(fd[1], (unsigned int)all, 0, 5000, NULL));
+	close(fd[2]);
+}
+
+/* A Recv of another size than its Send aborts the pair, and breaks the group. */
+TEST_F(comm, send_recv_of_other_sizes_break_the_group)
+{
+	int snd, rcv;
+
+	ASSERT_EQ(0, vnpu_comm_group(self->fd, 2, self->id));
+	snd = p2p(self->fd[0], self->id[0], VNPU_COMM_SEND, 1, 8 << 20);
+	rcv = p2p(self->fd[1], self->id[1], VNPU_COMM_RECV, 0, 4 << 20);
+	ASSERT_LE(0, snd);
+	ASSERT_LE(0, rcv);
+	EXPECT_EQ(-EPIPE, vnpu_sync_stream(self->fd[0], (unsigned int)snd, 0, 5000, NULL));
+	EXPECT_EQ(-EPIPE, vnpu_sync_stream(self->fd[1], (unsigned int)rcv, 0, 5000, NULL));
+}
+
+/* Ranks that name other roots for one Broadcast abort it. */
+TEST_F(comm, disagreeing_roots_break_the_group)
+{
+	int s[2];
+
+	ASSERT_EQ(0, vnpu_comm_group(self->fd, 2, self->id));
+	for (int r = 0; r < 2; r++) {
+		struct vnpu_task t;
+
+		s[r] = vnpu_stream_new(self->fd[r]);
+		ASSERT_LE(0, s[r]);
+		vnpu_task_init(&t, "hcom_broadcast", "HcomBroadcast", VNPU_TASK_COMMUNICATION,
+			       (unsigned int)s[r], 0, 1 << 20);
+		t.comm_op = VNPU_COMM_BROADCAST;
+		t.comm_id = self->id[r];
+		t.comm_peer = (__u32)r;
+		ASSERT_EQ(0, vnpu_submit_tasks(self->fd[r], &t, 1, NULL));
+	}
+	for (int r = 0; r < 2; r++)
+		EXPECT_EQ(-EPIPE, vnpu_sync_stream(self->fd[r], (unsigned int)s[r], 0, 5000, NULL));
+}
+
+/* A Send to itself, or to a rank the group does not have, is refused at submit. */
+TEST_F(comm, send_to_a_bad_peer_is_refused)
+{
+	ASSERT_EQ(0, vnpu_comm_group(self->fd, 2, self->id));
+	EXPECT_EQ(-EINVAL, p2p(self->fd[0], self->id[0], VNPU_COMM_SEND, 0, 4096));
+	EXPECT_EQ(-EINVAL, p2p(self->fd[0], self->id[0], VNPU_COMM_SEND, 2, 4096));
+	EXPECT_EQ(-EINVAL, p2p(self->fd[1], self->id[1], VNPU_COMM_RECV, 1, 4096));
+	EXPECT_EQ(-EINVAL, p2p(self->fd[1], self->id[1], VNPU_COMM_RECV, 16, 4096));
 }
 
 /* nobody, outside the group: its joins and collectives are refused. */

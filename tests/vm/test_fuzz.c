@@ -476,7 +476,7 @@ static const struct field task_fields[] = {
 	FLD(vnpu_task, flags, K_FLAGS),	   FLD(vnpu_task, model_id, K_ANY),
 	FLD(vnpu_task, n_inputs, K_ANY),   FLD(vnpu_task, n_outputs, K_ANY),
 	FLD(vnpu_task, comm_op, K_ANY),	   FLD(vnpu_task, comm_id, K_ANY),
-	FLD(vnpu_task, comm_tag, K_ANY),   FLD(vnpu_task, reserved0, K_ZERO),
+	FLD(vnpu_task, comm_tag, K_ANY),   FLD(vnpu_task, comm_peer, K_ANY),
 	FLD(vnpu_task, flops, K_ANY),	   FLD(vnpu_task, bytes, K_ANY),
 	FLD(vnpu_task, reserved, K_ZERO),  FLD(vnpu_task, tensors, K_TENSOR),
 };
@@ -1462,6 +1462,11 @@ static void fuzz_collective(struct fz *z)
 		int ret, err = 0;
 
 		make_task(z, &t, fs[i]->dev, pick_stream(z, fs[i]), ids[i], tag);
+		/* a peer of the group: another rank for Send/Recv, any for a root */
+		if (t.comm_op == VNPU_COMM_SEND || t.comm_op == VNPU_COMM_RECV)
+			t.comm_peer = (i + 1 + rnd(z, n - 1)) % n;
+		else if (t.comm_op == VNPU_COMM_BROADCAST)
+			t.comm_peer = rnd(z, n);
 		sub.tasks = (unsigned long)&t;
 		snprintf(z->sh->cur, sizeof(z->sh->cur), "#%lu collective %#x tag %u on dev %u",
 			 z->sh->iter, mask, tag, fs[i]->dev);
