@@ -178,7 +178,7 @@ static void vnpu_hwrec_collective(struct vnpu_ring *r, const struct vnpu_prof *p
 				  const struct vnpu_ktask *task)
 {
 	const struct vnpu_product_desc *p = task->stream->vfile->vdev->product;
-	u32 n = task->nids, link = vnpu_hccl_link(vnpu_product_id(p)), i;
+	u32 n = task->nids, product = vnpu_product_id(p), i;
 	u32 op = task->desc.comm_op, first = vnpu_hccl_first_wait(op);
 	u32 own = task->comm_link_mbps, slow = task->comm_slow_mbps;
 	struct vnpu_hccl_step st;
@@ -193,7 +193,7 @@ static void vnpu_hwrec_collective(struct vnpu_ring *r, const struct vnpu_prof *p
 		wait = task->end - task->start - busy;
 	for (i = 0; i < n; i++) {
 		vnpu_hccl_step(op, task->comm_nranks, task->comm_rank, task->desc.comm_peer,
-			       task->desc.bytes, link, i, &st);
+			       task->desc.bytes, product, i, &st);
 		d = vnpu_model_hccl_step_ticks(p, own, &st);
 		if (i == first) {
 			d = wait;

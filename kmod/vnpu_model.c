@@ -387,7 +387,7 @@ u64 vnpu_model_hccl_step_ticks(const struct vnpu_product_desc *p, u32 link_mbps,
 u64 vnpu_model_comm_ticks_link(const struct vnpu_product_desc *p, u32 link_mbps, u32 comm_op,
 			       u32 ranks, u64 bytes)
 {
-	u32 link = vnpu_hccl_link(vnpu_product_id(p)), n, i;
+	u32 product = vnpu_product_id(p), n, i;
 	struct vnpu_hccl_step st;
 	u64 ticks = 0;
 
@@ -397,7 +397,7 @@ u64 vnpu_model_comm_ticks_link(const struct vnpu_product_desc *p, u32 link_mbps,
 		comm_op = VNPU_COMM_SEND;
 	n = ranks < VNPU_MAX_DEVICES ? ranks : VNPU_MAX_DEVICES;
 	for (i = 0; i < vnpu_hccl_steps(comm_op, n); i++) {
-		vnpu_hccl_step(comm_op, n, 0, 1, bytes, link, i, &st);
+		vnpu_hccl_step(comm_op, n, 0, 1, bytes, product, i, &st);
 		ticks = vnpu_sat_add(ticks, vnpu_model_hccl_step_ticks(p, link_mbps, &st));
 	}
 	return ticks;
@@ -421,7 +421,7 @@ u64 vnpu_model_comm_ticks_link(const struct vnpu_product_desc *p, u32 link_mbps,
 u64 vnpu_model_comm_busy_ticks(const struct vnpu_product_desc *p, u32 link_mbps, u32 comm_op,
 			       u32 ranks, u32 rank, u32 peer, u64 bytes)
 {
-	u32 link = vnpu_hccl_link(vnpu_product_id(p)), i;
+	u32 product = vnpu_product_id(p), i;
 	u32 n = ranks < 2 ? 2 : ranks < VNPU_MAX_DEVICES ? ranks : VNPU_MAX_DEVICES;
 	struct vnpu_hccl_step st;
 	u64 ticks = 0;
@@ -429,7 +429,7 @@ u64 vnpu_model_comm_busy_ticks(const struct vnpu_product_desc *p, u32 link_mbps,
 	for (i = 0; i < vnpu_hccl_steps(comm_op, n); i++) {
 		if (i == vnpu_hccl_first_wait(comm_op))
 			continue;
-		vnpu_hccl_step(comm_op, n, rank, peer, bytes, link, i, &st);
+		vnpu_hccl_step(comm_op, n, rank, peer, bytes, product, i, &st);
 		ticks = vnpu_sat_add(ticks, vnpu_model_hccl_step_ticks(p, link_mbps, &st));
 	}
 	return ticks;

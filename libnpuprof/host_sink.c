@@ -605,7 +605,7 @@ static void put_collective(struct host_sink *s, const struct npuprof_dev *dev, u
 		t->comm_id && t->comm_id <= NPUPROF_MAX_COMMS ? &dev->comms[t->comm_id - 1] : NULL;
 	uint32_t op = t->comm_op < VNPU_COMM_OP_COUNT ? t->comm_op : VNPU_COMM_ALLREDUCE;
 	uint32_t dt = t->n_inputs ? t->tensors[0].dtype : VNPU_DT_FLOAT16;
-	uint32_t link = vnpu_hccl_link(dev->info.product), nids;
+	uint32_t nids;
 	char name[VNPU_OP_NAME_LEN], op_type[VNPU_OP_TYPE_LEN], tag[96];
 	uint64_t opn, group, ccl_tag, e = b + w - 1, x;
 	struct cann_hccl_op_info *oi;
@@ -654,7 +654,8 @@ static void put_collective(struct host_sink *s, const struct npuprof_dev *dev, u
 		struct cann_hccl_info *hi;
 		bool copy;
 
-		vnpu_hccl_step(op, c->nranks, c->rank, t->comm_peer, t->bytes, link, i, &st);
+		vnpu_hccl_step(op, c->nranks, c->rank, t->comm_peer, t->bytes, dev->info.product, i,
+			       &st);
 		copy = st.kind == VNPU_HCCL_MEMCPY || st.kind == VNPU_HCCL_REDUCE_INLINE;
 		put_api(s, CANN_LEVEL_HCCL, CANN_HCCL_MASTER, tid, x, x + 3,
 			name_hash(s, hccl_kinds[st.kind].name));

@@ -93,6 +93,22 @@ static inline __u32 vnpu_hccl_link(__u32 product)
 								       : VNPU_LINK_HCCS;
 }
 
+/*
+ * vnpu_hccl_link_ranks() - the link between ranks @a and @b of a group on
+ * product @product, ranks laid out on the devices in order (rank r on the
+ * r-th device, as npuprof run places them): on an Atlas A3 the two dies
+ * of a chip (devices 2k and 2k + 1) are joined by SIO, the chips by HCCS;
+ * elsewhere vnpu_hccl_link(). ON_CHIP for a rank and itself.
+ */
+static inline __u32 vnpu_hccl_link_ranks(__u32 product, __u32 a, __u32 b)
+{
+	if (a == b)
+		return VNPU_LINK_ON_CHIP;
+	if (product == 1 /* A3 */ && a / 2 == b / 2)
+		return VNPU_LINK_SIO;
+	return vnpu_hccl_link(product);
+}
+
 /* The collective ops are enum vnpu_comm_op of vnpu.h, repeated by value. */
 #define VNPU_HCCL_OP_ALLREDUCE 0
 #define VNPU_HCCL_OP_ALLGATHER 1
@@ -169,12 +185,12 @@ static inline void vnpu_hccl_p2p_step(__u32 op, __u32 peer, __u64 bytes, __u32 l
  * @rank: this rank, below @nranks.
  * @peer: a Send's or Recv's peer (struct vnpu_task.comm_peer); else unused.
  * @bytes: the message per rank (the task's bytes).
- * @link: the link between two devices of the product.
+ * @product: enum vnpu_product_id: the links (vnpu_hccl_link_ranks()).
  * @i: below vnpu_hccl_steps(@op, @nranks).
  * @st: out.
  */
 static inline void vnpu_hccl_step(__u32 op, __u32 nranks, __u32 rank, __u32 peer, __u64 bytes,
-				  __u32 link, __u32 i, struct vnpu_hccl_step *st)
+				  __u32 product, __u32 i, struct vnpu_hccl_step *st)
 {
 	__u32 n = nranks < 2 ? 2 : nranks, ring = vnpu_hccl_ring_steps(op, n);
 	__u32 prev = (rank + n - 1) % n, next = (rank + 1) % n;
@@ -182,7 +198,8 @@ static inline void vnpu_hccl_step(__u32 op, __u32 nranks, __u32 rank, __u32 peer
 	__u32 last = 4 + 3 * ring - 1, k;
 
 	if (vnpu_hccl_p2p(op)) {
-		vnpu_hccl_p2p_step(op, peer, bytes, link, i, st);
+		vnpu_hccl_p2p_step(op, peer, bytes, vnpu_hccl_link_ranks(product, rank, peer), i,
+				   st);
 		return;
 	}
 	*st = (struct vnpu_hccl_step){ .kind = VNPU_HCCL_MEMCPY, .remote = rank,
@@ -199,19 +216,19 @@ static inline void vnpu_hccl_step(__u32 op, __u32 nranks, __u32 rank, __u32 peer
 	}
 	/* the ring steps, then the final Record, Wait: phases of three from 1 */
 	k = (i - 1) % 3;
-	st->link = link;
 	st->bytes = 0;
 	if (k == 0) {
 		st->kind = VNPU_HCCL_NOTIFY_RECORD;
 		st->remote = next;
-		return;
-	}
-	if (k == 1) {
-		st->kind = VNPU_HCCL_NOTIFY_WAIT;
-		st->remote = prev;
+		st->link = vnpu_hccl_link_ranks(product, rank, next);
 		return;
 	}
 	st->remote = prev;
+	st->link = vnpu_hccl_link_ranks(product, rank, prev);
+	if (k == 1) {
+		st->kind = VNPU_HCCL_NOTIFY_WAIT;
+		return;
+	}
 	switch (op) {
 	case VNPU_HCCL_OP_ALLGATHER:
 		st->bytes = chunk;

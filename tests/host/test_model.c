@@ -882,13 +882,13 @@ TEST(hccl_plan)
 
 	ASSERT_EQ(10, vnpu_hccl_steps(VNPU_COMM_ALLREDUCE, 2));
 	for (i = 0; i < 10; i++) {
-		vnpu_hccl_step(VNPU_COMM_ALLREDUCE, 2, 0, 0, 1 << 20, VNPU_LINK_HCCS, i, &st);
+		vnpu_hccl_step(VNPU_COMM_ALLREDUCE, 2, 0, 0, 1 << 20, VNPU_PRODUCT_A2, i, &st);
 		EXPECT_EQ(sample[i].kind, st.kind) TH_LOG("step %u", i);
 		EXPECT_EQ(sample[i].remote, st.remote) TH_LOG("step %u", i);
 		EXPECT_EQ(sample[i].bytes, st.bytes) TH_LOG("step %u", i);
 		EXPECT_EQ(i == 0 || i == 9 ? VNPU_LINK_ON_CHIP : VNPU_LINK_HCCS, st.link);
 	}
-	vnpu_hccl_step(VNPU_COMM_ALLREDUCE, 2, 0, 0, 1 << 20, VNPU_LINK_HCCS, VNPU_HCCL_FIRST_WAIT,
+	vnpu_hccl_step(VNPU_COMM_ALLREDUCE, 2, 0, 0, 1 << 20, VNPU_PRODUCT_A2, VNPU_HCCL_FIRST_WAIT,
 		       &st);
 	EXPECT_EQ(VNPU_HCCL_NOTIFY_WAIT, st.kind);
 
@@ -902,7 +902,7 @@ TEST(hccl_plan)
 				__u32 waits = 0;
 
 				for (i = 0; i < vnpu_hccl_steps(op, n); i++) {
-					vnpu_hccl_step(op, n, r, 0, S, VNPU_LINK_PCIE, i, &st);
+					vnpu_hccl_step(op, n, r, 0, S, VNPU_PRODUCT_310P, i, &st);
 					ASSERT_LT(st.kind, VNPU_HCCL_KIND_COUNT);
 					ASSERT_LT(st.remote, n);
 					if (st.kind == VNPU_HCCL_NOTIFY_WAIT) {
@@ -927,6 +927,44 @@ TEST(hccl_plan)
 	}
 	EXPECT_EQ(VNPU_LINK_PCIE, vnpu_hccl_link(VNPU_PRODUCT_310P));
 	EXPECT_EQ(VNPU_LINK_HCCS, vnpu_hccl_link(VNPU_PRODUCT_A2));
+}
+
+/*
+ * The links between ranks: on an A3 the two dies of a chip (ranks 2k,
+ * 2k + 1) are joined by SIO and the chips by HCCS, so a 4-rank ring's
+ * rank 1 receives from rank 0 over SIO and notifies rank 2 over HCCS;
+ * the A2's are all HCCS, the 310P's PCIe.
+ */
+TEST(hccl_links)
+{
+	struct vnpu_hccl_step st;
+
+	EXPECT_EQ(VNPU_LINK_SIO, vnpu_hccl_link_ranks(VNPU_PRODUCT_A3, 0, 1));
+	EXPECT_EQ(VNPU_LINK_SIO, vnpu_hccl_link_ranks(VNPU_PRODUCT_A3, 7, 6));
+	EXPECT_EQ(VNPU_LINK_HCCS, vnpu_hccl_link_ranks(VNPU_PRODUCT_A3, 1, 2));
+	EXPECT_EQ(VNPU_LINK_HCCS, vnpu_hccl_link_ranks(VNPU_PRODUCT_A3, 0, 15));
+	EXPECT_EQ(VNPU_LINK_ON_CHIP, vnpu_hccl_link_ranks(VNPU_PRODUCT_A3, 3, 3));
+	EXPECT_EQ(VNPU_LINK_HCCS, vnpu_hccl_link_ranks(VNPU_PRODUCT_A2, 0, 1));
+	EXPECT_EQ(VNPU_LINK_PCIE, vnpu_hccl_link_ranks(VNPU_PRODUCT_310P, 0, 1));
+
+	/* AllReduce on 4 A3 ranks, rank 1: Record to 2, Wait for 0, Reduce from 0 */
+	vnpu_hccl_step(VNPU_COMM_ALLREDUCE, 4, 1, 0, 1 << 20, VNPU_PRODUCT_A3, 1, &st);
+	EXPECT_EQ(VNPU_HCCL_NOTIFY_RECORD, st.kind);
+	EXPECT_EQ(2, st.remote);
+	EXPECT_EQ(VNPU_LINK_HCCS, st.link);
+	vnpu_hccl_step(VNPU_COMM_ALLREDUCE, 4, 1, 0, 1 << 20, VNPU_PRODUCT_A3, 2, &st);
+	EXPECT_EQ(0, st.remote);
+	EXPECT_EQ(VNPU_LINK_SIO, st.link);
+	vnpu_hccl_step(VNPU_COMM_ALLREDUCE, 4, 1, 0, 1 << 20, VNPU_PRODUCT_A3, 3, &st);
+	EXPECT_EQ(VNPU_HCCL_REDUCE_INLINE, st.kind);
+	EXPECT_EQ(VNPU_LINK_SIO, st.link);
+	vnpu_hccl_step(VNPU_COMM_ALLREDUCE, 4, 1, 0, 1 << 20, VNPU_PRODUCT_A3, 0, &st);
+	EXPECT_EQ(VNPU_LINK_ON_CHIP, st.link);
+	/* a Send between the dies of a chip, and between chips */
+	vnpu_hccl_step(VNPU_COMM_SEND, 4, 2, 3, 1 << 20, VNPU_PRODUCT_A3, 1, &st);
+	EXPECT_EQ(VNPU_LINK_SIO, st.link);
+	vnpu_hccl_step(VNPU_COMM_SEND, 4, 2, 1, 1 << 20, VNPU_PRODUCT_A3, 1, &st);
+	EXPECT_EQ(VNPU_LINK_HCCS, st.link);
 }
 
 /*
@@ -955,7 +993,7 @@ TEST(hccl_p2p_plan)
 	EXPECT_EQ(1, vnpu_hccl_first_wait(VNPU_COMM_RECV));
 	EXPECT_EQ(VNPU_HCCL_FIRST_WAIT, vnpu_hccl_first_wait(VNPU_COMM_ALLGATHER));
 	for (i = 0; i < 3; i++) {
-		vnpu_hccl_step(VNPU_COMM_SEND, 8, 2, 5, S, VNPU_LINK_HCCS, i, &st);
+		vnpu_hccl_step(VNPU_COMM_SEND, 8, 2, 5, S, VNPU_PRODUCT_A2, i, &st);
 		EXPECT_EQ(send[i], st.kind);
 		EXPECT_EQ(5, st.remote);
 		EXPECT_EQ(VNPU_LINK_HCCS, st.link);
@@ -963,13 +1001,13 @@ TEST(hccl_p2p_plan)
 		EXPECT_EQ(0, st.reduce);
 	}
 	for (i = 0; i < 2; i++) {
-		vnpu_hccl_step(VNPU_COMM_RECV, 8, 5, 2, S, VNPU_LINK_HCCS, i, &st);
+		vnpu_hccl_step(VNPU_COMM_RECV, 8, 5, 2, S, VNPU_PRODUCT_A2, i, &st);
 		EXPECT_EQ(recv[i], st.kind);
 		EXPECT_EQ(2, st.remote);
 		EXPECT_EQ(0, st.bytes);
 	}
 
-	vnpu_hccl_step(VNPU_COMM_SEND, 2, 0, 1, S, VNPU_LINK_HCCS, 1, &st);
+	vnpu_hccl_step(VNPU_COMM_SEND, 2, 0, 1, S, VNPU_PRODUCT_A2, 1, &st);
 	copy = vnpu_model_hccl_step_ticks(p, 0, &st);
 	EXPECT_EQ(vnpu_model_comm_ticks(p, VNPU_COMM_SEND, 2, S),
 		  vnpu_model_comm_ticks(p, VNPU_COMM_RECV, 2, S));
