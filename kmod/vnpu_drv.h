@@ -186,6 +186,9 @@ struct vnpu_ring_final {
  * @n_events: PMU events per side.
  * @aic_events: AIC-side event ids.
  * @aiv_events: AIV-side event ids.
+ * @aic_slots: where the model counts each of @aic_events
+ *             (vnpu_pmu_slot()), mapped when the session starts.
+ * @aiv_slots: the same for @aiv_events.
  * @active: records are being written (under vnpu_device.lock).
  */
 struct vnpu_prof {
@@ -201,6 +204,8 @@ struct vnpu_prof {
 	u32 n_events;
 	u32 aic_events[VNPU_PMU_EVENTS];
 	u32 aiv_events[VNPU_PMU_EVENTS];
+	u8 aic_slots[VNPU_PMU_EVENTS];
+	u8 aiv_slots[VNPU_PMU_EVENTS];
 	bool active;
 };
 

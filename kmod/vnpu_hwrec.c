@@ -88,7 +88,7 @@ static void vnpu_hwrec_pmu(struct vnpu_ring *r, const struct vnpu_prof *prof,
 			   const struct vnpu_ktask *t, const struct vnpu_counters *c)
 {
 	bool aiv = t->desc.task_type == VNPU_TASK_AI_VECTOR_CORE;
-	const u32 *ev = aiv ? prof->aiv_events : prof->aic_events;
+	const u8 *slot = aiv ? prof->aiv_slots : prof->aic_slots;
 	struct vnpu_ffts_pmu *rec;
 	u8 cnt;
 	u32 i;
@@ -107,9 +107,9 @@ static void vnpu_hwrec_pmu(struct vnpu_ring *r, const struct vnpu_prof *prof,
 		.start_syscnt = t->start,
 		.end_syscnt = t->end,
 	};
+	/* the slots were mapped at the session's start: no search per record */
 	for (i = 0; i < prof->n_events && i < VNPU_PMU_COUNTERS; i++)
-		if (ev[i])
-			rec->pmu[i] = vnpu_pmu_read(c, aiv, ev[i]);
+		rec->pmu[i] = vnpu_pmu_read_slot(c, aiv, slot[i]);
 }
 
 /*

@@ -548,14 +548,26 @@ u32 vnpu_pmu_event(u32 slot)
  */
 u64 vnpu_pmu_read(const struct vnpu_counters *c, bool aiv, u32 event_id)
 {
+	return vnpu_pmu_read_slot(c, aiv, vnpu_pmu_slot(event_id));
+}
+
+/**
+ * vnpu_pmu_slot() - the slot of struct vnpu_counters that counts an event
+ * @event_id: a PMU event id.
+ *
+ * A session maps its programmed events once, when it starts, so that a
+ * record reads each counter without a search (vnpu_pmu_read_slot()).
+ *
+ * Return: the slot, or VNPU_PMU_NO_SLOT for ids the model does not count.
+ */
+u8 vnpu_pmu_slot(u32 event_id)
+{
 	u32 s;
 
-	if (!c)
-		return 0;
 	for (s = 0; s < VNPU_S_COUNT; s++)
-		if (vnpu_slot_ids[s] == event_id)
-			return aiv ? c->aiv[s] : c->aic[s];
-	return 0;
+		if (event_id && vnpu_slot_ids[s] == event_id)
+			return (u8)s;
+	return VNPU_PMU_NO_SLOT;
 }
 
 /**

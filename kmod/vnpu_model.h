@@ -292,6 +292,19 @@ u64 vnpu_model_hccl_step_ticks(const struct vnpu_product_desc *p, u32 link_mbps,
 
 u32 vnpu_pmu_event(u32 slot);
 u64 vnpu_pmu_read(const struct vnpu_counters *c, bool aiv, u32 event_id);
+u8 vnpu_pmu_slot(u32 event_id);
+
+/* vnpu_pmu_slot() of an event the model does not count */
+#define VNPU_PMU_NO_SLOT 0xff
+
+/* The value in slot @slot (vnpu_pmu_slot()) of @c's @aiv side; 0 for none. */
+static inline u64 vnpu_pmu_read_slot(const struct vnpu_counters *c, bool aiv, u8 slot)
+{
+	if (!c || slot >= VNPU_PMU_SLOTS)
+		return 0;
+	return aiv ? c->aiv[slot] : c->aic[slot];
+}
+
 u32 vnpu_metric_events(const struct vnpu_product_desc *p, u32 group, bool aiv,
 		       u32 ids[VNPU_PMU_EVENTS_MAX]);
 

@@ -142,7 +142,7 @@ static struct vnpu_prof *vnpu_prof_new(struct vnpu_device *vdev,
 	const struct vnpu_product_desc *p = vdev->product;
 	struct vnpu_ring *ring;
 	struct vnpu_prof *prof;
-	u32 n_aic = 0, n_aiv = 0;
+	u32 n_aic = 0, n_aiv = 0, i;
 
 	prof = vnpu_fail_alloc() ? NULL : kzalloc(sizeof(*prof), GFP_KERNEL_ACCOUNT);
 	if (!prof)
@@ -184,6 +184,10 @@ static struct vnpu_prof *vnpu_prof_new(struct vnpu_device *vdev,
 		n_aiv = vnpu_metric_events(p, prof->group, true, prof->aiv_events);
 	}
 	prof->n_events = max(n_aic, n_aiv);
+	for (i = 0; i < VNPU_PMU_EVENTS; i++) {
+		prof->aic_slots[i] = vnpu_pmu_slot(prof->aic_events[i]);
+		prof->aiv_slots[i] = vnpu_pmu_slot(prof->aiv_events[i]);
+	}
 	vnpu_prof_fill_ctrl(vdev, prof);
 	return prof;
 }
@@ -558,10 +562,8 @@ static void vnpu_rec_pmu(struct vnpu_ring *r, const struct vnpu_prof *prof,
 	rec->aic_blocks = c->aic_blocks;
 	rec->aiv_blocks = c->aiv_blocks;
 	for (i = 0; i < prof->n_events; i++) {
-		if (prof->aic_events[i])
-			rec->aic_events[i] = vnpu_pmu_read(c, false, prof->aic_events[i]);
-		if (prof->aiv_events[i])
-			rec->aiv_events[i] = vnpu_pmu_read(c, true, prof->aiv_events[i]);
+		rec->aic_events[i] = vnpu_pmu_read_slot(c, false, prof->aic_slots[i]);
+		rec->aiv_events[i] = vnpu_pmu_read_slot(c, true, prof->aiv_slots[i]);
 	}
 }
 

@@ -396,6 +396,17 @@ TEST(pmu_slots)
 	EXPECT_EQ(0, vnpu_pmu_read(&c, true, 0x7));
 	EXPECT_EQ(0, vnpu_pmu_read(&c, false, 0x501));
 	EXPECT_EQ(0, vnpu_pmu_read(NULL, false, 0x8));
+
+	/* a session's map, event to slot, once: the same reads without a search */
+	for (s = 0; s < VNPU_PMU_SLOTS; s++) {
+		EXPECT_EQ(s, vnpu_pmu_slot(vnpu_pmu_event(s)));
+		EXPECT_EQ(1000 + s,
+			  vnpu_pmu_read_slot(&c, false, vnpu_pmu_slot(vnpu_pmu_event(s))));
+	}
+	EXPECT_EQ(VNPU_PMU_NO_SLOT, vnpu_pmu_slot(0));
+	EXPECT_EQ(VNPU_PMU_NO_SLOT, vnpu_pmu_slot(0x501));
+	EXPECT_EQ(0, vnpu_pmu_read_slot(&c, true, VNPU_PMU_NO_SLOT));
+	EXPECT_EQ(0, vnpu_pmu_read_slot(NULL, true, 0));
 }
 
 TEST(metric_events)
