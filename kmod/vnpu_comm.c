@@ -26,8 +26,8 @@
  * one, completes at once with no duration, so that no stream waits forever
  * for a rank that is gone; so do the Sends and Recvs to and from it (those
  * between the ranks that stay still run). Ranks that disagree on a
- * collective break it for everything. A rendezvous lives while a task of it does; a
- * communicator while a handle does.
+ * collective break it for everything. A rendezvous lives while a task of
+ * it does; a communicator while a handle does.
  *
  * Lock order: vnpu_file.lock, vnpu_device.lock, then vnpu_comm_lock.
  */
