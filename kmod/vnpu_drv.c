@@ -177,9 +177,13 @@ static int __init vnpu_init(void)
 			return products[i];
 	}
 
-	ret = alloc_chrdev_region(&vnpu_devt, 0, devices, VNPU_NAME);
+	ret = vnpu_task_cache_init();
 	if (ret)
 		return ret;
+
+	ret = alloc_chrdev_region(&vnpu_devt, 0, devices, VNPU_NAME);
+	if (ret)
+		goto err_destroy_task_cache;
 
 	vnpu_class = class_create(THIS_MODULE, VNPU_NAME);
 	if (IS_ERR(vnpu_class)) {
@@ -238,6 +242,8 @@ err_destroy_class:
 	class_destroy(vnpu_class);
 err_unregister_region:
 	unregister_chrdev_region(vnpu_devt, devices);
+err_destroy_task_cache:
+	vnpu_task_cache_exit();
 	return ret;
 }
 
@@ -254,6 +260,7 @@ static void __exit vnpu_exit(void)
 	class_destroy(vnpu_class);
 	unregister_chrdev_region(vnpu_devt, devices);
 	vnpu_objects_check_leaks();
+	vnpu_task_cache_exit();
 }
 
 module_init(vnpu_init);

@@ -480,6 +480,8 @@ int vnpu_exec_start(struct vnpu_device *vdev);
 void vnpu_exec_stop(struct vnpu_device *vdev);
 void vnpu_exec_kick(struct vnpu_device *vdev);
 void vnpu_exec_cancel_file(struct vnpu_file *vfile);
+int vnpu_task_cache_init(void);
+void vnpu_task_cache_exit(void);
 struct vnpu_ktask *vnpu_task_alloc(void);
 void vnpu_task_free(struct vnpu_ktask *task);
 

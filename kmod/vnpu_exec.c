@@ -36,15 +36,47 @@
 /* Tasks completed per lock hold before the executor lets others in. */
 #define VNPU_EXEC_BATCH 64
 
+/*
+ * Every task of every device, charged to the submitter's memory cgroup;
+ * the descriptor is the one region a submit copies from user memory
+ * (hardened usercopy allows no other).
+ */
+static struct kmem_cache *vnpu_task_cache;
+
+int vnpu_task_cache_init(void)
+{
+	vnpu_task_cache = KMEM_CACHE_USERCOPY(vnpu_ktask, SLAB_ACCOUNT, desc);
+	return vnpu_task_cache ? 0 : -ENOMEM;
+}
+
+void vnpu_task_cache_exit(void)
+{
+	kmem_cache_destroy(vnpu_task_cache);
+}
+
+/**
+ * vnpu_task_alloc() - a task for a submit, its descriptor not yet written
+ *
+ * Everything but @desc is zeroed. @desc (most of the task) is not: the
+ * submit copies it in whole (copy_struct_from_user() writes every byte of
+ * it, zeroing what the caller's smaller struct lacks), and a task whose
+ * copy failed is freed unread.
+ *
+ * Return: the task, or NULL.
+ */
 struct vnpu_ktask *vnpu_task_alloc(void)
 {
 	struct vnpu_ktask *task;
 
 	if (vnpu_fail_alloc())
 		return NULL;
-	task = kzalloc(sizeof(*task), GFP_KERNEL_ACCOUNT);
-	if (task)
-		vnpu_obj_get(VNPU_OBJ_TASK);
+	task = kmem_cache_alloc(vnpu_task_cache, GFP_KERNEL);
+	if (!task)
+		return NULL;
+	memset(task, 0, offsetof(struct vnpu_ktask, desc));
+	memset((char *)task + offsetofend(struct vnpu_ktask, desc), 0,
+	       sizeof(*task) - offsetofend(struct vnpu_ktask, desc));
+	vnpu_obj_get(VNPU_OBJ_TASK);
 	return task;
 }
 
@@ -53,7 +85,7 @@ void vnpu_task_free(struct vnpu_ktask *task)
 	if (!task)
 		return;
 	vnpu_comm_free(task->comm_spare);
-	kfree(task);
+	kmem_cache_free(vnpu_task_cache, task);
 	vnpu_obj_put(VNPU_OBJ_TASK);
 }
 
