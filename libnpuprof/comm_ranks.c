@@ -72,19 +72,20 @@ static int write_key(const char *path, const struct npuprof_comm_key *key,
 	return 0;
 }
 
-static uint64_t now_ms(void)
+/* ns, not ms: a deadline in truncated ms could come up to 1 ms early */
+static uint64_t now_ns(void)
 {
 	struct timespec ts;
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
 /* Wait for rank 0's key: poll(2)'s @timeout_ms (negative: forever). */
 static int read_key(const char *path, int timeout_ms, struct npuprof_comm_key *key,
 		    struct npuprof_error *err)
 {
-	uint64_t deadline = now_ms() + (uint64_t)(timeout_ms > 0 ? timeout_ms : 0);
+	uint64_t deadline = now_ns() + (uint64_t)(timeout_ms > 0 ? timeout_ms : 0) * 1000000u;
 	char hex[NPUPROF_COMM_KEY_STRLEN + 8];
 
 	for (;;) {
@@ -103,7 +104,7 @@ static int read_key(const char *path, int timeout_ms, struct npuprof_comm_key *k
 		if (errno != ENOENT)
 			return npuprof_set_error(err, -errno, "cannot read the root info %s: %s",
 						 path, strerror(errno));
-		if (timeout_ms >= 0 && now_ms() >= deadline)
+		if (timeout_ms >= 0 && now_ns() >= deadline)
 			return npuprof_set_error(err, -ETIMEDOUT,
 						 "rank 0 wrote no root info to %s within %d ms",
 						 path, timeout_ms);

@@ -15,7 +15,6 @@
 #include <limits.h>
 #include <math.h>
 #include <signal.h>
-#include <sys/stat.h>
 #include <time.h>
 
 #include "kselftest_harness.h"
@@ -292,6 +291,35 @@ static double link_gbps(void)
 }
 
 /*
+ * `npuprof run --ranks @n` of examples/@prog (2 layers or rounds) at L1
+ * into @dir (a mkdtemp template), its output in @out; @g the n PROF
+ * folders. Return: 0, or -1 (the failure logged) when the run or the
+ * folders are not what they must be.
+ */
+static int run_job(struct __test_metadata *_metadata, const char *prog, unsigned int n, char *dir,
+		   char *out, size_t len, glob_t *g)
+{
+	char pat[PATH_MAX];
+	int ret;
+
+	find_tools();
+	if (!mkdtemp(dir))
+		return -1;
+	ret = vnpu_sh(out, len, "{ %s run --ranks %u --level L1 --output %s -- %s/%s 2; } 2>&1",
+		      npuprof, n, dir, examples, prog);
+	EXPECT_EQ(0, ret) TH_LOG("%s", out);
+	snprintf(pat, sizeof(pat), "%s/PROF_*", dir);
+	if (ret || glob(pat, 0, NULL, g))
+		return -1;
+	EXPECT_EQ(n, g->gl_pathc) TH_LOG("%s", out);
+	if (g->gl_pathc != n) {
+		globfree(g);
+		return -1;
+	}
+	return 0;
+}
+
+/*
  * Issue 15 item 3: `npuprof run --ranks N` starts N processes, rank r on
  * device r, which meet in one communicator (npuprof_comm_init_ranks) and
  * write one PROF folder each, with their rank in host/info.json and in
@@ -300,24 +328,15 @@ static double link_gbps(void)
  */
 static void run_ranks(struct __test_metadata *_metadata, unsigned int n)
 {
-	char dir[] = "/tmp/npuprof-ranks-XXXXXX", pat[PATH_MAX], path[PATH_MAX + 64];
+	char dir[] = "/tmp/npuprof-ranks-XXXXXX", path[PATH_MAX + 64];
 	static char out[65536];
 	static struct rank_view v[VNPU_MAX_DEVICES];
 	double gbps = link_gbps();
 	unsigned int seen = 0;
 	glob_t g;
 
-	find_tools();
 	memset(v, 0, sizeof(v));
-	ASSERT_NE(NULL, mkdtemp(dir));
-	ASSERT_EQ(0,
-		  vnpu_sh(out, sizeof(out),
-			  "{ %s run --ranks %u --level L1 --output %s -- %s/transformer 2; } 2>&1",
-			  npuprof, n, dir, examples))
-	TH_LOG("%s", out);
-	snprintf(pat, sizeof(pat), "%s/PROF_*", dir);
-	ASSERT_EQ(0, glob(pat, 0, NULL, &g));
-	ASSERT_EQ(n, g.gl_pathc) TH_LOG("%s", out);
+	ASSERT_EQ(0, run_job(_metadata, "transformer", n, dir, out, sizeof(out), &g));
 	for (size_t i = 0; i < g.gl_pathc; i++) {
 		glob_t d;
 		unsigned int dev;
@@ -425,17 +444,6 @@ TEST_F_TIMEOUT(ranks, eight, 600)
 	run_ranks(_metadata, 8);
 }
 
-/* Keep a copy of @prof under /vnpu-results/layout/@name, for make check-msprof. */
-static void keep_prof(const char *prof, const char *name)
-{
-	struct stat st;
-
-	if (stat("/vnpu-results", &st) || !S_ISDIR(st.st_mode))
-		return;
-	vnpu_sh(NULL, 0, "mkdir -p /vnpu-results/layout/%s && cp -a %s /vnpu-results/layout/%s/",
-		name, prof, name);
-}
-
 /*
  * Every HCCL operation (examples/collectives.c, 2 rounds on 3 ranks: an
  * odd ring): each rank's communication.json has each op of each round,
@@ -449,23 +457,14 @@ TEST_F_TIMEOUT(ranks, every_operation, 300)
 {
 	static const char *const types[] = { "HcomAllReduce", "HcomAllGather", "HcomReduceScatter",
 					     "HcomBroadcast", "HcomSend",      "HcomReceive" };
-	char dir[] = "/tmp/npuprof-ops-XXXXXX", pat[PATH_MAX], path[PATH_MAX + 64];
+	char dir[] = "/tmp/npuprof-ops-XXXXXX", path[PATH_MAX + 64];
 	const unsigned int n = vnpu_param_devices() >= 3 ? 3 : 2;
 	static char out[65536];
 	glob_t g;
 
 	if (vnpu_param_devices() < 2)
 		SKIP(return, "needs devices=2");
-	find_tools();
-	ASSERT_NE(NULL, mkdtemp(dir));
-	ASSERT_EQ(0,
-		  vnpu_sh(out, sizeof(out),
-			  "{ %s run --ranks %u --level L1 --output %s -- %s/collectives 2; } 2>&1",
-			  npuprof, n, dir, examples))
-	TH_LOG("%s", out);
-	snprintf(pat, sizeof(pat), "%s/PROF_*", dir);
-	ASSERT_EQ(0, glob(pat, 0, NULL, &g));
-	ASSERT_EQ(n, g.gl_pathc) TH_LOG("%s", out);
+	ASSERT_EQ(0, run_job(_metadata, "collectives", n, dir, out, sizeof(out), &g));
 	for (size_t i = 0; i < g.gl_pathc; i++) {
 		struct json_object *comm, *matrix;
 		unsigned int sends = 0, recvs = 0, ops = 0;
@@ -535,7 +534,7 @@ TEST_F_TIMEOUT(ranks, every_operation, 300)
 			TH_LOG("rank %lld: no %s in op_summary", (long long)r, types[k]);
 		}
 		snprintf(path, sizeof(path), "collectives-rank%lld", (long long)r);
-		keep_prof(g.gl_pathv[i], path);
+		vnpu_keep_prof(g.gl_pathv[i], path);
 	}
 	globfree(&g);
 	vnpu_sh(NULL, 0, "rm -rf %s", dir);

@@ -269,17 +269,6 @@ TEST(sync_timeouts_are_polls)
 
 /* ---- every level x metric group: the expected files and headers ---- */
 
-/* Keep a copy of @prof under /vnpu-results/layout/@name (the VM runner's results). */
-static void keep_prof(const char *prof, const char *name)
-{
-	struct stat st;
-
-	if (stat("/vnpu-results", &st) || !S_ISDIR(st.st_mode))
-		return;
-	vnpu_sh(NULL, 0, "mkdir -p /vnpu-results/layout/%s && cp -a %s /vnpu-results/layout/%s/",
-		name, prof, name);
-}
-
 FIXTURE(levels)
 {
 	char dir[64];
@@ -442,7 +431,7 @@ static void files_and_headers(struct __test_metadata *_metadata, struct npuprof_
 		EXPECT_EQ(-1, find_output(prof, "aicpu_*.csv", path, sizeof(path)));
 	}
 	EXPECT_EQ(-1, find_output(prof, "communication_statistic_*.csv", path, sizeof(path)));
-	keep_prof(prof, keep);
+	vnpu_keep_prof(prof, keep);
 }
 
 TEST_F(levels, files_and_headers)
@@ -512,7 +501,7 @@ TEST_F_TIMEOUT(wrap, stream_past_65536_tasks, 600)
 	EXPECT_EQ((int)total, rows);
 	/* the device's flips are in its raw data */
 	EXPECT_EQ(0, vnpu_sh(NULL, 0, "test -s %s/device_0/data/ts_track.data.0.slice_0", prof));
-	keep_prof(prof, "a2-wrap");
+	vnpu_keep_prof(prof, "a2-wrap");
 	npuprof_close(dev);
 	free(t);
 	vnpu_sh(NULL, 0, "rm -rf %s", dir);
