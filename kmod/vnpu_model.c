@@ -387,20 +387,15 @@ u64 vnpu_model_hccl_step_ticks(const struct vnpu_product_desc *p, u32 link_mbps,
 u64 vnpu_model_comm_ticks_link(const struct vnpu_product_desc *p, u32 link_mbps, u32 comm_op,
 			       u32 ranks, u64 bytes)
 {
-	u32 product = vnpu_product_id(p), n, i;
-	struct vnpu_hccl_step st;
-	u64 ticks = 0;
+	const struct vnpu_hccl_step wait = { .kind = VNPU_HCCL_NOTIFY_WAIT };
 
 	if (ranks <= 1)
 		return vnpu_ns_to_ticks(p, VNPU_MODEL_COMM_BASE_NS);
 	if (comm_op == VNPU_COMM_RECV)
 		comm_op = VNPU_COMM_SEND;
-	n = ranks < VNPU_MAX_DEVICES ? ranks : VNPU_MAX_DEVICES;
-	for (i = 0; i < vnpu_hccl_steps(comm_op, n); i++) {
-		vnpu_hccl_step(comm_op, n, 0, 1, bytes, product, i, &st);
-		ticks = vnpu_sat_add(ticks, vnpu_model_hccl_step_ticks(p, link_mbps, &st));
-	}
-	return ticks;
+	/* rank 0's sub-tasks (to rank 1), its first wait at its own cost */
+	return vnpu_sat_add(vnpu_model_comm_busy_ticks(p, link_mbps, comm_op, ranks, 0, 1, bytes),
+			    vnpu_model_hccl_step_ticks(p, link_mbps, &wait));
 }
 
 /**
