@@ -1,30 +1,33 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * export_speed: how fast npuprof_export() turns raw records into
- * mindstudio_profiler_output/, against a straightforward reference
- * converter (bench/ref_export.py: Python, struct.unpack_from and the csv
- * module, an op_summary-like CSV with the same columns) on the same data.
+ * export_speed: how fast npuprof_export() turns a PROF_* folder in the real
+ * Ascend raw layout into mindstudio_profiler_output/, alone at scale and
+ * side by side with msprof's own parser (Ascend/msprof analysis/, opt-in:
+ * -M, as make check-msprof) on the same folder.
  *
- * For each size N of -n, a synthetic PROF folder is written (one A2
- * device, L1 PipeUtilization, N MatMul/Add tasks of 4 records each:
- * TASK_START, OP_INFO with 3 tensors, PMU, TASK_END, 504 bytes a task;
- * files rotated at 64 MiB like the collector's; -0 for L0 data) and
- * exported: -r times for the first size, once for the others. Each export
- * runs in a fresh process (this program, exec'd with -x), so its peak RSS
- * (wait4) is the export's alone, and must not grow with N. On the first
- * size the reference runs too, also in its own process. Printed: tasks/s
- * (wall), output MB/s, peak RSS, and the ratio to the reference.
+ * For each size N of -n, a synthetic folder (synth_prof.c: one A2 device,
+ * L1 PipeUtilization or -0 for L0, N MatMul/Add tasks over -s streams,
+ * 680 bytes of records a task at L1) is written and exported: -r times for
+ * the first size, once for the others. Each export runs in a fresh process
+ * (this program, exec'd with -x), so its peak RSS (wait4) is the export's
+ * alone, and must not grow with N. Printed: tasks/s (wall), output MB/s,
+ * peak RSS, the timeline's bytes per task.
  *
- *   export_speed [-n N[,N...]] [-r runs] [-d dir] [-0] [-k] [-R ref_export.py]
+ * With -M, a folder of -m tasks (default 100,000) is exported by us, and a
+ * copy of it by msprof's `export summary` and `export timeline`, in the
+ * same run: the ratio of tasks/s, and the two timelines' bytes per task.
+ *
+ *   export_speed [-n N[,N...]] [-r runs] [-s streams] [-d dir] [-0] [-k]
+ *                [-M msprof_analysis_dir] [-m N]
  *   export_speed -x PROF_DIR      (one export; used by the above)
  *
- * Defaults: -n 1000000,10000000 -r 3 -d /tmp, no reference without -R.
- * -k keeps the last folder.
+ * Defaults: -n 1000000,10000000 -r 3 -s 4 -d /tmp; -k keeps the last folder.
  */
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
+#include <inttypes.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -38,164 +41,15 @@
 #include "bench.h"
 #include "npuprof_export.h"
 #include "raw_format.h"
-#include "vnpu.h"
-#include "vnpu_prof.h"
+#include "synth_prof.h"
 
 #define TIMESTAMP "20251129164800"
 #define MAX_SIZES 4
-
-struct out {
-	char dir[512];
-	int fd;
-	unsigned int file;
-	uint64_t bytes, total;
-	unsigned char buf[1 << 20];
-	size_t len;
-};
 
 static void die(const char *what)
 {
 	perror(what);
 	exit(1);
-}
-
-static void flush_out(struct out *o)
-{
-	if (o->len && write(o->fd, o->buf, o->len) != (ssize_t)o->len)
-		die("write");
-	o->len = 0;
-}
-
-static void open_next(struct out *o)
-{
-	char path[600];
-
-	if (o->fd >= 0) {
-		flush_out(o);
-		close(o->fd);
-	}
-	snprintf(path, sizeof(path), "%s/" NPUPROF_RAW_REC_PREFIX NPUPROF_RAW_SEQ_FMT, o->dir,
-		 o->file++);
-	o->fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-	if (o->fd < 0)
-		die(path);
-	o->bytes = 0;
-}
-
-static uint64_t seq;
-
-static void emit(struct out *o, void *rec, uint16_t type, size_t size)
-{
-	struct vnpu_rec_hdr *h = rec;
-
-	h->type = type;
-	h->size = (uint16_t)size;
-	h->seq = seq++;
-	if (o->bytes + size > NPUPROF_RAW_ROTATE_BYTES)
-		open_next(o);
-	if (o->len + size > sizeof(o->buf))
-		flush_out(o);
-	memcpy(o->buf + o->len, rec, size);
-	o->len += size;
-	o->bytes += size;
-	o->total += size;
-}
-
-/* Write the raw data of @n tasks into @prof; returns the bytes of records. */
-static uint64_t generate(const char *prof, unsigned long n, int l0)
-{
-	static const uint32_t aic_ev[8] = { 0x416, 0x417, 0x9, 0x302, 0xc, 0x303, 0x54, 0x55 };
-	static const uint32_t aiv_ev[8] = { 0x8, 0xa, 0x9, 0xb, 0xc, 0xd, 0x54, 0x55 };
-	static struct out o;
-	struct vnpu_ring_ctrl c = { 0 };
-	char path[700];
-	uint64_t t = 1000;
-	int fd;
-
-	memset(&o, 0, sizeof(o));
-	o.fd = -1;
-	seq = 0;
-	mkdir(prof, 0755);
-	snprintf(path, sizeof(path), "%s/device_0", prof);
-	mkdir(path, 0755);
-	snprintf(o.dir, sizeof(o.dir), "%s/device_0/data", prof);
-	mkdir(o.dir, 0755);
-
-	c.magic = VNPU_RING_MAGIC;
-	c.version = c.compat_version = 1;
-	c.hdr_size = sizeof(c);
-	c.product = VNPU_PRODUCT_A2;
-	c.level = l0 ? VNPU_PROF_L0 : VNPU_PROF_L1;
-	c.metric_group = l0 ? VNPU_METRIC_NONE : VNPU_METRIC_PIPE_UTILIZATION;
-	c.n_events = l0 ? 0 : 8;
-	c.caps = VNPU_CAP_SPLIT_AIC_AIV | VNPU_CAP_STARS;
-	c.aic_num = 24;
-	c.aiv_num = 48;
-	c.aic_freq_khz = 1800000;
-	c.sys_cnt_freq_khz = 50000;
-	memcpy(c.aic_events, aic_ev, sizeof(aic_ev));
-	memcpy(c.aiv_events, aiv_ev, sizeof(aiv_ev));
-	c.mono_base_ns = 1764406085000000000ULL;
-	snprintf(path, sizeof(path), "%s/" NPUPROF_RAW_CTRL_FILE, o.dir);
-	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-	if (fd < 0 || write(fd, &c, sizeof(c)) != sizeof(c))
-		die(path);
-	close(fd);
-
-	open_next(&o);
-	for (unsigned long i = 0; i < n; i++) {
-		unsigned char op[512] = { 0 };
-		struct vnpu_rec_task st = { .task_id = i, .stream_id = (uint32_t)(i % 4) };
-		struct vnpu_rec_op_info *oi = (void *)op;
-		struct vnpu_rec_pmu pmu = { .task_id = i };
-		bool cube = i % 3 == 0;
-		uint64_t dur = 100 + i % 977;
-		size_t sz = sizeof(*oi);
-
-		st.task_type = cube ? VNPU_TASK_AI_CORE : VNPU_TASK_AI_VECTOR_CORE;
-		st.timestamp = t;
-		emit(&o, &st, VNPU_REC_TASK_START, sizeof(st));
-		if (!l0) {
-			oi->task_id = i;
-			oi->stream_id = st.stream_id;
-			oi->task_type = st.task_type;
-			oi->block_num = cube ? 24 : 40;
-			oi->model_id = 1;
-			oi->n_tensors = 3;
-			snprintf(oi->op_name, sizeof(oi->op_name), "%s_%lu",
-				 cube ? "MatMul" : "Add", i % 1000);
-			snprintf(oi->op_type, sizeof(oi->op_type), "%s", cube ? "MatMul" : "Add");
-			for (int k = 0; k < 3; k++) {
-				struct vnpu_rec_tensor tn = { .dtype = VNPU_DT_FLOAT16,
-							      .ndims = 2,
-							      .output = k == 2 };
-				uint64_t dims[2] = { 1024 + i % 7, 4096 };
-
-				memcpy(op + sz, &tn, sizeof(tn));
-				memcpy(op + sz + sizeof(tn), dims, sizeof(dims));
-				sz += sizeof(tn) + sizeof(dims);
-			}
-			emit(&o, oi, VNPU_REC_OP_INFO, sz);
-			if (cube) {
-				pmu.aic_total_cycles = dur * 36 * 24;
-				pmu.aic_blocks = 24;
-			} else {
-				pmu.aiv_total_cycles = dur * 36 * 40;
-				pmu.aiv_blocks = 40;
-			}
-			for (int k = 0; k < 8; k++) {
-				pmu.aic_events[k] = cube ? pmu.aic_total_cycles / (k + 2) : 0;
-				pmu.aiv_events[k] = cube ? 0 : pmu.aiv_total_cycles / (k + 2);
-			}
-			emit(&o, &pmu, VNPU_REC_PMU, sizeof(pmu));
-		}
-		st.timestamp = t + dur;
-		emit(&o, &st, VNPU_REC_TASK_END, sizeof(st));
-		t += dur + 7;
-	}
-	flush_out(&o);
-	close(o.fd);
-	return o.total;
 }
 
 /* Bytes of the regular files in @dir (not recursive); with @rm, remove them and @dir. */
@@ -237,8 +91,11 @@ struct run {
 	long rss_kb;
 };
 
-/* Run @argv in a child process: its wall time, CPU time and peak RSS. */
-static struct run spawn(char *const argv[])
+/*
+ * Run @argv in a child process: its wall time, CPU time and peak RSS. With
+ * @log, its stdout and stderr go there (msprof's parser talks a lot).
+ */
+static struct run spawn(char *const argv[], const char *log)
 {
 	struct run r = { 0 };
 	struct rusage ru;
@@ -249,6 +106,13 @@ static struct run spawn(char *const argv[])
 	if (pid < 0)
 		die("fork");
 	if (!pid) {
+		int fd = log ? open(log, O_WRONLY | O_CREAT | O_APPEND, 0644) : -1;
+
+		if (fd >= 0) {
+			dup2(fd, 1);
+			dup2(fd, 2);
+			close(fd);
+		}
 		execvp(argv[0], argv);
 		perror(argv[0]);
 		_exit(127);
@@ -278,18 +142,157 @@ static int export_one(const char *prof)
 	return 0;
 }
 
+/* Bytes of the files in @dir whose names start with @prefix and end with @suffix. */
+static uint64_t files_bytes(const char *dir, const char *prefix, const char *suffix,
+			    unsigned int *nfiles)
+{
+	size_t np = strlen(prefix), ns = strlen(suffix);
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	uint64_t sum = 0;
+	char path[1200];
+	struct stat st;
+
+	if (nfiles)
+		*nfiles = 0;
+	if (!d)
+		return 0;
+	while ((e = readdir(d))) {
+		size_t n = strlen(e->d_name);
+
+		if (n < np + ns || strncmp(e->d_name, prefix, np) ||
+		    strcmp(e->d_name + n - ns, suffix))
+			continue;
+		snprintf(path, sizeof(path), "%s/%s", dir, e->d_name);
+		if (stat(path, &st) || !S_ISREG(st.st_mode))
+			continue;
+		sum += (uint64_t)st.st_size;
+		if (nfiles)
+			(*nfiles)++;
+	}
+	closedir(d);
+	return sum;
+}
+
+/* Data rows of the op_summary CSVs in @dir (every line but each file's header). */
+static uint64_t op_summary_rows(const char *dir)
+{
+	char cmd[1400], line[64];
+	uint64_t n = 0;
+	FILE *f;
+
+	snprintf(cmd, sizeof(cmd),
+		 "for f in '%s'/op_summary_*.csv; do [ -f \"$f\" ] && tail -n +2 \"$f\"; done | "
+		 "wc -l",
+		 dir);
+	f = popen(cmd, "r");
+	if (f && fgets(line, sizeof(line), f))
+		n = strtoull(line, NULL, 10);
+	if (f)
+		pclose(f);
+	return n;
+}
+
+static void label(char *buf, size_t len, const char *what, int l0, unsigned long n)
+{
+	if (n >= 1000000)
+		snprintf(buf, len, "%s %s %.0fM", what, l0 ? "L0" : "L1", n / 1e6);
+	else
+		snprintf(buf, len, "%s %s %luk", what, l0 ? "L0" : "L1", n / 1000);
+}
+
+/*
+ * The msprof row: @n tasks exported by us (median of @runs) and, on a copy,
+ * by msprof's parser (export summary, then export timeline).
+ */
+static void vs_msprof(const char *self, const char *parent, const char *analysis,
+		      const struct synth_opts *base, unsigned long n, int runs)
+{
+	struct synth_opts so = *base;
+	char prof[400], copy[500], out[600], cmd[1400], py[600], log[300], bench[64], a[96], b[96];
+	double wall[16], ours, theirs = 0;
+	uint64_t our_rows, their_rows, our_tl, their_tl;
+	unsigned int nf;
+
+	so.tasks = n;
+	snprintf(prof, sizeof(prof), "%s/PROF_000002_20251129164800123_BENCHMSPROF00000", parent);
+	snprintf(copy, sizeof(copy), "%s/msprof-copy", parent);
+	rm_rf(prof);
+	rm_rf(copy);
+	synth_prof(prof, &so);
+	for (int r = 0; r < runs; r++) {
+		char *xargv[] = { (char *)self, "-x", prof, NULL };
+
+		snprintf(out, sizeof(out), "%s/" NPUPROF_OUTPUT_DIR, prof);
+		rm_rf(out);
+		wall[r] = spawn(xargv, NULL).wall;
+	}
+	ours = bench_median(wall, runs);
+	our_rows = op_summary_rows(out);
+	our_tl = files_bytes(out, "msprof_", ".json", &nf);
+	rm_rf(out);
+
+	/* msprof writes into the folder it reads: give it a copy */
+	if (mkdir(copy, 0755))
+		die(copy);
+	snprintf(cmd, sizeof(cmd), "cp -r '%s' '%s'/", prof, copy);
+	if (system(cmd))
+		die("cp -r");
+	snprintf(copy + strlen(copy), sizeof(copy) - strlen(copy), "/%s", strrchr(prof, '/') + 1);
+	snprintf(py, sizeof(py), "%s/msprof/msprof.py", analysis);
+	snprintf(log, sizeof(log), "%s/export_speed-msprof.log", parent);
+	unlink(log);
+	for (int k = 0; k < 2; k++) {
+		char *margv[] = { "python3", py,   "export", k ? "timeline" : "summary",
+				  "-dir",    copy, NULL };
+		struct run x = spawn(margv, log);
+
+		printf("export_speed: %lu tasks: msprof export %s %.3f s wall (its output: %s)\n",
+		       n, margv[3], x.wall, log);
+		theirs += x.wall;
+	}
+	snprintf(out, sizeof(out), "%s/" NPUPROF_OUTPUT_DIR, copy);
+	their_rows = op_summary_rows(out);
+	their_tl = files_bytes(out, "msprof_", ".json", &nf);
+	printf("export_speed: %lu tasks: ours %.3f s (%" PRIu64 " op_summary rows), msprof %.3f s "
+	       "(%" PRIu64 " rows)\n",
+	       n, ours, our_rows, theirs, their_rows);
+	snprintf(cmd, sizeof(cmd), "grep -rl ERROR '%s'/mindstudio_profiler_log >/dev/null 2>&1",
+		 copy);
+	if (!system(cmd))
+		printf("export_speed: msprof logged an ERROR: see %s/mindstudio_profiler_log\n",
+		       copy);
+
+	label(bench, sizeof(bench), "export", so.l0, n);
+	snprintf(a, sizeof(a), "%.3f M/s", n / ours / 1e6);
+	snprintf(b, sizeof(b), "%.4f M/s", n / theirs / 1e6);
+	/* a parser that read fewer tasks than we did is no peer: no verdict on it */
+	bench_row(bench,
+		  their_rows == our_rows ? "tasks/s, vs msprof's parser (summary + timeline)"
+					 : "tasks/s, vs msprof's parser: ROWS DIFFER",
+		  a, b, theirs / ours, ">= 200", their_rows == our_rows && theirs >= 200 * ours);
+	snprintf(a, sizeof(a), "%.0f B", (double)our_tl / n);
+	snprintf(b, sizeof(b), "%.0f B", (double)their_tl / n);
+	bench_row(bench, "timeline bytes per task, vs msprof's", a, b,
+		  their_tl ? (double)our_tl / their_tl : -1, NULL, 0);
+	rm_rf(prof);
+	snprintf(cmd, sizeof(cmd), "%s/msprof-copy", parent);
+	rm_rf(cmd);
+}
+
 int main(int argc, char **argv)
 {
-	unsigned long sizes[MAX_SIZES] = { 1000000, 10000000 };
-	const char *ref = NULL;
-	char parent[256] = "/tmp", prof[400], outdir[500], refcsv[500], self[4096];
-	int opt, keep = 0, l0 = 0, runs = 3, nsizes = 2;
+	unsigned long sizes[MAX_SIZES] = { 1000000, 10000000 }, msprof_n = 100000;
+	struct synth_opts so = { .streams = 4 };
+	const char *analysis = NULL;
+	char parent[256] = "/tmp", prof[400], outdir[500], self[4096];
+	int opt, keep = 0, runs = 3, nsizes = 2;
 	double tps[MAX_SIZES] = { 0 }, mbs[MAX_SIZES] = { 0 }, rssm[MAX_SIZES] = { 0 };
-	double ref_tps = 0, ref_mbs = 0, ref_rss = 0;
+	double tlb[MAX_SIZES] = { 0 };
 	char a[96], b[96], bench[64], metric[96];
 	ssize_t len;
 
-	while ((opt = getopt(argc, argv, "n:r:d:0kR:x:")) != -1) {
+	while ((opt = getopt(argc, argv, "n:r:s:d:0kM:m:x:")) != -1) {
 		switch (opt) {
 		case 'n': {
 			char *p = optarg;
@@ -306,24 +309,32 @@ int main(int argc, char **argv)
 			if (runs < 1 || runs > 16)
 				runs = 3;
 			break;
+		case 's':
+			so.streams = (unsigned int)atoi(optarg);
+			if (so.streams < 1 || so.streams > 64)
+				so.streams = 4;
+			break;
 		case 'd':
 			snprintf(parent, sizeof(parent), "%s", optarg);
 			break;
 		case '0':
-			l0 = 1;
+			so.l0 = 1;
 			break;
 		case 'k':
 			keep = 1;
 			break;
-		case 'R':
-			ref = optarg;
+		case 'M':
+			analysis = optarg;
+			break;
+		case 'm':
+			msprof_n = strtoul(optarg, NULL, 0);
 			break;
 		case 'x':
 			return export_one(optarg);
 		default:
 			fprintf(stderr,
-				"usage: %s [-n N[,N...]] [-r runs] [-d dir] [-0] [-k] "
-				"[-R ref_export.py]\n",
+				"usage: %s [-n N[,N...]] [-r runs] [-s streams] [-d dir] [-0] [-k] "
+				"[-M msprof_analysis_dir] [-m N]\n",
 				argv[0]);
 			return 2;
 		}
@@ -334,26 +345,27 @@ int main(int argc, char **argv)
 	self[len] = 0;
 	snprintf(prof, sizeof(prof), "%s/PROF_000001_20251129164800123_BENCHBENCHBENCH0", parent);
 	snprintf(outdir, sizeof(outdir), "%s/" NPUPROF_OUTPUT_DIR, prof);
-	snprintf(refcsv, sizeof(refcsv), "%s/ref_op_summary.csv", prof);
 
 	for (int k = 0; k < nsizes; k++) {
 		unsigned long n = sizes[k];
 		int nruns = k ? 1 : runs;
-		double wall[16], cpu[16], rss = 0, out = 0, t0 = bench_now();
+		double wall[16], rss = 0, out = 0, t0 = bench_now();
+		unsigned int nf;
 		uint64_t in;
 
 		rm_rf(prof);
-		in = generate(prof, n, l0);
-		printf("export_speed: generated %lu tasks, %.1f MB of records (%.1f s)\n", n,
-		       (double)in / 1e6, bench_now() - t0);
+		so.tasks = n;
+		in = synth_prof(prof, &so);
+		printf("export_speed: generated %lu tasks on %u streams, %.1f MB of raw data "
+		       "(%.1f s)\n",
+		       n, so.streams, (double)in / 1e6, bench_now() - t0);
 		for (int r = 0; r < nruns; r++) {
 			char *xargv[] = { self, "-x", prof, NULL };
 			struct run x;
 
 			dir_bytes(outdir, 1);
-			x = spawn(xargv);
+			x = spawn(xargv, NULL);
 			wall[r] = x.wall;
-			cpu[r] = x.cpu;
 			out = (double)dir_bytes(outdir, 0);
 			if (x.rss_kb > rss)
 				rss = (double)x.rss_kb;
@@ -365,58 +377,38 @@ int main(int argc, char **argv)
 		tps[k] = (double)n / bench_median(wall, nruns);
 		mbs[k] = out / bench_median(wall, nruns) / 1e6;
 		rssm[k] = rss;
-		(void)cpu;
-		if (k == 0 && ref) {
-			char *rargv[] = { "python3", (char *)ref, prof, refcsv, NULL };
-			struct run x = spawn(rargv);
-			struct stat st;
-
-			if (stat(refcsv, &st))
-				die(refcsv);
-			ref_tps = (double)n / x.wall;
-			ref_mbs = (double)st.st_size / x.wall / 1e6;
-			ref_rss = (double)x.rss_kb;
-			printf("export_speed: %lu tasks: reference %.3f s wall (%.3f M tasks/s), "
-			       "%.0f MB out, peak RSS %ld KiB\n",
-			       n, x.wall, ref_tps / 1e6, (double)st.st_size / 1e6, x.rss_kb);
-			unlink(refcsv);
-		}
+		tlb[k] = (double)files_bytes(outdir, "msprof_", ".json", &nf) / (double)n;
 		if (!keep || k < nsizes - 1)
 			rm_rf(prof);
 	}
 
 	for (int k = 0; k < nsizes; k++) {
-		snprintf(bench, sizeof(bench), "export %s %.0fM", l0 ? "L0" : "L1", sizes[k] / 1e6);
-		if (sizes[k] < 1000000)
-			snprintf(bench, sizeof(bench), "export %s %luk", l0 ? "L0" : "L1",
-				 sizes[k] / 1000);
+		label(bench, sizeof(bench), "export", so.l0, sizes[k]);
 		snprintf(a, sizeof(a), "%.3f M/s", tps[k] / 1e6);
-		if (k == 0 && ref) {
-			snprintf(b, sizeof(b), "%.3f M/s", ref_tps / 1e6);
-			bench_row(bench, "tasks/s, vs reference (Python, csv)", a, b,
-				  tps[k] / ref_tps, ">= 20", tps[k] >= 20 * ref_tps);
-		}
 		bench_row(bench, "tasks/s (wall, all files)", a, NULL, -1, ">= 2 M/s",
 			  tps[k] >= 2e6);
 		snprintf(a, sizeof(a), "%.1f MB/s", mbs[k]);
-		if (k == 0 && ref)
-			snprintf(b, sizeof(b), "%.1f MB/s", ref_mbs);
-		bench_row(bench, "output MB/s", a, k == 0 && ref ? b : NULL,
-			  k == 0 && ref ? mbs[k] / ref_mbs : -1, NULL, 0);
+		bench_row(bench, "output MB/s", a, NULL, -1, NULL, 0);
+		snprintf(a, sizeof(a), "%.0f B", tlb[k]);
+		bench_row(bench, "timeline bytes per task", a, NULL, -1, NULL, 0);
 		snprintf(a, sizeof(a), "%.1f MiB", rssm[k] / 1024);
-		if (k == 0 && ref)
-			snprintf(b, sizeof(b), "%.1f MiB", ref_rss / 1024);
-		bench_row(bench, "peak RSS (export process)", a, k == 0 && ref ? b : NULL, -1, NULL,
-			  0);
+		bench_row(bench, "peak RSS (export process)", a, NULL, -1, NULL, 0);
 	}
 	if (nsizes > 1) {
-		snprintf(bench, sizeof(bench), "export %s", l0 ? "L0" : "L1");
+		snprintf(bench, sizeof(bench), "export %s", so.l0 ? "L0" : "L1");
 		snprintf(metric, sizeof(metric), "peak RSS at %lu / at %lu tasks",
 			 sizes[nsizes - 1], sizes[0]);
 		snprintf(a, sizeof(a), "%.1f MiB", rssm[nsizes - 1] / 1024);
 		snprintf(b, sizeof(b), "%.1f MiB", rssm[0] / 1024);
 		bench_row(bench, metric, a, b, rssm[nsizes - 1] / rssm[0], "<= 1.1 (flat)",
 			  rssm[nsizes - 1] <= 1.1 * rssm[0]);
+	}
+	if (analysis && msprof_n) {
+		vs_msprof(self, parent, analysis, &so, msprof_n, runs);
+	} else {
+		label(bench, sizeof(bench), "export", so.l0, msprof_n);
+		bench_row(bench, "tasks/s, vs msprof's parser (skipped: MSPROF_ANALYSIS unset)",
+			  "-", NULL, -1, NULL, 0);
 	}
 	if (keep)
 		printf("kept %s\n", prof);

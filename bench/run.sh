@@ -27,7 +27,12 @@ if [ $smoke = 1 ]; then
 else
 	args=(-n 1000000,10000000 -r 3)
 fi
-"$out/export_speed" "${args[@]}" -d "${BENCH_TMP:-/tmp}" -R bench/ref_export.py \
+# msprof's parser, the export's peer, only when MSPROF_ANALYSIS names a copy
+# of it (opt-in, as make check-msprof); the row says "skipped" otherwise
+if [ -n "${MSPROF_ANALYSIS:-}" ]; then
+	args+=(-M "$MSPROF_ANALYSIS" -m $([ $smoke = 1 ] && echo 2000 || echo 100000))
+fi
+"$out/export_speed" "${args[@]}" -d "${BENCH_TMP:-/tmp}" \
 	>"$host_log" 2>&1 || { cat "$host_log" >&2; echo "bench: export_speed failed" >&2; rc=1; }
 
 echo "bench: ring, overhead, scale (dev VM, devices=16)..." >&2
