@@ -184,6 +184,52 @@ static const char *intern(struct npa_host *h, const char *s)
 	return v;
 }
 
+/*
+ * @s, once: the tensor strings of ops of the same shapes are the same few
+ * strings, and a million ops would otherwise hold six copies each.
+ */
+static const char *intern_tensor_str(struct npa_host *h, const char *s)
+{
+	uint64_t hash = 0xcbf29ce484222325ULL;
+	size_t mask, i;
+	const char *v;
+
+	if (2 * (h->n_tensor_strs + 1) > h->cap_tensor_strs) {
+		size_t cap = h->cap_tensor_strs ? 2 * h->cap_tensor_strs : 256;
+		const char **slot = calloc(cap, sizeof(*slot));
+
+		if (!slot)
+			return NULL;
+		for (size_t k = 0; k < h->cap_tensor_strs; k++) {
+			const char *o = h->tensor_strs[k];
+			uint64_t oh = 0xcbf29ce484222325ULL;
+
+			if (!o)
+				continue;
+			for (const char *c = o; *c; c++)
+				oh = (oh ^ (unsigned char)*c) * 0x100000001b3ULL;
+			for (i = oh & (cap - 1); slot[i]; i = (i + 1) & (cap - 1))
+				;
+			slot[i] = o;
+		}
+		free(h->tensor_strs);
+		h->tensor_strs = slot;
+		h->cap_tensor_strs = cap;
+	}
+	for (const char *c = s; *c; c++)
+		hash = (hash ^ (unsigned char)*c) * 0x100000001b3ULL;
+	mask = h->cap_tensor_strs - 1;
+	for (i = hash & mask; h->tensor_strs[i]; i = (i + 1) & mask)
+		if (!strcmp(h->tensor_strs[i], s))
+			return h->tensor_strs[i];
+	v = intern(h, s);
+	if (v) {
+		h->tensor_strs[i] = v;
+		h->n_tensor_strs++;
+	}
+	return v;
+}
+
 /* a hash's name from hash_dic, else its decimal digits (interned) */
 const char *npa_host_hash_str(struct npa_host *h, uint64_t hash)
 {
@@ -204,7 +250,8 @@ const char *npa_host_hash_str(struct npa_host *h, uint64_t hash)
  * @aging: from an aging slice.
  * @tid: its thread.
  * @ts: its timestamp.
- * @rec: the record.
+ * @rec: the record; a tensor_info (four times the size of the others, and
+ *       one per op at most) is kept apart, in host_read.ti[@rec.ti].
  */
 struct node_rec {
 	uint8_t kind;
@@ -214,7 +261,7 @@ struct node_rec {
 	union {
 		struct cann_node_basic_info nbi;
 		struct cann_task_track tt;
-		struct cann_tensor_info ti;
+		size_t ti;
 	} rec;
 };
 
@@ -226,6 +273,8 @@ struct host_read {
 	struct npuprof_error *err;
 	struct node_rec *nr;
 	size_t n_nr, cap_nr;
+	struct cann_tensor_info *ti;
+	size_t n_ti, cap_ti;
 	size_t cap_api;
 	uint32_t conn;
 	uint8_t kind;
@@ -303,10 +352,16 @@ static int on_node_rec(void *arg, const void *rec, const char *file, uint64_t of
 	n->aging = r->aging;
 	n->tid = hd.thread_id;
 	n->ts = hd.timestamp;
-	memcpy(&n->rec, rec,
-	       r->kind == REC_TENSOR ? sizeof(n->rec.ti)
-	       : r->kind == REC_NBI  ? sizeof(n->rec.nbi)
-				     : sizeof(n->rec.tt));
+	if (r->kind == REC_TENSOR) {
+		if (npa_grow((void **)&r->ti, &r->cap_ti, r->n_ti, sizeof(*r->ti), 1024)) {
+			r->n_nr--;
+			return npuprof_set_error(r->err, -ENOMEM, "out of memory");
+		}
+		memcpy(&r->ti[r->n_ti], rec, sizeof(*r->ti));
+		n->rec.ti = r->n_ti++;
+	} else {
+		memcpy(&n->rec, rec, r->kind == REC_NBI ? sizeof(n->rec.nbi) : sizeof(n->rec.tt));
+	}
 	return 0;
 }
 
@@ -516,8 +571,8 @@ static const char *format_name(uint32_t f, char *buf, size_t len, struct npx_war
  * as msprof writes them: dims without zeros by ',', tensors by ';', shapes
  * wrapped in quotes (which the CSV then doubles).
  */
-static int op_tensors(struct npa_op *op, const struct cann_tensor_info *const *ti, size_t n,
-		      struct npx_warn *w)
+static int op_tensors(struct npa_host *h, struct npa_op *op,
+		      const struct cann_tensor_info *const *ti, size_t n, struct npx_warn *w)
 {
 	struct strbuf sh[2] = { 0 }, ty[2] = { 0 }, fm[2] = { 0 };
 	bool any[2] = { false, false };
@@ -557,31 +612,26 @@ static int op_tensors(struct npa_op *op, const struct cann_tensor_info *const *t
 	}
 	for (int io = 0; io < 2; io++)
 		rc |= sb_str(&sh[io], "\"");
-	if (rc) {
-		for (int io = 0; io < 2; io++) {
-			free(sh[io].s);
-			free(ty[io].s);
-			free(fm[io].s);
-		}
-		return -ENOMEM;
-	}
 	/* a side without tensors, like an op without tensor_info, is N/A */
-	for (int io = 0; io < 2; io++) {
-		char **s = io ? &op->out_shapes : &op->in_shapes;
-		char **t = io ? &op->out_types : &op->in_types;
-		char **f = io ? &op->out_formats : &op->in_formats;
+	for (int io = 0; io < 2 && !rc; io++) {
+		const char **sp = io ? &op->out_shapes : &op->in_shapes;
+		const char **tp = io ? &op->out_types : &op->in_types;
+		const char **fp = io ? &op->out_formats : &op->in_formats;
 
-		if (any[io]) {
-			*s = sh[io].s;
-			*t = ty[io].s ? ty[io].s : strdup("");
-			*f = fm[io].s ? fm[io].s : strdup("");
-		} else {
-			free(sh[io].s);
-			free(ty[io].s);
-			free(fm[io].s);
-		}
+		if (!any[io])
+			continue;
+		*sp = intern_tensor_str(h, sh[io].s);
+		*tp = intern_tensor_str(h, ty[io].s ? ty[io].s : "");
+		*fp = intern_tensor_str(h, fm[io].s ? fm[io].s : "");
+		if (!*sp || !*tp || !*fp)
+			rc = -ENOMEM;
 	}
-	return 0;
+	for (int io = 0; io < 2; io++) {
+		free(sh[io].s);
+		free(ty[io].s);
+		free(fm[io].s);
+	}
+	return rc ? -ENOMEM : 0;
 }
 
 /* a record and the window it is in */
@@ -787,8 +837,8 @@ static int join(struct host_read *r)
 		qsort(tw, n_tw, sizeof(*tw), cmp_win_rec);
 		for (k = 0; k < n_tw; k = e) {
 			for (e = k, n_tis = 0; e < n_tw && tw[e].win == tw[k].win; e++)
-				tis[n_tis++] = &r->nr[tw[e].rec].rec.ti;
-			if (op_tensors(&h->ops[win_op[tw[k].win]], tis, n_tis, r->w)) {
+				tis[n_tis++] = &r->ti[r->nr[tw[e].rec].rec.ti];
+			if (op_tensors(h, &h->ops[win_op[tw[k].win]], tis, n_tis, r->w)) {
 				free(tw);
 				goto out;
 			}
@@ -906,22 +956,16 @@ int npa_host_load(struct npa_host *h, const char *prof, struct npx_warn *w,
 		npx_warn(w, "host/data: %llu API records start at 0: dropped, as msprof drops them",
 			 (unsigned long long)h->dropped_begin0);
 	free(r.nr);
+	free(r.ti);
 	return rc;
 }
 
 void npa_host_free(struct npa_host *h)
 {
-	for (size_t i = 0; i < h->n_ops; i++) {
-		free(h->ops[i].in_shapes);
-		free(h->ops[i].in_types);
-		free(h->ops[i].in_formats);
-		free(h->ops[i].out_shapes);
-		free(h->ops[i].out_types);
-		free(h->ops[i].out_formats);
-	}
 	for (size_t i = 0; i < h->n_strs; i++)
 		free(h->strs[i]);
 	free(h->strs);
+	free(h->tensor_strs);
 	free(h->ops);
 	free(h->api);
 	free(h->htask);

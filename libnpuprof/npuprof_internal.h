@@ -1588,8 +1588,8 @@ struct npa_op {
 	uint32_t mix_block_num;
 	bool dynamic;
 	bool hf32;
-	char *in_shapes, *in_types, *in_formats;
-	char *out_shapes, *out_types, *out_formats;
+	const char *in_shapes, *in_types, *in_formats;
+	const char *out_shapes, *out_types, *out_formats;
 	uint32_t model_id;
 	bool level0;
 	size_t api;
@@ -1633,8 +1633,12 @@ struct npa_htask {
  * @htask: host tasks, sorted by (dev, stream, ts).
  * @n_api, @n_ops, @n_htask: counts.
  * @dropped_begin0: API records with begin 0, dropped.
- * @strs: names that are in no dictionary (decimal hashes), owned.
+ * @strs: names that are in no dictionary (decimal hashes) and the ops'
+ *        tensor strings, owned.
  * @n_strs, @cap_strs: their count and room.
+ * @tensor_strs: the tensor strings of @strs, by content (open addressing,
+ *               NULL empty): ops of one shape share them.
+ * @cap_tensor_strs: its slots, a power of two (0: none yet).
  * @hccl: the HCCL tasks (ascend_hccl.c), by task_track order.
  * @n_hccl: their number.
  * @hops: the collectives (node windows holding HCCL tasks), by begin.
@@ -1653,6 +1657,8 @@ struct npa_host {
 	uint64_t dropped_begin0;
 	char **strs;
 	size_t n_strs, cap_strs;
+	const char **tensor_strs;
+	size_t n_tensor_strs, cap_tensor_strs;
 	struct npa_hccl_task *hccl;
 	size_t n_hccl;
 	struct npa_hccl_op *hops;
