@@ -35,42 +35,123 @@
 #define SORT_FREQ 15
 #define SORT_OVERLAP_BASE 19
 
-int npa_tl_add(struct tl *t, const char *text, size_t len, const char *ts, bool meta, uint64_t conn)
+static int tl_add_ref(struct tl *t, uint8_t kind, uint64_t ref, const char *ts);
+
+/* a new event at the end of the list; NULL when out of memory (error set) */
+static struct tl_ev *tl_push(struct tl *t)
 {
-	struct tl_ev *e;
-
-	if (t->used + len > t->cap) {
-		size_t cap = t->cap ? 2 * t->cap : 1 << 20;
-		char *p;
-
-		while (cap < t->used + len)
-			cap *= 2;
-		p = realloc(t->arena, cap);
-		if (!p)
-			return npuprof_set_error(t->err, -ENOMEM, "out of memory");
-		t->arena = p;
-		t->cap = cap;
-	}
 	if (t->n == t->cap_ev) {
 		size_t cap = t->cap_ev ? 2 * t->cap_ev : 4096;
 		void *p = realloc(t->ev, cap * sizeof(*t->ev));
 
-		if (!p)
-			return npuprof_set_error(t->err, -ENOMEM, "out of memory");
+		if (!p) {
+			npuprof_set_error(t->err, -ENOMEM, "out of memory");
+			return NULL;
+		}
 		t->ev = p;
 		t->cap_ev = cap;
 	}
-	memcpy(t->arena + t->used, text, len);
-	e = &t->ev[t->n];
-	e->ts = ts ? strtod(ts, NULL) : 0;
-	e->seq = t->n;
-	e->off = t->used;
-	e->len = (uint32_t)len;
-	e->meta = meta;
-	e->conn = conn;
+	return &t->ev[t->n++];
+}
+
+/* a text event; @conn: a CANN call's connection id, else 0 */
+static int tl_add_text(struct tl *t, const char *text, size_t len, const char *ts, bool meta,
+		       uint64_t conn)
+{
+	struct tl_ev *e;
+
+	if (len > TL_CHUNK)
+		return npuprof_set_error(t->err, -E2BIG, "a timeline event of %zu bytes", len);
+	if (!t->n_chunk || t->used + len > TL_CHUNK) {
+		if (t->n_chunk == t->cap_chunk) {
+			size_t cap = t->cap_chunk ? 2 * t->cap_chunk : 64;
+			void *p = realloc(t->chunk, cap * sizeof(*t->chunk));
+
+			if (!p)
+				return npuprof_set_error(t->err, -ENOMEM, "out of memory");
+			t->chunk = p;
+			t->cap_chunk = cap;
+		}
+		t->chunk[t->n_chunk] = malloc(TL_CHUNK);
+		if (!t->chunk[t->n_chunk])
+			return npuprof_set_error(t->err, -ENOMEM, "out of memory");
+		t->n_chunk++;
+		t->used = 0;
+	}
+	e = tl_push(t);
+	if (!e)
+		return -ENOMEM;
+	memcpy(t->chunk[t->n_chunk - 1] + t->used, text, len);
+	*e = (struct tl_ev){
+		.ts = ts ? strtod(ts, NULL) : 0,
+		.ref = (t->n_chunk - 1) * (size_t)TL_CHUNK + t->used,
+		.tsm = conn,
+		.len = (uint32_t)len,
+		.kind = TL_TEXT,
+		.meta = meta,
+		.dev = t->dev,
+	};
 	t->used += len;
-	t->n++;
 	return 0;
+}
+
+int npa_tl_add(struct tl *t, const char *text, size_t len, const char *ts, bool meta)
+{
+	return tl_add_text(t, text, len, ts, meta, 0);
+}
+
+static const char *tl_text(const struct tl *t, const struct tl_ev *e)
+{
+	return t->chunk[e->ref / TL_CHUNK] + e->ref % TL_CHUNK;
+}
+
+static void tl_free(struct tl *t)
+{
+	for (size_t i = 0; i < t->n_chunk; i++)
+		free(t->chunk[i]);
+	free(t->chunk);
+	free(t->ev);
+	free(t->sec);
+	free(t->list);
+}
+
+/* "ts" strings have three decimals: "123.456" is 123456, false for others ("nan", "-1.000") */
+static bool tsm_parse(const char *s, uint64_t *v)
+{
+	uint64_t x = 0;
+	const char *p = s;
+
+	if (*p < '0' || *p > '9' || (*p == '0' && p[1] != '.'))
+		return false;
+	for (; *p >= '0' && *p <= '9'; p++) {
+		if (x > (UINT64_MAX - 9) / 10)
+			return false;
+		x = x * 10 + (uint64_t)(*p - '0');
+	}
+	if (*p++ != '.' || x > (UINT64_MAX - 999) / 1000)
+		return false;
+	for (int i = 0; i < 3; i++, p++) {
+		if (*p < '0' || *p > '9')
+			return false;
+		x = x * 10 + (uint64_t)(*p - '0');
+	}
+	if (*p)
+		return false;
+	*v = x;
+	return true;
+}
+
+static char *tsm_put(char *p, uint64_t v)
+{
+	unsigned int frac = (unsigned int)(v % 1000);
+
+	p = npx_fmt_u64(p, v / 1000);
+	*p++ = '.';
+	*p++ = (char)('0' + frac / 100);
+	*p++ = (char)('0' + frac / 10 % 10);
+	*p++ = (char)('0' + frac % 10);
+	*p = '\0';
+	return p;
 }
 
 /* the inside of a JSON string as json.dumps(ensure_ascii=True) writes it */
@@ -172,7 +253,7 @@ int npa_tl_meta(struct tl *t, const char *what, uint64_t pid, uint64_t tid, cons
 	else
 		p += sprintf(p, "%lld", (long long)ival);
 	p = npx_lit(p, "}, \"ph\": \"M\"}");
-	return npa_tl_add(t, buf, (size_t)(p - buf), NULL, true, 0);
+	return npa_tl_add(t, buf, (size_t)(p - buf), NULL, true);
 }
 
 int npa_tl_process_meta(struct tl *t, uint64_t pid, const char *name)
@@ -266,6 +347,52 @@ static int cmp_u32(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
+/* the event of host call @i, at @tsb */
+static char *fmt_cann(const struct npa_export *x, const struct npa_dev *d, size_t i,
+		      const char *tsb, char *p)
+{
+	const struct npa_host *h = &x->host;
+	const struct npa_api *a = &h->api[i];
+	uint64_t pid = npa_tl_fmt_pid(d->cfg.pid, SORT_CANN, 31);
+	const char *type = npa_dict_get(&h->types, (uint64_t)a->level << 32 | a->type);
+	char num[32], tname[32];
+	const char *item = npa_hash_name(h, a->item, num, sizeof(num));
+	const char *api, *mode;
+
+	if (!type) {
+		snprintf(tname, sizeof(tname), "%u", a->type);
+		type = tname;
+	}
+	mode = a->level == CANN_LEVEL_ACL ? acl_tag(a->type) : type;
+	api = a->level == CANN_LEVEL_ACL ? type : a->level == CANN_LEVEL_HCCL ? item : type;
+	p = npx_lit(p, "{\"name\": \"");
+	p = npx_put(p, level_prefix(a->level));
+	*p++ = '@';
+	p = json_body(p, api);
+	*p++ = '"';
+	p = npx_lit(p, ", \"pid\": ");
+	p = npx_fmt_u64(p, pid);
+	p = npx_lit(p, ", \"tid\": ");
+	p = npx_fmt_u64(p, a->tid);
+	p = npx_lit(p, ", \"ts\": \"");
+	p = npx_put(p, tsb);
+	p = npx_lit(p, "\", \"dur\": ");
+	p = npx_py_repr(p, (double)(int64_t)(a->end - a->begin) * 1e6 / 1e9);
+	p = npx_lit(p, ", \"args\": {\"Thread Id\": ");
+	p = npx_fmt_u64(p, a->tid);
+	p = npx_lit(p, ", \"Mode\": ");
+	p = npa_tl_json_str(p, mode);
+	p = npx_lit(p, ", \"level\": \"");
+	p = npx_put(p, level_lower(a->level));
+	p = npx_lit(p, "\", \"id\": ");
+	p = npa_tl_json_str(p, a->level == CANN_LEVEL_ACL ? type : "0");
+	p = npx_lit(p, ", \"item_id\": ");
+	p = npa_tl_json_str(p, item);
+	p = npx_lit(p, ", \"connection_id\": ");
+	p = npx_fmt_u64(p, a->conn);
+	return npx_lit(p, "}, \"ph\": \"X\"}");
+}
+
 static int cann(struct tl *t, const struct npa_export *x, const struct npa_dev *d)
 {
 	const struct npa_host *h = &x->host;
@@ -273,7 +400,7 @@ static int cann(struct tl *t, const struct npa_export *x, const struct npa_dev *
 	double begin = strtod(h->cfg.clock.begin, NULL);
 	uint32_t *tids;
 	size_t nt = 0, *emitted, n_emitted = 0;
-	char *buf = t->scratch, tsb[NPX_PY_FMT_MAX], num[32];
+	char tsb[NPX_PY_FMT_MAX], num[32];
 	int rc;
 
 	if (!h->n_api)
@@ -301,49 +428,11 @@ static int cann(struct tl *t, const struct npa_export *x, const struct npa_dev *
 	if (!emitted)
 		return npuprof_set_error(t->err, -ENOMEM, "out of memory");
 	for (size_t i = 0; !rc && i < h->n_api; i++) {
-		const struct npa_api *a = &h->api[i];
-		const char *type = npa_dict_get(&h->types, (uint64_t)a->level << 32 | a->type);
-		const char *item = npa_hash_name(h, a->item, num, sizeof(num));
-		char tname[32], *p = buf;
-		const char *api, *mode;
-
 		/* a zero-length call is an event too (dur 0.0), though no tree node */
-		npa_tl_host_local(tsb, a->begin, h->cfg.clock.offset);
+		npa_tl_host_local(tsb, h->api[i].begin, h->cfg.clock.offset);
 		if (strtod(tsb, NULL) < begin)
 			continue;
-		if (!type) {
-			snprintf(tname, sizeof(tname), "%u", a->type);
-			type = tname;
-		}
-		mode = a->level == CANN_LEVEL_ACL ? acl_tag(a->type) : type;
-		api = a->level == CANN_LEVEL_ACL ? type : a->level == CANN_LEVEL_HCCL ? item : type;
-		p = npx_lit(p, "{\"name\": \"");
-		p = npx_put(p, level_prefix(a->level));
-		*p++ = '@';
-		p = json_body(p, api);
-		*p++ = '"';
-		p = npx_lit(p, ", \"pid\": ");
-		p = npx_fmt_u64(p, pid);
-		p = npx_lit(p, ", \"tid\": ");
-		p = npx_fmt_u64(p, a->tid);
-		p = npx_lit(p, ", \"ts\": \"");
-		p = npx_put(p, tsb);
-		p = npx_lit(p, "\", \"dur\": ");
-		p = npx_py_repr(p, (double)(int64_t)(a->end - a->begin) * 1e6 / 1e9);
-		p = npx_lit(p, ", \"args\": {\"Thread Id\": ");
-		p = npx_fmt_u64(p, a->tid);
-		p = npx_lit(p, ", \"Mode\": ");
-		p = npa_tl_json_str(p, mode);
-		p = npx_lit(p, ", \"level\": \"");
-		p = npx_put(p, level_lower(a->level));
-		p = npx_lit(p, "\", \"id\": ");
-		p = npa_tl_json_str(p, a->level == CANN_LEVEL_ACL ? type : "0");
-		p = npx_lit(p, ", \"item_id\": ");
-		p = npa_tl_json_str(p, item);
-		p = npx_lit(p, ", \"connection_id\": ");
-		p = npx_fmt_u64(p, a->conn);
-		p = npx_lit(p, "}, \"ph\": \"X\"}");
-		rc = npa_tl_add(t, buf, (size_t)(p - buf), tsb, false, a->conn);
+		rc = tl_add_ref(t, TL_CANN, i, tsb);
 		emitted[n_emitted++] = i;
 	}
 	if (!rc)
@@ -371,15 +460,89 @@ static int cmp_stream(const void *a, const void *b)
 	return cmp_u32(a, b);
 }
 
+/* device task @i's event, at @tsb */
+static char *fmt_hw(const struct npa_export *x, const struct npa_dev *d, size_t i, const char *tsb,
+		    char *p)
+{
+	const struct npa_host *h = &x->host;
+	const struct npa_task *k = &d->tasks[i];
+	const struct npa_htask *ht = k->host >= 0 ? &h->htask[k->host] : NULL;
+	const struct npa_op *op = ht && ht->op >= 0 ? &h->ops[ht->op] : NULL;
+	const char *type = op && !op->level0 ? npa_ge_task_type_name(op->task_type)
+			   : ht		     ? ht->type
+					     : "AI_CORE";
+
+	p = npx_lit(p, "{\"name\": ");
+	p = npa_tl_json_str(p, op ? op->name : type);
+	p = npx_lit(p, ", \"pid\": ");
+	p = npx_fmt_u64(p, npa_tl_fmt_pid(d->cfg.pid, SORT_HW, d->cfg.id));
+	p = npx_lit(p, ", \"tid\": ");
+	p = npx_fmt_u64(p, k->stream);
+	p = npx_lit(p, ", \"ts\": \"");
+	p = npx_put(p, tsb);
+	p = npx_lit(p, "\", \"dur\": ");
+	p = npx_py_repr(p, k->dur / 1000);
+	p = npx_lit(p, ", \"args\": {\"Model Id\": ");
+	p = npx_fmt_u64(p, op ? op->model_id : NPA_NO_MODEL);
+	p = npx_lit(p, ", \"Task Type\": ");
+	p = npa_tl_json_str(p, type);
+	p = npx_lit(p, ", \"Physic Stream Id\": ");
+	p = npx_fmt_u64(p, k->stream);
+	p = npx_lit(p, ", \"Task Id\": ");
+	p = npx_fmt_u64(p, k->task);
+	p = npx_lit(p, ", \"Batch Id\": ");
+	p = npx_fmt_u64(p, k->batch);
+	p = npx_lit(p, ", \"Subtask Id\": ");
+	p = npx_fmt_u64(p, k->ctx);
+	p = npx_lit(p, ", \"connection_id\": ");
+	p += sprintf(p, "%lld", ht ? (long long)ht->conn : -1LL);
+	return npx_lit(p, "}, \"ph\": \"X\"}");
+}
+
+/* the start (@end false) or end of device task @i's HostToDevice flow, at @ts */
+static char *fmt_flow(const struct npa_export *x, const struct npa_dev *d, size_t i, bool end,
+		      const char *ts, char *p)
+{
+	const struct npa_task *k = &d->tasks[i];
+	npx_u128 fid = (npx_u128)d->cfg.id << 80 | (npx_u128)k->stream << 64 |
+		       (npx_u128)k->task << 48 | (npx_u128)k->batch << 32 | k->ctx;
+	char id[48];
+
+	*npx_fmt_u128(id, fid) = 0;
+	p = npx_lit(p, "{\"name\": \"HostToDevice");
+	p = npx_put(p, id);
+	if (!end) {
+		const struct npa_htask *ht = &x->host.htask[k->host];
+
+		p = npx_lit(p, "\", \"ph\": \"s\", \"cat\": \"HostToDevice\", \"id\": \"");
+		p = npx_put(p, id);
+		p = npx_lit(p, "\", \"pid\": ");
+		p = npx_fmt_u64(p, npa_tl_fmt_pid(d->cfg.pid, SORT_CANN, 31));
+		p = npx_lit(p, ", \"tid\": ");
+		p = npx_fmt_u64(p, ht->tid);
+		p = npx_lit(p, ", \"ts\": \"");
+		p = npx_put(p, ts);
+		return npx_lit(p, "\"}");
+	}
+	p = npx_lit(p, "\", \"ph\": \"f\", \"id\": \"");
+	p = npx_put(p, id);
+	p = npx_lit(p, "\", \"ts\": \"");
+	p = npx_put(p, ts);
+	p = npx_lit(p, "\", \"cat\": \"HostToDevice\", \"pid\": ");
+	p = npx_fmt_u64(p, npa_tl_fmt_pid(d->cfg.pid, SORT_HW, d->cfg.id));
+	p = npx_lit(p, ", \"tid\": ");
+	p = npx_fmt_u64(p, k->stream);
+	return npx_lit(p, ", \"bp\": \"e\"}");
+}
+
 static int hardware(struct tl *t, const struct npa_export *x, const struct npa_dev *d)
 {
 	const struct npa_host *h = &x->host;
 	uint64_t pid = npa_tl_fmt_pid(d->cfg.pid, SORT_HW, d->cfg.id);
-	uint64_t cann_pid = npa_tl_fmt_pid(d->cfg.pid, SORT_CANN, 31);
 	double begin = strtod(d->cfg.clock.begin, NULL);
 	uint32_t *streams;
 	size_t ns = 0;
-	char *buf = t->scratch, tsb[NPX_PY_FMT_MAX], id[48];
+	char tsb[NPX_PY_FMT_MAX], id[48];
 	int rc;
 
 	if (!d->n_tasks)
@@ -403,42 +566,10 @@ static int hardware(struct tl *t, const struct npa_export *x, const struct npa_d
 	free(streams);
 	for (size_t i = 0; !rc && i < d->n_tasks; i++) {
 		const struct npa_task *k = &d->tasks[i];
-		const struct npa_htask *ht = k->host >= 0 ? &h->htask[k->host] : NULL;
-		const struct npa_op *op = ht && ht->op >= 0 ? &h->ops[ht->op] : NULL;
-		const char *type = op && !op->level0 ? npa_ge_task_type_name(op->task_type)
-				   : ht		     ? ht->type
-						     : "AI_CORE";
-		char *p = buf;
 
 		npx_py_local_time_d(tsb, k->start, d->cfg.clock.offset);
-		if (!npa_tl_in_window(tsb, k->dur / 1000, begin))
-			continue;
-		p = npx_lit(p, "{\"name\": ");
-		p = npa_tl_json_str(p, op ? op->name : type);
-		p = npx_lit(p, ", \"pid\": ");
-		p = npx_fmt_u64(p, pid);
-		p = npx_lit(p, ", \"tid\": ");
-		p = npx_fmt_u64(p, k->stream);
-		p = npx_lit(p, ", \"ts\": \"");
-		p = npx_put(p, tsb);
-		p = npx_lit(p, "\", \"dur\": ");
-		p = npx_py_repr(p, k->dur / 1000);
-		p = npx_lit(p, ", \"args\": {\"Model Id\": ");
-		p = npx_fmt_u64(p, op ? op->model_id : NPA_NO_MODEL);
-		p = npx_lit(p, ", \"Task Type\": ");
-		p = npa_tl_json_str(p, type);
-		p = npx_lit(p, ", \"Physic Stream Id\": ");
-		p = npx_fmt_u64(p, k->stream);
-		p = npx_lit(p, ", \"Task Id\": ");
-		p = npx_fmt_u64(p, k->task);
-		p = npx_lit(p, ", \"Batch Id\": ");
-		p = npx_fmt_u64(p, k->batch);
-		p = npx_lit(p, ", \"Subtask Id\": ");
-		p = npx_fmt_u64(p, k->ctx);
-		p = npx_lit(p, ", \"connection_id\": ");
-		p += sprintf(p, "%lld", ht ? (long long)ht->conn : -1LL);
-		p = npx_lit(p, "}, \"ph\": \"X\"}");
-		rc = npa_tl_add(t, buf, (size_t)(p - buf), tsb, false, 0);
+		if (npa_tl_in_window(tsb, k->dur / 1000, begin))
+			rc = tl_add_ref(t, TL_HW, i, tsb);
 	}
 	snprintf(id, sizeof(id), "NPU %u", d->cfg.id);
 	if (!rc)
@@ -447,45 +578,16 @@ static int hardware(struct tl *t, const struct npa_export *x, const struct npa_d
 	for (size_t i = 0; !rc && i < d->n_tasks; i++) {
 		const struct npa_task *k = &d->tasks[i];
 		const struct npa_htask *ht = k->host >= 0 ? &h->htask[k->host] : NULL;
-		npx_u128 fid;
-		char hts[NPX_PY_FMT_MAX], *p = buf, *q;
+		char hts[NPX_PY_FMT_MAX];
 
 		if (!ht || ht->op < 0 || strncmp(ht->type, "KERNEL", 6))
 			continue;
 		npx_py_local_time_d(tsb, k->start, d->cfg.clock.offset);
-		fid = (npx_u128)d->cfg.id << 80 | (npx_u128)k->stream << 64 |
-		      (npx_u128)k->task << 48 | (npx_u128)k->batch << 32 | k->ctx;
-		q = npx_fmt_u128(id, fid);
-		*q = 0;
 		npa_tl_host_local(hts, ht->ts, h->cfg.clock.offset);
-		p = npx_lit(p, "{\"name\": \"HostToDevice");
-		p = npx_put(p, id);
-		p = npx_lit(p, "\", \"ph\": \"s\", \"cat\": \"HostToDevice\", \"id\": \"");
-		p = npx_put(p, id);
-		p = npx_lit(p, "\", \"pid\": ");
-		p = npx_fmt_u64(p, cann_pid);
-		p = npx_lit(p, ", \"tid\": ");
-		p = npx_fmt_u64(p, ht->tid);
-		p = npx_lit(p, ", \"ts\": \"");
-		p = npx_put(p, hts);
-		p = npx_lit(p, "\"}");
 		/* start events are never filtered */
-		rc = npa_tl_add(t, buf, (size_t)(p - buf), hts, false, 0);
-		if (rc || !npa_tl_in_window(tsb, 0, begin))
-			continue;
-		p = buf;
-		p = npx_lit(p, "{\"name\": \"HostToDevice");
-		p = npx_put(p, id);
-		p = npx_lit(p, "\", \"ph\": \"f\", \"id\": \"");
-		p = npx_put(p, id);
-		p = npx_lit(p, "\", \"ts\": \"");
-		p = npx_put(p, tsb);
-		p = npx_lit(p, "\", \"cat\": \"HostToDevice\", \"pid\": ");
-		p = npx_fmt_u64(p, pid);
-		p = npx_lit(p, ", \"tid\": ");
-		p = npx_fmt_u64(p, k->stream);
-		p = npx_lit(p, ", \"bp\": \"e\"}");
-		rc = npa_tl_add(t, buf, (size_t)(p - buf), tsb, false, 0);
+		rc = tl_add_ref(t, TL_FLOW_S, i, hts);
+		if (!rc && npa_tl_in_window(tsb, 0, begin))
+			rc = tl_add_ref(t, TL_FLOW_F, i, tsb);
 	}
 	if (!rc)
 		rc = npa_tl_memcpy_ends(t, x, d, pid);
@@ -505,7 +607,7 @@ static int freq_event(struct tl *t, uint64_t pid, const char *ts, double mhz)
 	p = npx_lit(p, ", \"tid\": 0, \"args\": {\"MHz\": ");
 	p = npx_py_repr(p, mhz);
 	p = npx_lit(p, "}, \"ph\": \"C\"}");
-	return npa_tl_add(t, buf, (size_t)(p - buf), ts, false, 0);
+	return npa_tl_add(t, buf, (size_t)(p - buf), ts, false);
 }
 
 static int ai_core_freq(struct tl *t, const struct npa_dev *d)
@@ -555,25 +657,25 @@ static int ai_core_freq(struct tl *t, const struct npa_dev *d)
 
 /* ---- Overlap Analysis ---- */
 
-static int overlap_event(struct tl *t, uint64_t pid, uint32_t tid, const char *name, double s,
-			 double e, double offset)
+/* Overlap Analysis section @i, at @ts */
+static char *fmt_overlap(const struct tl *t, size_t i, const char *ts, char *p)
 {
-	char buf[512], ts[NPX_PY_FMT_MAX], te[NPX_PY_FMT_MAX], *p = buf;
+	const struct tl_sec *sec = &t->sec[i];
+	const struct tl_sec_list *l = &t->list[sec->list];
+	char te[NPX_PY_FMT_MAX];
 
-	npx_py_local_time_d(ts, s, offset);
-	npx_py_local_time_d(te, e, offset);
+	npx_py_local_time_d(te, sec->e, l->offset);
 	p = npx_lit(p, "{\"name\": \"");
-	p = npx_put(p, name);
+	p = npx_put(p, l->name);
 	p = npx_lit(p, "\", \"pid\": ");
-	p = npx_fmt_u64(p, pid);
+	p = npx_fmt_u64(p, l->pid);
 	p = npx_lit(p, ", \"tid\": ");
-	p = npx_fmt_u64(p, tid);
+	p = npx_fmt_u64(p, l->tid);
 	p = npx_lit(p, ", \"ts\": \"");
 	p = npx_put(p, ts);
 	p = npx_lit(p, "\", \"dur\": ");
 	p = npx_py_decimal_diff_repr(p, te, ts);
-	p = npx_lit(p, ", \"ph\": \"X\"}");
-	return npa_tl_add(t, buf, (size_t)(p - buf), ts, false, 0);
+	return npx_lit(p, ", \"ph\": \"X\"}");
 }
 
 static bool computing(const struct npa_export *x, const struct npa_task *k)
@@ -746,13 +848,26 @@ static int pipeline_overlap(const struct sections *comm, const struct sections *
 	return rc;
 }
 
+/* the sections @l on thread @tid (@name) of process @pid; @name outlives @t */
 static int overlap_sections(struct tl *t, uint64_t pid, uint32_t tid, const char *name,
 			    const struct sections *l, double offset)
 {
+	char ts[NPX_PY_FMT_MAX];
 	int rc = 0;
 
-	for (size_t i = 0; !rc && i < l->n; i++)
-		rc = overlap_event(t, pid, tid, name, l->v[i].s, l->v[i].e, offset);
+	if (!l->n)
+		return 0;
+	if (npa_grow((void **)&t->list, &t->cap_list, t->n_list, sizeof(*t->list), 16))
+		return npuprof_set_error(t->err, -ENOMEM, "out of memory");
+	t->list[t->n_list] = (struct tl_sec_list){ pid, tid, name, offset };
+	for (size_t i = 0; !rc && i < l->n; i++) {
+		if (npa_grow((void **)&t->sec, &t->cap_sec, t->n_sec, sizeof(*t->sec), 4096))
+			return npuprof_set_error(t->err, -ENOMEM, "out of memory");
+		t->sec[t->n_sec] = (struct tl_sec){ l->v[i].s, l->v[i].e, (uint32_t)t->n_list };
+		npx_py_local_time_d(ts, l->v[i].s, offset);
+		rc = tl_add_ref(t, TL_OVERLAP, t->n_sec++, ts);
+	}
+	t->n_list++;
 	return rc;
 }
 
@@ -826,13 +941,126 @@ out:
 
 /* ---- the file ---- */
 
-static int cmp_ev(const void *a, const void *b)
+/*
+ * A key whose unsigned order is the order of @ts, a double (-0.0 is 0.0,
+ * as == says).
+ */
+static uint64_t ts_key(double ts)
 {
-	const struct tl_ev *x = a, *y = b;
+	uint64_t b;
 
-	if (x->ts != y->ts)
-		return x->ts < y->ts ? -1 : 1;
-	return x->seq < y->seq ? -1 : x->seq > y->seq;
+	if (ts == 0)
+		ts = 0;
+	memcpy(&b, &ts, sizeof(b));
+	return b >> 63 ? ~b : b | 1ULL << 63;
+}
+
+/*
+ * Sort @v[0..n) by ts, stably (the events are in construction order), as
+ * msprof's sort by float(ts) does: an LSD radix sort of the ts keys, 16
+ * bits a pass, skipping the passes in which every key has the same digit
+ * (the top bits of times a few seconds apart). qsort moved the 40-byte
+ * events some 23 times each at 1M tasks; this moves them at most 4 times.
+ */
+static int sort_events(struct tl *t, struct tl_ev *v, size_t n)
+{
+	struct tl_ev *tmp, *src = v, *dst;
+	size_t *count;
+	int rc = 0;
+
+	if (n < 2)
+		return 0;
+	tmp = malloc(n * sizeof(*tmp));
+	count = malloc(65536 * sizeof(*count));
+	if (!tmp || !count) {
+		rc = npuprof_set_error(t->err, -ENOMEM, "out of memory");
+		goto out_free;
+	}
+	dst = tmp;
+	for (unsigned int shift = 0; shift < 64; shift += 16) {
+		uint32_t first = (uint32_t)(ts_key(src[0].ts) >> shift) & 0xffff;
+		size_t sum = 0;
+		bool same = true;
+
+		memset(count, 0, 65536 * sizeof(*count));
+		for (size_t i = 0; i < n; i++) {
+			uint32_t d = (uint32_t)(ts_key(src[i].ts) >> shift) & 0xffff;
+
+			count[d]++;
+			same &= d == first;
+		}
+		if (same)
+			continue;
+		for (uint32_t d = 0; d < 65536; d++) {
+			size_t c = count[d];
+
+			count[d] = sum;
+			sum += c;
+		}
+		for (size_t i = 0; i < n; i++)
+			dst[count[(ts_key(src[i].ts) >> shift) & 0xffff]++] = src[i];
+		dst = src;
+		src = src == v ? tmp : v;
+	}
+	if (src != v)
+		memcpy(v, src, n * sizeof(*v));
+out_free:
+	free(count);
+	free(tmp);
+	return rc;
+}
+
+/* the text of @e (not TL_TEXT) at @ts, into @p (TL_SCRATCH bytes) */
+static char *tl_format(const struct tl *t, const struct tl_ev *e, const char *ts, char *p)
+{
+	const struct npa_dev *d = &t->x->dev[e->dev];
+
+	switch (e->kind) {
+	case TL_CANN:
+		return fmt_cann(t->x, d, e->ref, ts, p);
+	case TL_HW:
+		return fmt_hw(t->x, d, e->ref, ts, p);
+	case TL_FLOW_S:
+	case TL_FLOW_F:
+		return fmt_flow(t->x, d, e->ref, e->kind == TL_FLOW_F, ts, p);
+	case TL_OVERLAP:
+		return fmt_overlap(t, e->ref, ts, p);
+	}
+	return p;
+}
+
+/*
+ * An event formatted when it is written, at @ts. One whose time is not a
+ * plain three-decimal string (a corrupt clock) is formatted now and kept
+ * as text.
+ */
+static int tl_add_ref(struct tl *t, uint8_t kind, uint64_t ref, const char *ts)
+{
+	struct tl_ev *e;
+	uint64_t tsm;
+
+	if (!tsm_parse(ts, &tsm)) {
+		struct tl_ev tmp = { .ref = ref, .kind = kind, .dev = t->dev };
+		char *end = tl_format(t, &tmp, ts, t->scratch);
+
+		return tl_add_text(t, t->scratch, (size_t)(end - t->scratch), ts, false,
+				   kind == TL_CANN ? t->x->host.api[ref].conn : 0);
+	}
+	e = tl_push(t);
+	if (!e)
+		return -ENOMEM;
+	*e = (struct tl_ev){
+		.ts = strtod(ts, NULL), .ref = ref, .tsm = tsm, .kind = kind, .dev = t->dev
+	};
+	return 0;
+}
+
+/* the connection id msprof de-duplicates a CANN call on, 0 for other events */
+static uint64_t tl_conn(const struct tl *t, const struct tl_ev *e)
+{
+	if (e->kind == TL_CANN)
+		return t->x->host.api[e->ref].conn;
+	return e->kind == TL_TEXT ? e->tsm : 0;
 }
 
 /* a device's events, as msprof's device_N/timeline/msprof_N.json holds them */
@@ -840,7 +1068,10 @@ static int device_events(struct tl *t, const struct npa_export *x, const struct 
 			 uint32_t overlap_sort)
 {
 	size_t first = t->n;
-	int rc = cann(t, x, d);
+	int rc;
+
+	t->dev = (uint16_t)(d - x->dev);
+	rc = cann(t, x, d);
 
 	if (!rc)
 		rc = hardware(t, x, d);
@@ -851,29 +1082,35 @@ static int device_events(struct tl *t, const struct npa_export *x, const struct 
 	if (!rc)
 		rc = overlap(t, x, d, overlap_sort);
 	if (!rc)
-		qsort(t->ev + first, t->n - first, sizeof(*t->ev), cmp_ev);
+		rc = sort_events(t, t->ev + first, t->n - first);
 	return rc;
 }
 
 static int write_ev(struct npx_out *o, struct npx_file *f, const struct tl *t,
 		    const struct tl_ev *e, bool *first)
 {
-	char *p;
-	int rc = npx_file_reserve(o, f, e->len + 4, &p);
+	char *p, ts[32];
+	int rc = npx_file_reserve(o, f, (e->kind == TL_TEXT ? e->len : TL_SCRATCH) + 4, &p);
 
 	if (rc)
 		return rc;
 	if (!*first)
 		p = npx_lit(p, ", ");
 	*first = false;
-	memcpy(p, t->arena + e->off, e->len);
-	npx_file_advance(f, p + e->len);
+	if (e->kind == TL_TEXT) {
+		memcpy(p, tl_text(t, e), e->len);
+		p += e->len;
+	} else {
+		tsm_put(ts, e->tsm);
+		p = tl_format(t, e, ts, p);
+	}
+	npx_file_advance(f, p);
 	return 0;
 }
 
 int npa_timeline(struct npa_export *x, struct npx_file *f)
 {
-	struct tl t = { .err = x->o.err, .scratch = malloc(TL_SCRATCH) };
+	struct tl t = { .err = x->o.err, .x = x, .scratch = malloc(TL_SCRATCH) };
 	size_t *start = calloc(x->ndev + 1, sizeof(*start));
 	struct npx_u64set seen = { 0 };
 	char tmp[96], *p;
@@ -909,8 +1146,8 @@ int npa_timeline(struct npa_export *x, struct npx_file *f)
 
 		if (e->meta)
 			continue;
-		if (e->conn) {
-			int r = npx_u64set_add(&seen, e->conn);
+		if (tl_conn(&t, e)) {
+			int r = npx_u64set_add(&seen, tl_conn(&t, e));
 
 			if (r < 0) {
 				rc = npuprof_set_error(x->o.err, r, "out of memory");
@@ -931,7 +1168,6 @@ int npa_timeline(struct npa_export *x, struct npx_file *f)
 	npx_u64set_free(&seen);
 	free(start);
 	free(t.scratch);
-	free(t.arena);
-	free(t.ev);
+	tl_free(&t);
 	return rc;
 }

@@ -50,7 +50,7 @@ static int flow_start(struct tl *t, uint64_t pid, const struct npa_api *a, const
 	p = npx_lit(p, ", \"ts\": \"");
 	p = npx_put(p, ts);
 	p = npx_lit(p, "\"}");
-	return npa_tl_add(t, buf, (size_t)(p - buf), ts, false, 0);
+	return npa_tl_add(t, buf, (size_t)(p - buf), ts, false);
 }
 
 static bool is_memcpy(const struct npa_export *x, const struct npa_task *k)
@@ -323,7 +323,7 @@ int npa_tl_communication(struct tl *t, const struct npa_export *x, const struct 
 		p = npx_py_repr(p, ct->dur / 1000);
 		p = comm_task_args(p, ct);
 		p = npx_lit(p, ", \"ph\": \"X\"}");
-		rc = npa_tl_add(t, buf, (size_t)(p - buf), tsb, false, 0);
+		rc = npa_tl_add(t, buf, (size_t)(p - buf), tsb, false);
 	}
 	/* the collectives, on their group's thread */
 	for (size_t i = 0; !rc && i < c->n_op; i++) {
@@ -364,7 +364,7 @@ int npa_tl_communication(struct tl *t, const struct npa_export *x, const struct 
 		else
 			p = npx_lit(p, "-1");
 		p = npx_lit(p, "}, \"ph\": \"X\"}");
-		rc = npa_tl_add(t, buf, (size_t)(p - buf), tsb, false, 0);
+		rc = npa_tl_add(t, buf, (size_t)(p - buf), tsb, false);
 	}
 	/* the flows' ends: (connection id << 32) + context id (-1) */
 	for (size_t i = 0; !rc && i < c->n_op; i++) {
@@ -389,7 +389,7 @@ int npa_tl_communication(struct tl *t, const struct npa_export *x, const struct 
 		p = npx_lit(p, ", \"tid\": ");
 		p = npx_fmt_u64(p, q->start);
 		p = npx_lit(p, ", \"bp\": \"e\"}");
-		rc = npa_tl_add(t, buf, (size_t)(p - buf), tsb, false, 0);
+		rc = npa_tl_add(t, buf, (size_t)(p - buf), tsb, false);
 	}
 	free(g);
 	snprintf(label, sizeof(label), "NPU %u", d->cfg.id);
@@ -431,7 +431,7 @@ int npa_tl_memcpy_ends(struct tl *t, const struct npa_export *x, const struct np
 		p = npx_lit(p, ", \"tid\": ");
 		p = npx_fmt_u64(p, k->stream);
 		p = npx_lit(p, ", \"bp\": \"e\"}");
-		rc = npa_tl_add(t, buf, (size_t)(p - buf), tsb, false, 0);
+		rc = npa_tl_add(t, buf, (size_t)(p - buf), tsb, false);
 	}
 	return rc;
 }
