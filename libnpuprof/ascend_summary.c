@@ -585,25 +585,33 @@ static const char *level_name(uint32_t level)
 	return "unknown";
 }
 
-struct api_row {
+/*
+ * The calls that share an API Name and level make one row. A call's name
+ * comes from its (level, type), or (level, item) at the levels named by
+ * item: the calls are grouped by that key, and each group's name made once.
+ */
+struct api_group {
+	uint32_t level;
+	uint64_t v; /* type or item */
 	char name[192];
-	const char *level;
-	double us;
-	size_t seq;
+	const char *level_name;
+	size_t rank; /* the row: groups of the same name and level share it */
 };
 
-static int cmp_api(const void *a, const void *b)
+static bool api_by_item(uint32_t level)
 {
-	const struct api_row *x = a, *y = b;
-	/* SQLite's BINARY collation: bytes */
+	return !(level == CANN_LEVEL_ACL || level == CANN_LEVEL_RUNTIME ||
+		 level == CANN_LEVEL_MODEL || level == CANN_LEVEL_NODE);
+}
+
+/* rows in SQLite's BINARY collation (bytes) of the name, then the level */
+static int cmp_group(const void *a, const void *b)
+{
+	const struct api_group *x = *(const struct api_group *const *)a;
+	const struct api_group *y = *(const struct api_group *const *)b;
 	int c = strcmp(x->name, y->name);
 
-	if (c)
-		return c;
-	c = strcmp(x->level, y->level);
-	if (c)
-		return c;
-	return x->seq < y->seq ? -1 : x->seq > y->seq;
+	return c ? c : strcmp(x->level_name, y->level_name);
 }
 
 /* the API Name msprof shows for a call */
@@ -627,11 +635,57 @@ static void api_name(const struct npa_host *h, const struct npa_api *a, char *bu
 	}
 }
 
+/*
+ * The calls' groups: @gid[i] for call i, @g[0..*n) the groups. Returns 0
+ * or -ENOMEM.
+ */
+static int api_groups(const struct npa_host *h, size_t *gid, struct api_group **g, size_t *n)
+{
+	size_t cap = 16, mask, cap_g = 0, i, k;
+	size_t *slot; /* group + 1, 0 empty */
+	int rc = 0;
+
+	while (cap < 2 * h->n_api)
+		cap *= 2;
+	mask = cap - 1;
+	slot = calloc(cap, sizeof(*slot));
+	if (!slot)
+		return -ENOMEM;
+	*g = NULL;
+	*n = 0;
+	for (i = 0; i < h->n_api; i++) {
+		const struct npa_api *a = &h->api[i];
+		uint64_t v = api_by_item(a->level) ? a->item : a->type;
+		uint64_t hash = (v ^ (uint64_t)a->level << 48) * 0x9e3779b97f4a7c15ULL;
+
+		for (k = (hash >> 20) & mask; slot[k]; k = (k + 1) & mask)
+			if ((*g)[slot[k] - 1].level == a->level && (*g)[slot[k] - 1].v == v)
+				break;
+		if (!slot[k]) {
+			struct api_group *e;
+
+			if (npa_grow((void **)g, &cap_g, *n, sizeof(**g), 64)) {
+				rc = -ENOMEM;
+				break;
+			}
+			e = &(*g)[*n];
+			e->level = a->level;
+			e->v = v;
+			api_name(h, a, e->name, sizeof(e->name));
+			e->level_name = level_name(a->level);
+			slot[k] = ++*n;
+		}
+		gid[i] = slot[k] - 1;
+	}
+	free(slot);
+	return rc;
+}
+
 int npa_api_statistic(struct npa_export *x, const struct npa_dev *d)
 {
 	const struct npa_host *h = &x->host;
-	struct api_row *rows;
-	size_t i, j;
+	struct api_group *g = NULL, **by_name = NULL;
+	size_t i, j, n_g = 0, n_rows = 0, *gid, *order = NULL, *start = NULL;
 	int rc = 0;
 
 	if (!h->n_api)
@@ -641,52 +695,65 @@ int npa_api_statistic(struct npa_export *x, const struct npa_dev *d)
 		if (rc)
 			return rc;
 	}
-	rows = malloc(h->n_api * sizeof(*rows));
-	if (!rows)
-		return npuprof_set_error(x->o.err, -ENOMEM, "out of memory");
-	for (i = 0; i < h->n_api; i++) {
-		const struct npa_api *a = &h->api[i];
-		char tmp[192];
-
-		api_name(h, a, tmp, sizeof(tmp));
-		snprintf(rows[i].name, sizeof(rows[i].name), "%s", tmp);
-		rows[i].level = level_name(a->level);
-		/* get_host_duration: ns * 1e6 / 1e9 */
-		rows[i].us = (double)(int64_t)(a->end - a->begin) * 1e6 / 1e9;
-		rows[i].seq = i;
+	gid = malloc(h->n_api * sizeof(*gid));
+	order = malloc(h->n_api * sizeof(*order));
+	if (!gid || !order || api_groups(h, gid, &g, &n_g))
+		goto out_nomem;
+	by_name = malloc(n_g * sizeof(*by_name));
+	start = calloc(n_g + 1, sizeof(*start));
+	if (!by_name || !start)
+		goto out_nomem;
+	for (i = 0; i < n_g; i++)
+		by_name[i] = &g[i];
+	qsort(by_name, n_g, sizeof(*by_name), cmp_group);
+	for (i = 0; i < n_g; i++) {
+		if (i && cmp_group(&by_name[i - 1], &by_name[i]))
+			n_rows++;
+		by_name[i]->rank = n_rows;
 	}
-	qsort(rows, h->n_api, sizeof(*rows), cmp_api);
-	for (i = 0; i < h->n_api && !rc; i = j) {
-		double sum = 0, min, max, avg, dev = 0;
-		size_t n;
+	n_rows += n_g > 0;
+	/* the calls of each row, in file order: a counting sort on the rank */
+	for (i = 0; i < h->n_api; i++)
+		start[g[gid[i]].rank + 1]++;
+	for (i = 0; i < n_rows; i++)
+		start[i + 1] += start[i];
+	for (i = 0; i < h->n_api; i++)
+		order[start[g[gid[i]].rank]++] = i;
+
+	for (i = 0, j = 0; i < n_rows && !rc; i++) {
+		double sum = 0, min = 0, max = 0, avg, dev = 0;
+		size_t first = j, n;
+		const struct api_group *row = &g[gid[order[first]]];
 		char *p;
 
-		min = max = rows[i].us;
-		for (j = i; j < h->n_api && !strcmp(rows[j].name, rows[i].name) &&
-			    !strcmp(rows[j].level, rows[i].level);
-		     j++) {
-			sum += rows[j].us;
-			if (rows[j].us < min)
-				min = rows[j].us;
-			if (rows[j].us > max)
-				max = rows[j].us;
+		/* get_host_duration: ns * 1e6 / 1e9 */
+#define API_US(k) ((double)(int64_t)(h->api[order[k]].end - h->api[order[k]].begin) * 1e6 / 1e9)
+		for (; j < h->n_api && g[gid[order[j]]].rank == i; j++) {
+			double us = API_US(j);
+
+			sum += us;
+			if (j == first || us < min)
+				min = us;
+			if (j == first || us > max)
+				max = us;
 		}
-		n = j - i;
+		n = j - first;
 		sum = npx_py_round(sum, 3);
 		avg = npx_py_round(sum / (double)n, 3);
-		for (size_t k = i; k < j; k++)
-			dev += npx_py_round((rows[k].us - avg) * (rows[k].us - avg), 3);
+		for (size_t k = first; k < j; k++)
+			dev += npx_py_round((API_US(k) - avg) * (API_US(k) - avg), 3);
+#undef API_US
 		rc = npx_csv_begin(&x->o, &x->api_stat, &p);
 		if (!rc)
-			rc = npx_file_reserve(&x->o, &x->api_stat.f, row_room(strlen(rows[i].name)),
+			rc = npx_file_reserve(&x->o, &x->api_stat.f, row_room(strlen(row->name)),
 					      &p);
 		if (rc)
 			break;
 		p = npx_fmt_u64(p, d->cfg.id);
 		*p++ = ',';
-		p = npx_put(p, rows[i].level);
+		p = npx_put(p, row->level_name);
 		*p++ = ',';
-		p = npa_csv_field(p, rows[i].name, sizeof(rows[i].name));
+		p = npa_csv_field(p, row->name, sizeof(row->name));
 		*p++ = ',';
 		p = npx_py_repr(p, sum);
 		*p++ = ',';
@@ -701,6 +768,14 @@ int npa_api_statistic(struct npa_export *x, const struct npa_dev *d)
 		p = npx_py_repr(p, npx_py_round(dev / (double)n, 3));
 		npx_csv_end(&x->api_stat, p);
 	}
-	free(rows);
+	goto out;
+out_nomem:
+	rc = npuprof_set_error(x->o.err, -ENOMEM, "out of memory");
+out:
+	free(start);
+	free(by_name);
+	free(g);
+	free(order);
+	free(gid);
 	return rc;
 }

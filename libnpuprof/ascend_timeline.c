@@ -1146,7 +1146,8 @@ int npa_timeline(struct npa_export *x, struct npx_file *f)
 
 		if (e->meta)
 			continue;
-		if (tl_conn(&t, e)) {
+		/* each device has its copy of a call; one device has no duplicate */
+		if (x->ndev > 1 && tl_conn(&t, e)) {
 			int r = npx_u64set_add(&seen, tl_conn(&t, e));
 
 			if (r < 0) {
