@@ -333,11 +333,7 @@ static const char *acl_tag(uint32_t type)
 /* host µs of host ns, and its local time string */
 char *npa_tl_host_local(char *p, uint64_t ns, double offset)
 {
-	char us[NPX_PY_FMT_MAX], off[NPX_PY_FMT_MAX];
-
-	npx_py_repr(us, (double)ns * 1e6 / 1e9);
-	npx_py_repr(off, offset);
-	return npx_py_decimal_add3(p, us, off);
+	return npx_py_decimal_add3_d(p, (double)ns * 1e6 / 1e9, offset);
 }
 
 static int cmp_u32(const void *a, const void *b)

@@ -1345,6 +1345,8 @@ char *npx_py_local_time_i(char *p, int64_t v_ns, double off_us);
  * npx_py_local_time().
  */
 char *npx_py_decimal_add3(char *p, const char *a, const char *b);
+/* the same of Decimal(repr(a)) + Decimal(repr(b)), without the strings */
+char *npx_py_decimal_add3_d(char *p, double a, double b);
 
 /*
  * A duration from two timestamp strings, as a float:

@@ -155,7 +155,8 @@ static uint64_t npx_bits(double v)
  * exactly on a midpoint reads back as x when M is even (strtod rounds
  * ties to even).
  */
-static char *npx_repr_fixed(char *p, uint64_t frac, unsigned int bexp)
+static void npx_shortest_fixed(uint64_t frac, unsigned int bexp, uint64_t *m_out,
+			       unsigned int *d_out)
 {
 	uint64_t mant = frac | (1ULL << 52);
 	int k = 2 - ((int)bexp - 1075);
@@ -170,7 +171,7 @@ static char *npx_repr_fixed(char *p, uint64_t frac, unsigned int bexp)
 	npx_u128 lo = x - (frac ? 2 : 1);
 	npx_u128 half = (npx_u128)1 << (k - 1);
 	npx_u128 mask = ((npx_u128)1 << k) - 1;
-	unsigned int d, n;
+	unsigned int d;
 	uint64_t m;
 
 	for (d = 0;; d++) {
@@ -192,6 +193,16 @@ static char *npx_repr_fixed(char *p, uint64_t frac, unsigned int bexp)
 		m = (uint64_t)(mx < mlo ? mlo : mx > mhi ? mhi : mx);
 		break;
 	}
+	*m_out = m;
+	*d_out = d;
+}
+
+static char *npx_repr_fixed(char *p, uint64_t frac, unsigned int bexp)
+{
+	unsigned int d, n;
+	uint64_t m;
+
+	npx_shortest_fixed(frac, bexp, &m, &d);
 	n = npx_ndig64(m);
 	if (!d) {
 		npx_put_digits(p, m, n);
@@ -721,6 +732,28 @@ static bool npx_dec_parse(struct npx_dec *d, const char *s)
 	return true;
 }
 
+/*
+ * Decimal(repr(@v)) without the string: what npx_dec_parse() makes of
+ * npx_py_repr()'s fixed notation, "m.0" (m * 10 at exponent -1) or the
+ * digits m at exponent -d. False outside that notation (the string path
+ * then takes it).
+ */
+static bool npx_dec_of_double(struct npx_dec *x, double v)
+{
+	uint64_t b = npx_bits(v), frac = b & NPX_MANT_MASK, m;
+	unsigned int bexp = (unsigned int)(b >> 52) & 0x7ff, d;
+	double a = v < 0 ? -v : v;
+
+	if (!bexp || bexp == 0x7ff || !(a >= 1e-4 && a < 1e16))
+		return false;
+	npx_shortest_fixed(frac, bexp, &m, &d);
+	x->c = d ? m : (npx_u128)m * 10;
+	x->e = d ? -(int)d : -1;
+	x->neg = b >> 63;
+	x->kind = NPX_DEC_FINITE;
+	return true;
+}
+
 /* c / 10^k rounded half to even */
 static npx_u128 npx_div_even(npx_u128 c, int k)
 {
@@ -880,6 +913,15 @@ char *npx_py_local_time(char *p, const char *v_repr, const char *off_repr)
 char *npx_py_local_time_d(char *p, double v_ns, double off_us)
 {
 	char v[NPX_PY_FMT_MAX], off[NPX_PY_FMT_MAX];
+	struct npx_dec dv, doff, sum;
+
+	/* the hot path: the same decimals as the strings below give */
+	if (npx_dec_of_double(&dv, v_ns) && npx_dec_of_double(&doff, off_us)) {
+		dv.e -= 3;
+		npx_dec_round(&dv);
+		npx_dec_add(&sum, &dv, &doff);
+		return npx_dec_put3(p, &sum);
+	}
 
 	npx_py_repr(v, v_ns);
 	npx_py_repr(off, off_us);
@@ -895,6 +937,20 @@ char *npx_py_local_time_i(char *p, int64_t v_ns, double off_us)
 	*npx_put_u64(e, v_ns < 0 ? -(uint64_t)v_ns : (uint64_t)v_ns) = '\0';
 	npx_py_repr(off, off_us);
 	return npx_py_local_time(p, v, off);
+}
+
+char *npx_py_decimal_add3_d(char *p, double a, double b)
+{
+	char as[NPX_PY_FMT_MAX], bs[NPX_PY_FMT_MAX];
+	struct npx_dec x, y, sum;
+
+	if (npx_dec_of_double(&x, a) && npx_dec_of_double(&y, b)) {
+		npx_dec_add(&sum, &x, &y);
+		return npx_dec_put3(p, &sum);
+	}
+	npx_py_repr(as, a);
+	npx_py_repr(bs, b);
+	return npx_py_decimal_add3(p, as, bs);
 }
 
 char *npx_py_decimal_add3(char *p, const char *a, const char *b)

@@ -2825,6 +2825,57 @@ TEST(local_time_d_table)
 	EXPECT_EQ(0, bad);
 }
 
+/*
+ * The double paths (npx_py_local_time_d, npx_py_decimal_add3_d) make their
+ * decimals without the repr strings: they must give what the strings give,
+ * for doubles of every magnitude (xorshift, so each run checks the same).
+ */
+TEST(double_paths_match_the_string_paths)
+{
+	char fast[NPX_PY_FMT_MAX], slow[NPX_PY_FMT_MAX], a[NPX_PY_FMT_MAX], b[NPX_PY_FMT_MAX];
+	uint64_t x = 0x9e3779b97f4a7c15ULL;
+	unsigned int bad = 0;
+
+	for (unsigned int i = 0; i < 400000; i++) {
+		double v, off;
+		uint64_t r;
+
+		x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+		r = x;
+		/* times of a run (ns, us), then any bits: specials and the far range too */
+		switch (i % 4) {
+		case 0:
+			v = (double)(r % 100000000000000ULL) + (double)(r >> 52) / 4096.0;
+			off = 1735689599000000.0 + (double)(r % 1000003) / 8.0;
+			break;
+		case 1:
+			v = (double)(r % 1000000000) * 1e3 / 7.0;
+			off = (double)(int64_t)(r % 2000001) - 1000000.0;
+			break;
+		case 2:
+			v = (double)(r % 1000) * 1e-5;
+			off = (double)(r % 10000000000000000ULL);
+			break;
+		default:
+			memcpy(&v, &r, sizeof(v));
+			x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+			memcpy(&off, &x, sizeof(off));
+			break;
+		}
+		npx_py_repr(a, v);
+		npx_py_repr(b, off);
+		npx_py_local_time_d(fast, v, off);
+		npx_py_local_time(slow, a, b);
+		if (strcmp(fast, slow) && bad++ < MAX_LOGGED)
+			TH_LOG("local_time_d(%s, %s): %s, strings %s", a, b, fast, slow);
+		npx_py_decimal_add3_d(fast, v, off);
+		npx_py_decimal_add3(slow, a, b);
+		if (strcmp(fast, slow) && bad++ < MAX_LOGGED)
+			TH_LOG("decimal_add3_d(%s, %s): %s, strings %s", a, b, fast, slow);
+	}
+	EXPECT_EQ(0, bad);
+}
+
 TEST(local_time_i_table)
 {
 	char buf[NPX_PY_FMT_MAX];
