@@ -184,13 +184,22 @@ static const char *intern(struct npa_host *h, const char *s)
 	return v;
 }
 
+/* FNV-1a */
+static uint64_t str_hash(const char *s)
+{
+	uint64_t h = 0xcbf29ce484222325ULL;
+
+	for (; *s; s++)
+		h = (h ^ (unsigned char)*s) * 0x100000001b3ULL;
+	return h;
+}
+
 /*
  * @s, once: the tensor strings of ops of the same shapes are the same few
  * strings, and a million ops would otherwise hold six copies each.
  */
 static const char *intern_tensor_str(struct npa_host *h, const char *s)
 {
-	uint64_t hash = 0xcbf29ce484222325ULL;
 	size_t mask, i;
 	const char *v;
 
@@ -202,13 +211,10 @@ static const char *intern_tensor_str(struct npa_host *h, const char *s)
 			return NULL;
 		for (size_t k = 0; k < h->cap_tensor_strs; k++) {
 			const char *o = h->tensor_strs[k];
-			uint64_t oh = 0xcbf29ce484222325ULL;
 
 			if (!o)
 				continue;
-			for (const char *c = o; *c; c++)
-				oh = (oh ^ (unsigned char)*c) * 0x100000001b3ULL;
-			for (i = oh & (cap - 1); slot[i]; i = (i + 1) & (cap - 1))
+			for (i = str_hash(o) & (cap - 1); slot[i]; i = (i + 1) & (cap - 1))
 				;
 			slot[i] = o;
 		}
@@ -216,10 +222,8 @@ static const char *intern_tensor_str(struct npa_host *h, const char *s)
 		h->tensor_strs = slot;
 		h->cap_tensor_strs = cap;
 	}
-	for (const char *c = s; *c; c++)
-		hash = (hash ^ (unsigned char)*c) * 0x100000001b3ULL;
 	mask = h->cap_tensor_strs - 1;
-	for (i = hash & mask; h->tensor_strs[i]; i = (i + 1) & mask)
+	for (i = str_hash(s) & mask; h->tensor_strs[i]; i = (i + 1) & mask)
 		if (!strcmp(h->tensor_strs[i], s))
 			return h->tensor_strs[i];
 	v = intern(h, s);
