@@ -1139,12 +1139,14 @@ int npa_timeline(struct npa_export *x, struct npx_file *f)
 			rc = write_ev(&x->o, f, &t, &t.ev[i], &first);
 	for (size_t i = 0; !rc && i < t.n; i++) {
 		const struct tl_ev *e = &t.ev[i];
+		uint64_t conn;
 
 		if (e->meta)
 			continue;
 		/* each device has its copy of a call; one device has no duplicate */
-		if (x->ndev > 1 && tl_conn(&t, e)) {
-			int r = npx_u64set_add(&seen, tl_conn(&t, e));
+		conn = x->ndev > 1 ? tl_conn(&t, e) : 0;
+		if (conn) {
+			int r = npx_u64set_add(&seen, conn);
 
 			if (r < 0) {
 				rc = npuprof_set_error(x->o.err, r, "out of memory");

@@ -895,33 +895,37 @@ static char *npx_dec_put_special(char *p, const struct npx_dec *a, const struct 
 	return npx_put_str(p, "nan");
 }
 
+/* str((v / 1000 + off).quantize(Decimal('0.000'))) of two finite decimals */
+static char *npx_dec_local_time(char *p, struct npx_dec *v, const struct npx_dec *off)
+{
+	struct npx_dec sum;
+
+	/* / 1000 is exact, but rounded to 28 digits like any result */
+	v->e -= 3;
+	npx_dec_round(v);
+	npx_dec_add(&sum, v, off);
+	return npx_dec_put3(p, &sum);
+}
+
 char *npx_py_local_time(char *p, const char *v_repr, const char *off_repr)
 {
-	struct npx_dec v, off, sum;
+	struct npx_dec v, off;
 
 	if (!npx_dec_parse(&v, v_repr) || !npx_dec_parse(&off, off_repr))
 		return npx_put_str(p, "nan");
 	if (v.kind || off.kind)
 		return npx_dec_put_special(p, &v, &off);
-	/* / 1000 is exact, but rounded to 28 digits like any result */
-	v.e -= 3;
-	npx_dec_round(&v);
-	npx_dec_add(&sum, &v, &off);
-	return npx_dec_put3(p, &sum);
+	return npx_dec_local_time(p, &v, &off);
 }
 
 char *npx_py_local_time_d(char *p, double v_ns, double off_us)
 {
 	char v[NPX_PY_FMT_MAX], off[NPX_PY_FMT_MAX];
-	struct npx_dec dv, doff, sum;
+	struct npx_dec dv, doff;
 
 	/* the hot path: the same decimals as the strings below give */
-	if (npx_dec_of_double(&dv, v_ns) && npx_dec_of_double(&doff, off_us)) {
-		dv.e -= 3;
-		npx_dec_round(&dv);
-		npx_dec_add(&sum, &dv, &doff);
-		return npx_dec_put3(p, &sum);
-	}
+	if (npx_dec_of_double(&dv, v_ns) && npx_dec_of_double(&doff, off_us))
+		return npx_dec_local_time(p, &dv, &doff);
 
 	npx_py_repr(v, v_ns);
 	npx_py_repr(off, off_us);
