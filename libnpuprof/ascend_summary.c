@@ -619,8 +619,7 @@ static void api_name(const struct npa_host *h, const struct npa_api *a, char *bu
 {
 	const char *s;
 
-	if (a->level == CANN_LEVEL_ACL || a->level == CANN_LEVEL_RUNTIME ||
-	    a->level == CANN_LEVEL_MODEL || a->level == CANN_LEVEL_NODE) {
+	if (!api_by_item(a->level)) {
 		s = npa_dict_get(&h->types, (uint64_t)a->level << 32 | a->type);
 		if (s)
 			snprintf(buf, len, "%s", s);
