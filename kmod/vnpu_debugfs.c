@@ -19,11 +19,21 @@
  *              link of the communication matrix: the ring runs at its pace,
  *              the other ranks waiting for it. Read back: the value in
  *              force. Collectives take it when they arrive.
+ *  vnpuN/bench_tasks
+ *              the transport alone, for bench/ring_transport.c: write N
+ *              (1 .. 2^24) and the device writes the records of N AI Core
+ *              tasks into its running channel session's rings, as it
+ *              writes a real task's, with no cost model in between
+ *              (vnpu_hwrec_bench()). The write returns when they are all
+ *              written (or lost); ENODEV without a channel session.
+ *              Write-only.
  *
  * The module works without debugfs; a failure to create it is not an error.
  */
 #include <linux/atomic.h>
 #include <linux/debugfs.h>
+#include <linux/fs.h>
+#include <linux/kstrtox.h>
 #include <linux/seq_file.h>
 
 #include "vnpu_drv.h"
@@ -135,6 +145,27 @@ static int vnpu_link_bw_set(void *data, u64 val)
 }
 DEFINE_DEBUGFS_ATTRIBUTE(vnpu_link_bw_fops, vnpu_link_bw_get, vnpu_link_bw_set, "%llu\n");
 
+static ssize_t vnpu_bench_tasks_write(struct file *file, const char __user *buf, size_t len,
+				      loff_t *ppos)
+{
+	struct vnpu_device *vdev = file->private_data;
+	u32 n;
+	int ret;
+
+	ret = kstrtou32_from_user(buf, len, 0, &n);
+	if (ret)
+		return ret;
+	ret = vnpu_hwrec_bench(vdev, n);
+	return ret ? ret : len;
+}
+
+static const struct file_operations vnpu_bench_tasks_fops = {
+	.owner = THIS_MODULE,
+	.open = simple_open,
+	.write = vnpu_bench_tasks_write,
+	.llseek = no_llseek,
+};
+
 void vnpu_debugfs_init(void)
 {
 	struct vnpu_device *vdev;
@@ -152,6 +183,7 @@ void vnpu_debugfs_init(void)
 		snprintf(name, sizeof(name), "vnpu%u", i);
 		dir = debugfs_create_dir(name, vnpu_debugfs_dir);
 		debugfs_create_file_unsafe("link_bw_mbps", 0600, dir, vdev, &vnpu_link_bw_fops);
+		debugfs_create_file("bench_tasks", 0200, dir, vdev, &vnpu_bench_tasks_fops);
 	}
 }
 

@@ -106,6 +106,9 @@ struct vnpu_chan {
  * @pages: the control page, the consumer page, then the data pages.
  * @nr_data: data pages (of all channels), a power of two without channels.
  * @n_chan: channels, 0 for the one area of vnpu records.
+ * @dirty: records produced (written or lost) since the last publish: with
+ *         channels a bit per channel, and only those are published and
+ *         checked for a wakeup; else bit 0.
  * @chan: the channels.
  * @vaddr: the kernel's view: control, consumer, data, data again.
  * @ctrl: the control page.
@@ -135,6 +138,7 @@ struct vnpu_ring {
 	struct page **pages;
 	u32 nr_data;
 	u32 n_chan;
+	u32 dirty;
 	struct vnpu_chan chan[VNPU_CH_COUNT];
 	void *vaddr;
 	struct vnpu_ring_ctrl *ctrl;
@@ -488,7 +492,7 @@ void vnpu_task_free(struct vnpu_ktask *task);
 /* vnpu_ring.c */
 struct vnpu_ring *vnpu_ring_alloc(u32 nr_data);
 struct vnpu_ring *vnpu_ring_alloc_chans(const u32 *pages, const u32 *rec_size, u32 n);
-void *vnpu_chan_reserve(struct vnpu_ring *r, u32 ch, u8 *cnt);
+void *vnpu_chan_reserve(struct vnpu_ring *r, u32 ch, u32 n, u8 *cnt);
 bool vnpu_ring_poll_in(struct vnpu_ring *r, bool stopped);
 void vnpu_ring_hold(struct vnpu_ring *r);
 void vnpu_ring_drop(struct vnpu_ring *r);
@@ -506,8 +510,10 @@ long vnpu_ioctl_prof_stats(struct vnpu_file *vfile, void __user *arg);
 void vnpu_prof_release(struct vnpu_file *vfile);
 void vnpu_prof_task(struct vnpu_device *vdev, const struct vnpu_ktask *task,
 		    const struct vnpu_model_out *out);
+void vnpu_prof_flush(struct vnpu_device *vdev);
 void vnpu_hwrec_task(struct vnpu_prof *prof, const struct vnpu_ktask *task,
 		     const struct vnpu_counters *c);
+int vnpu_hwrec_bench(struct vnpu_device *vdev, u32 n);
 void vnpu_prof_runtime(struct vnpu_file *vfile, u32 api, s32 result, u32 count,
 		       u64 start_ns);
 int vnpu_prof_mmap(struct vnpu_file *vfile, struct vm_area_struct *vma);

@@ -318,6 +318,7 @@ static int vnpu_exec_thread(void *data)
 			if (vnpu_param_pacing) {
 				vdev->running = task;
 				vdev->running_cancelled = false;
+				vnpu_prof_flush(vdev);
 				spin_unlock(&vdev->lock);
 				vnpu_exec_pace(vdev, task);
 				spin_lock(&vdev->lock);
@@ -332,6 +333,7 @@ static int vnpu_exec_thread(void *data)
 				 * other files' paced tasks.
 				 */
 				if (wq_has_sleeper(&vdev->done_wq)) {
+					vnpu_prof_flush(vdev);
 					spin_unlock(&vdev->lock);
 					wake_up(&vdev->done_wq);
 					spin_lock(&vdev->lock);
@@ -341,6 +343,8 @@ static int vnpu_exec_thread(void *data)
 			vnpu_exec_complete(vdev, task);
 			done++;
 		}
+		/* the batch's records, visible at once: one publish per lock hold */
+		vnpu_prof_flush(vdev);
 		spin_unlock(&vdev->lock);
 
 		if (done) {

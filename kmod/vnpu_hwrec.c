@@ -16,9 +16,14 @@
  * epoch the stream gets the flips that bring its batch there, so that the
  * batch msprof counts from the flips is the epoch, whenever the session
  * started. libnpuprof writes the same flips on the host side.
+ *
+ * vnpu_hwrec_bench() writes the same records for synthetic tasks, from
+ * debugfs, so that the transport can be measured alone.
  */
 #include <linux/math64.h>
 #include <linux/minmax.h>
+#include <linux/sched.h>
+#include <linux/sched/signal.h>
 #include <linux/string.h>
 
 #include "vnpu_drv.h"
@@ -38,22 +43,33 @@ static u32 vnpu_sqe_type(u32 task_type)
 	}
 }
 
-static void vnpu_hwrec_acsq(struct vnpu_ring *r, const struct vnpu_ktask *t, u64 id, u32 sqe,
-			    u32 func, u64 syscnt)
+/*
+ * A task's start and end logs, in one reservation: a reader sees both or,
+ * if the channel was full, neither (two records counted lost).
+ */
+static void vnpu_hwrec_acsq(struct vnpu_ring *r, u32 stream_id, u64 id, u32 sqe, u64 start,
+			    u64 end)
 {
 	struct vnpu_acsq_log *rec;
 	u8 cnt;
 
-	rec = vnpu_chan_reserve(r, VNPU_CH_ACSQ, &cnt);
+	rec = vnpu_chan_reserve(r, VNPU_CH_ACSQ, 2, &cnt);
 	if (!rec)
 		return;
 	/* every byte, reserved ones included: the page is the reader's */
-	*rec = (struct vnpu_acsq_log){
-		.word0 = VNPU_ACSQ_WORD0(func, cnt, sqe),
+	rec[0] = (struct vnpu_acsq_log){
+		.word0 = VNPU_ACSQ_WORD0(VNPU_FUNC_ACSQ_START, cnt, sqe),
 		.magic = VNPU_STARS_MAGIC,
-		.stream_id = t->stream->hw_id,
+		.stream_id = stream_id,
 		.task_id = id & 0xffff,
-		.syscnt = syscnt,
+		.syscnt = start,
+	};
+	rec[1] = (struct vnpu_acsq_log){
+		.word0 = VNPU_ACSQ_WORD0(VNPU_FUNC_ACSQ_END, cnt + 1, sqe),
+		.magic = VNPU_STARS_MAGIC,
+		.stream_id = stream_id,
+		.task_id = id & 0xffff,
+		.syscnt = end,
 	};
 }
 
@@ -71,7 +87,7 @@ static void vnpu_hwrec_flips(struct vnpu_ring *r, const struct vnpu_prof *prof,
 		s->flip_epoch = 0;
 	}
 	for (; s->flip_epoch < epoch; s->flip_epoch++) {
-		rec = vnpu_chan_reserve(r, VNPU_CH_TS_TRACK, &cnt);
+		rec = vnpu_chan_reserve(r, VNPU_CH_TS_TRACK, 1, &cnt);
 		if (!rec)
 			continue;
 		*rec = (struct vnpu_ts_flip){
@@ -84,28 +100,27 @@ static void vnpu_hwrec_flips(struct vnpu_ring *r, const struct vnpu_prof *prof,
 	}
 }
 
-static void vnpu_hwrec_pmu(struct vnpu_ring *r, const struct vnpu_prof *prof,
-			   const struct vnpu_ktask *t, const struct vnpu_counters *c)
+static void vnpu_hwrec_pmu(struct vnpu_ring *r, const struct vnpu_prof *prof, u32 stream_id,
+			   u64 id, bool aiv, u64 start, u64 end, const struct vnpu_counters *c)
 {
-	bool aiv = t->desc.task_type == VNPU_TASK_AI_VECTOR_CORE;
 	const u8 *slot = aiv ? prof->aiv_slots : prof->aic_slots;
 	struct vnpu_ffts_pmu *rec;
 	u8 cnt;
 	u32 i;
 
-	rec = vnpu_chan_reserve(r, VNPU_CH_PMU, &cnt);
+	rec = vnpu_chan_reserve(r, VNPU_CH_PMU, 1, &cnt);
 	if (!rec)
 		return;
 	*rec = (struct vnpu_ffts_pmu){
 		.word0 = VNPU_FUNC_CONTEXT_PMU | (cnt << 6),
 		.magic = VNPU_STARS_MAGIC,
-		.stream_id = t->stream->hw_id,
-		.task_id = t->id & 0xffff,
+		.stream_id = stream_id,
+		.task_id = id & 0xffff,
 		.subtask_id = VNPU_FFTS_NO_SUBTASK,
 		.ffts = (aiv ? VNPU_FFTS_TYPE_AIV : VNPU_FFTS_TYPE_AIC) << 13,
 		.total_cycle = aiv ? c->aiv_total_cycles : c->aic_total_cycles,
-		.start_syscnt = t->start,
-		.end_syscnt = t->end,
+		.start_syscnt = start,
+		.end_syscnt = end,
 	};
 	/* the slots were mapped at the session's start: no search per record */
 	for (i = 0; i < prof->n_events && i < VNPU_PMU_COUNTERS; i++)
@@ -127,7 +142,7 @@ static void vnpu_hwrec_aicpu(struct vnpu_ring *r, const struct vnpu_prof *prof,
 
 	if (!khz)
 		return;
-	rec = vnpu_chan_reserve(r, VNPU_CH_AICPU, &cnt);
+	rec = vnpu_chan_reserve(r, VNPU_CH_AICPU, 1, &cnt);
 	if (!rec)
 		return;
 	/* ticks to device microseconds, as vnpu_exec.c's ticks to ns (128-bit) */
@@ -209,10 +224,8 @@ static void vnpu_hwrec_collective(struct vnpu_ring *r, const struct vnpu_prof *p
 		/* never past the task's end (a model that changed under it) */
 		d = min(d, task->end - t);
 		vnpu_hwrec_flips(r, prof, task, task->id + i, t);
-		vnpu_hwrec_acsq(r, task, task->id + i, vnpu_hccl_sqe[st.kind],
-				VNPU_FUNC_ACSQ_START, t);
-		vnpu_hwrec_acsq(r, task, task->id + i, vnpu_hccl_sqe[st.kind],
-				VNPU_FUNC_ACSQ_END, t + d);
+		vnpu_hwrec_acsq(r, task->stream->hw_id, task->id + i, vnpu_hccl_sqe[st.kind], t,
+				t + d);
 		t += d;
 	}
 }
@@ -236,13 +249,72 @@ void vnpu_hwrec_task(struct vnpu_prof *prof, const struct vnpu_ktask *task,
 		return;
 	}
 	vnpu_hwrec_flips(r, prof, task, task->id, task->start);
-	vnpu_hwrec_acsq(r, task, task->id, vnpu_sqe_type(type), VNPU_FUNC_ACSQ_START,
-			task->start);
-	vnpu_hwrec_acsq(r, task, task->id, vnpu_sqe_type(type), VNPU_FUNC_ACSQ_END, task->end);
+	vnpu_hwrec_acsq(r, task->stream->hw_id, task->id, vnpu_sqe_type(type), task->start,
+			task->end);
 	/* the context PMU of plain tasks; MIX tasks need FFTS+ logs (not modelled) */
 	if (prof->level >= VNPU_PROF_L1 &&
 	    (type == VNPU_TASK_AI_CORE || type == VNPU_TASK_AI_VECTOR_CORE))
-		vnpu_hwrec_pmu(r, prof, task, c);
+		vnpu_hwrec_pmu(r, prof, task->stream->hw_id, task->id,
+			       type == VNPU_TASK_AI_VECTOR_CORE, task->start, task->end, c);
 	if (prof->level >= VNPU_PROF_L2 && type == VNPU_TASK_AI_CPU)
 		vnpu_hwrec_aicpu(r, prof, task);
+}
+
+/* The executor's batch: tasks retired per hold of the device lock (vnpu_exec.c). */
+#define VNPU_BENCH_BATCH 64
+/* A stream id no real stream has: the bench's records stand apart. */
+#define VNPU_BENCH_STREAM (VNPU_HW_STREAMS - 1)
+/* The most tasks one write may ask for: a few seconds of records in TCG. */
+#define VNPU_BENCH_MAX_TASKS BIT(24)
+
+/**
+ * vnpu_hwrec_bench() - the transport alone: the records of @n AI Core tasks
+ * @vdev: the device, whose running session has channels.
+ * @n: tasks, 1 .. VNPU_BENCH_MAX_TASKS.
+ *
+ * Writes each task's records as vnpu_prof_task() writes a real one (its
+ * ACSQ start and end, and its context PMU record from L1 on),
+ * VNPU_BENCH_BATCH tasks per hold of the lock, published once per hold,
+ * as the executor retires them, but with no cost model and no queues: what
+ * is left is the ring. For bench/ring_transport.c (debugfs bench_tasks).
+ * Loss is counted as for any record.
+ *
+ * Return: 0; -EINVAL for a bad @n; -ENODEV if no channel session runs (or
+ * it stopped on the way); -EINTR on a fatal signal.
+ */
+int vnpu_hwrec_bench(struct vnpu_device *vdev, u32 n)
+{
+	static const struct vnpu_counters ctr = {
+		.aic_total_cycles = 1800,
+		.aic_blocks = 1,
+	};
+	struct vnpu_prof *prof;
+	struct vnpu_ring *r;
+	u32 done = 0, i;
+	u64 t;
+
+	if (!n || n > VNPU_BENCH_MAX_TASKS)
+		return -EINVAL;
+	while (done < n) {
+		spin_lock(&vdev->lock);
+		prof = vdev->prof;
+		if (!prof || !prof->ring->n_chan) {
+			spin_unlock(&vdev->lock);
+			return -ENODEV;
+		}
+		r = prof->ring;
+		for (i = 0; i < VNPU_BENCH_BATCH && done < n; i++, done++) {
+			t = vdev->clock + done * 1000ull;
+			vnpu_hwrec_acsq(r, VNPU_BENCH_STREAM, done, VNPU_SQE_AI_CORE, t, t + 900);
+			if (prof->level >= VNPU_PROF_L1)
+				vnpu_hwrec_pmu(r, prof, VNPU_BENCH_STREAM, done, false, t, t + 900,
+					       &ctr);
+		}
+		vnpu_prof_flush(vdev);
+		spin_unlock(&vdev->lock);
+		if (fatal_signal_pending(current))
+			return -EINTR;
+		cond_resched();
+	}
+	return 0;
 }

@@ -609,6 +609,10 @@ static void vnpu_rec_aicpu(struct vnpu_ring *r, const struct vnpu_ktask *t,
  * @vdev: the device (locked).
  * @task: the task, with its start and end.
  * @out: its cost-model output (counters).
+ *
+ * The records become visible at the next vnpu_prof_flush(), which the
+ * executor calls before it lets go of the device lock: once per batch of
+ * tasks, not once per task.
  */
 void vnpu_prof_task(struct vnpu_device *vdev, const struct vnpu_ktask *task,
 		    const struct vnpu_model_out *out)
@@ -623,7 +627,7 @@ void vnpu_prof_task(struct vnpu_device *vdev, const struct vnpu_ktask *task,
 	r = prof->ring;
 	if (r->n_chan) {
 		vnpu_hwrec_task(prof, task, &out->ctr);
-		goto publish;
+		return;
 	}
 	vnpu_rec_task(r, VNPU_REC_TASK_START, task, task->start);
 	if (prof->level >= VNPU_PROF_L1) {
@@ -636,7 +640,24 @@ void vnpu_prof_task(struct vnpu_device *vdev, const struct vnpu_ktask *task,
 	if (prof->level >= VNPU_PROF_L2 && type == VNPU_TASK_AI_CPU)
 		vnpu_rec_aicpu(r, task, out);
 	vnpu_rec_task(r, VNPU_REC_TASK_END, task, task->end);
-publish:
+}
+
+/**
+ * vnpu_prof_flush() - publish the records written since the last flush
+ * @vdev: the device (locked).
+ *
+ * Makes them visible, wakes a reader at its watermark, and reports the
+ * start of a loss run (netlink). A session stop publishes on its own.
+ */
+void vnpu_prof_flush(struct vnpu_device *vdev)
+{
+	struct vnpu_prof *prof = vdev->prof;
+	struct vnpu_ring *r;
+
+	lockdep_assert_held(&vdev->lock);
+	if (!prof || !prof->ring->dirty)
+		return;
+	r = prof->ring;
 	vnpu_ring_publish(r, &prof->owner->prof_wq);
 	if (unlikely(r->lost_event))
 		vnpu_nl_records_lost(vdev, prof);	/* only queues work */

@@ -305,6 +305,7 @@ void *vnpu_ring_reserve(struct vnpu_ring *r, u16 type, u32 bytes)
 	struct vnpu_rec_lost *rec;
 	u64 cons = vnpu_ring_consumer(r);
 
+	r->dirty = 1;
 	r->produced++;
 	if (!vnpu_ring_fits(r->size, cons, r->prod, lost + size, VNPU_RING_LOST_SIZE)) {
 		/* a run of losses begins: the device sends a netlink event */
@@ -341,29 +342,37 @@ static u64 vnpu_chan_consumer(struct vnpu_ring *r, struct vnpu_chan *c)
 }
 
 /**
- * vnpu_chan_reserve() - room for one record in channel @ch
+ * vnpu_chan_reserve() - room for @n records in channel @ch, back to back
  * @r: the ring; the caller holds vnpu_device.lock.
  * @ch: enum vnpu_channel.
- * @cnt: out: the channel's 4-bit counter for the record (it counts dropped
- *       records too, so that a reader sees a gap where records were lost).
+ * @n: records, 1 or 2 (a task's start and end log: one reservation for
+ *     both, so that a reader never sees one without the other).
+ * @cnt: out: the channel's 4-bit counter for the first record; the next
+ *       ones follow it (it counts dropped records too, so that a reader
+ *       sees a gap where records were lost).
  *
- * The caller fills every byte of the record; it becomes visible at
- * vnpu_ring_publish().
+ * The @n records are contiguous: positions are multiples of the record
+ * size and the data is mapped twice. The caller fills every byte of them;
+ * they become visible at vnpu_ring_publish(). If they do not all fit, all
+ * @n are dropped and counted.
  *
- * Return: the record, or NULL if it was dropped (and counted).
+ * Return: the first record, or NULL if they were dropped.
  */
-void *vnpu_chan_reserve(struct vnpu_ring *r, u32 ch, u8 *cnt)
+void *vnpu_chan_reserve(struct vnpu_ring *r, u32 ch, u32 n, u8 *cnt)
 {
 	struct vnpu_chan *c = &r->chan[ch];
 	u64 cons = vnpu_chan_consumer(r, c);
+	u32 bytes = n * c->rec_size;
 	void *rec;
 
-	*cnt = c->cnt++ & 0xf;
-	c->produced++;
-	r->produced++;
-	if (!vnpu_ring_fits(c->size, cons, c->prod, c->rec_size, 0)) {
-		c->lost++;
-		r->lost++;
+	*cnt = c->cnt & 0xf;
+	c->cnt += n;
+	r->dirty |= BIT(ch);
+	c->produced += n;
+	r->produced += n;
+	if (!vnpu_ring_fits(c->size, cons, c->prod, bytes, 0)) {
+		c->lost += n;
+		r->lost += n;
 		/* one netlink event and tracepoint per loss burst of the session */
 		if (!r->lost_pending++) {
 			r->lost_event = true;
@@ -373,9 +382,9 @@ void *vnpu_chan_reserve(struct vnpu_ring *r, u32 ch, u8 *cnt)
 	}
 	r->lost_pending = 0;
 	rec = c->data + vnpu_ring_offset(c->prod, c->size);
-	c->prod += c->rec_size;
-	r->prod += c->rec_size;
-	r->written++;
+	c->prod += bytes;
+	r->prod += bytes;
+	r->written += n;
 	return rec;
 }
 
@@ -385,21 +394,27 @@ static u64 vnpu_chan_max_unread(const struct vnpu_chan *c)
 	return c->size - c->rec_size + 1;
 }
 
-/* Is any channel's unread at its watermark? */
-static bool vnpu_chans_ready(struct vnpu_ring *r, bool fresh)
+/*
+ * Is the unread of any channel in @mask at its watermark? A channel not in
+ * @mask has not changed since it was last checked (and woke the reader).
+ */
+static bool vnpu_chans_ready(struct vnpu_ring *r, u32 mask, bool fresh)
 {
 	u32 ch;
 
 	for (ch = 0; ch < r->n_chan; ch++) {
 		struct vnpu_chan *c = &r->chan[ch];
+		u64 cons, prod;
+
+		if (!(mask & BIT(ch)))
+			continue;
 		/*
 		 * For poll (@fresh): the same pairings as the consumer's own
 		 * loads and stores. For the producer: its own positions.
 		 */
-		u64 cons = fresh ? smp_load_acquire(c->cons) : READ_ONCE(c->cons_seen);
+		cons = fresh ? smp_load_acquire(c->cons) : READ_ONCE(c->cons_seen);
 		/* pairs with the store-release in vnpu_ring_publish() */
-		u64 prod = fresh ? smp_load_acquire(&c->desc->producer_pos) : c->prod;
-
+		prod = fresh ? smp_load_acquire(&c->desc->producer_pos) : c->prod;
 		if (!vnpu_ring_cons_valid(READ_ONCE(c->cons_seen), cons, prod))
 			cons = READ_ONCE(c->cons_seen);
 		if (vnpu_ring_used(cons, prod) >=
@@ -409,12 +424,15 @@ static bool vnpu_chans_ready(struct vnpu_ring *r, bool fresh)
 	return false;
 }
 
-/* Make the records written so far visible, and wake a waiting reader. */
+/*
+ * Make the records written so far visible, and wake a waiting reader. With
+ * channels, only those written to (or lost records in) since the last call.
+ */
 void vnpu_ring_publish(struct vnpu_ring *r, wait_queue_head_t *wq)
 {
 	struct vnpu_ring_ctrl *ctrl = r->ctrl;
+	u32 dirty = r->dirty, ch;
 	bool ready;
-	u32 ch;
 
 	WRITE_ONCE(ctrl->produced, r->produced);
 	WRITE_ONCE(ctrl->lost, r->lost);
@@ -422,14 +440,17 @@ void vnpu_ring_publish(struct vnpu_ring *r, wait_queue_head_t *wq)
 	for (ch = 0; ch < r->n_chan; ch++) {
 		struct vnpu_chan *c = &r->chan[ch];
 
+		if (!(dirty & BIT(ch)))
+			continue;
 		WRITE_ONCE(c->desc->produced, c->produced);
 		WRITE_ONCE(c->desc->lost, c->lost);
 		/* pairs with the consumer's load-acquire of producer_pos */
 		smp_store_release(&c->desc->producer_pos, c->prod);
 		c->published = c->prod;
 	}
+	r->dirty = 0;
 	if (r->n_chan) {
-		ready = vnpu_chans_ready(r, false);
+		ready = vnpu_chans_ready(r, dirty, false);
 	} else {
 		/* pairs with the consumer's load-acquire of producer_pos */
 		smp_store_release(&ctrl->producer_pos, r->prod);
@@ -468,7 +489,7 @@ bool vnpu_ring_poll_in(struct vnpu_ring *r, bool stopped)
 
 		return readable >= r->wakeup_bytes || (stopped && readable);
 	}
-	if (vnpu_chans_ready(r, true))
+	if (vnpu_chans_ready(r, ~0u, true))
 		return true;
 	for (ch = 0; stopped && ch < r->n_chan; ch++) {
 		struct vnpu_chan *c = &r->chan[ch];

@@ -6,7 +6,9 @@
  * device-wide id and the low 16 bits of its id, a counter that runs over
  * the channel; a context PMU record per AI Core / Vector task at L1 and
  * L2 with the programmed counters; a flip per stream and task id epoch;
- * and exact loss accounting per channel (produced == read + lost).
+ * and exact loss accounting per channel (produced == read + lost), a
+ * task's start and end logs lost together or not at all. Also debugfs
+ * vnpuN/bench_tasks, the producer of bench/ring_transport.c.
  */
 #include <sys/mman.h>
 
@@ -204,11 +206,112 @@ TEST(loss_is_exact_per_channel)
 	EXPECT_EQ(1000, read_pmu + chan(&c, VNPU_CH_PMU)->lost);
 	/* a page holds 64 records of 64 bytes: all were read, none more */
 	EXPECT_EQ(PAGE / 64, read_acsq);
+	/* a start and its end go in one reservation: lost in pairs */
+	EXPECT_EQ(0, chan(&c, VNPU_CH_ACSQ)->lost % 2);
 	ASSERT_EQ(0, vnpu_prof_stats(c.fd, &st));
 	/* and the flips of the stream's epoch, if the device is past id 65536 */
 	EXPECT_EQ(3000 + chan(&c, VNPU_CH_TS_TRACK)->produced, st.produced);
 	EXPECT_EQ(0, chan(&c, VNPU_CH_AICPU)->produced);
 	EXPECT_EQ(chan(&c, VNPU_CH_ACSQ)->lost + chan(&c, VNPU_CH_PMU)->lost, st.lost);
+	chans_end(&c);
+}
+
+#define BENCH_TASKS "/sys/kernel/debug/vnpu/vnpu0/bench_tasks"
+
+/* Write @val to debugfs bench_tasks: 0 or -errno. */
+static int bench_tasks(const char *val)
+{
+	int fd = open(BENCH_TASKS, O_WRONLY | O_CLOEXEC), ret = 0;
+
+	if (fd < 0)
+		return -errno;
+	if (write(fd, val, strlen(val)) < 0)
+		ret = -errno;
+	close(fd);
+	return ret;
+}
+
+/*
+ * bench_tasks writes the records of N AI Core tasks as a real task's (a
+ * start and an end log, a PMU record at L1) on stream 2047; bad counts and
+ * a session without channels are refused.
+ */
+TEST(bench_tasks_writes_task_records)
+{
+	static struct vnpu_acsq_log acsq[64];
+	static struct vnpu_ffts_pmu pmu[32];
+	struct vnpu_prof_start lps;
+	struct chans c = { 0 };
+	int legacy;
+
+	if (access(BENCH_TASKS, F_OK))
+		SKIP(return, "no " BENCH_TASKS " (debugfs not mounted?)");
+	EXPECT_EQ(-ENODEV, bench_tasks("1"));
+	legacy = vnpu_open_dev(0, O_RDWR);
+	ASSERT_LE(0, legacy);
+	ASSERT_EQ(0, vnpu_prof_start(legacy, VNPU_PROF_L1, -1, 4, 0, &lps));
+	EXPECT_EQ(-ENODEV, bench_tasks("1"));
+	EXPECT_EQ(0, vnpu_prof_stop(legacy));
+	close(legacy);
+
+	ASSERT_EQ(0, chans_start(&c, 0, VNPU_PROF_L1, 4));
+	EXPECT_EQ(-EINVAL, bench_tasks("0"));
+	EXPECT_EQ(-EINVAL, bench_tasks("-1"));
+	EXPECT_EQ(-EINVAL, bench_tasks("ten"));
+	EXPECT_EQ(-EINVAL, bench_tasks("16777217"));
+	EXPECT_EQ(0, chan(&c, VNPU_CH_ACSQ)->produced);
+	ASSERT_EQ(0, bench_tasks("32"));
+	ASSERT_EQ(64, chan_read(&c, VNPU_CH_ACSQ, acsq, 64));
+	ASSERT_EQ(32, chan_read(&c, VNPU_CH_PMU, pmu, 32));
+	for (unsigned int i = 0; i < 64; i++) {
+		EXPECT_EQ(VNPU_STARS_MAGIC, acsq[i].magic);
+		EXPECT_EQ(i % 2 ? VNPU_FUNC_ACSQ_END : VNPU_FUNC_ACSQ_START,
+			  VNPU_ACSQ_FUNC(acsq[i].word0));
+		EXPECT_EQ(i & 0xf, VNPU_ACSQ_CNT(acsq[i].word0));
+		EXPECT_EQ(2047, acsq[i].stream_id);
+		EXPECT_EQ(i / 2, acsq[i].task_id);
+	}
+	for (unsigned int i = 0; i < 32; i++) {
+		EXPECT_EQ(VNPU_FUNC_CONTEXT_PMU, pmu[i].word0 & VNPU_FUNC_MASK);
+		EXPECT_EQ(i, pmu[i].task_id);
+		EXPECT_EQ(acsq[2 * i].syscnt, pmu[i].start_syscnt);
+		EXPECT_EQ(acsq[2 * i + 1].syscnt, pmu[i].end_syscnt);
+	}
+	EXPECT_EQ(0, vnpu_prof_stop(c.fd));
+	EXPECT_EQ(-ENODEV, bench_tasks("1"));
+	chans_end(&c);
+}
+
+/*
+ * Full rate into a ring nobody reads: the first page's worth of tasks is
+ * whole, every other record lost and counted, start and end together;
+ * the counter shows the gap to the next records once there is room.
+ */
+TEST(bench_tasks_loss_is_exact)
+{
+	static struct vnpu_acsq_log acsq[64];
+	struct chans c = { 0 };
+	struct vnpu_prof_stats st;
+
+	if (access(BENCH_TASKS, F_OK))
+		SKIP(return, "no " BENCH_TASKS " (debugfs not mounted?)");
+	ASSERT_EQ(0, chans_start(&c, 0, VNPU_PROF_L0, 1));
+	ASSERT_EQ(0, bench_tasks("1000"));
+	EXPECT_EQ(2000, chan(&c, VNPU_CH_ACSQ)->produced);
+	EXPECT_EQ(2000 - PAGE / 64, chan(&c, VNPU_CH_ACSQ)->lost);
+	EXPECT_EQ(0, chan(&c, VNPU_CH_PMU)->produced);
+	ASSERT_EQ(PAGE / 64, chan_read(&c, VNPU_CH_ACSQ, acsq, 64));
+	for (unsigned int i = 0; i < PAGE / 64; i++)
+		EXPECT_EQ(i / 2, acsq[i].task_id);
+	ASSERT_EQ(0, bench_tasks("1"));
+	ASSERT_EQ(2, chan_read(&c, VNPU_CH_ACSQ, acsq, 64));
+	/* 2000 records counted before it: 2000 % 16 */
+	EXPECT_EQ(2000 & 0xf, VNPU_ACSQ_CNT(acsq[0].word0));
+	EXPECT_EQ(VNPU_FUNC_ACSQ_START, VNPU_ACSQ_FUNC(acsq[0].word0));
+	ASSERT_EQ(0, vnpu_prof_stats(c.fd, &st));
+	EXPECT_EQ(2002, st.produced);
+	EXPECT_EQ(2000 - PAGE / 64, st.lost);
+	EXPECT_EQ(0, vnpu_prof_stop(c.fd));
 	chans_end(&c);
 }
 
