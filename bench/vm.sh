@@ -12,10 +12,12 @@ rm -rf "$out" && mkdir -p "$out"
 
 if [ "${1:-}" = --smoke ]; then
 	"$b/ring_bench" -n 2000 -r 1
+	"$b/ring_transport" -n 20000 -r 1
 	"$b/overhead" -n 1000 -r 1 -o "$out"
 	"$b/scale" -t 0.3 -r 1 -o "$out"
 else
 	"$b/ring_bench" -n 40000 -r 5 -P 2
+	"$b/ring_transport" -n 2000000 -r 5
 	"$b/overhead" -n 25000 -r 8 -o "$out"
 	"$b/scale" -t 2 -r 2 -o "$out"
 fi
