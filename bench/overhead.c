@@ -169,13 +169,15 @@ int main(int argc, char **argv)
 	snprintf(b, sizeof(b), "%lu ops, %d rounds", ops, rounds);
 	bench_row("overhead", "workload, profiling off", a, b, -1, NULL, 0);
 	for (int m = 1; m < MODES; m++) {
-		static const char *const target[MODES] = { NULL, "<= 1.02", NULL, "<= 1.05" };
-		static const double limit[MODES] = { 0, 1.02, 0, 1.05 };
+		/* issue 18's targets; a round spread wider than the margin is noted */
+		static const char *const target[MODES] = { NULL, "<= 1.03", "<= 1.05", "<= 1.08" };
+		static const double limit[MODES] = { 0, 1.03, 1.05, 1.08 };
 		char metric[64];
 
 		snprintf(metric, sizeof(metric), "wall %s / off (median of per-round ratios)",
 			 level_name[m]);
-		snprintf(a, sizeof(a), "%.3f s (rounds %.2f..%.2f)", med[m], lo[m], hi[m]);
+		snprintf(a, sizeof(a), "%.3f s (rounds %.2f..%.2f, spread %.2f%s)", med[m], lo[m],
+			 hi[m], hi[m] - lo[m], hi[m] - lo[m] > limit[m] - 1 ? " > margin" : "");
 		snprintf(b, sizeof(b), "%.3f s", med[0]);
 		bench_row("overhead", metric, a, b, ratio[m][0], target[m],
 			  ratio[m][0] <= limit[m]);

@@ -503,11 +503,11 @@ static void compare(const struct cfg *base, int reps, const char *tag, int full)
 	v_b = ratio(s[M_VNPU].zl_rec_s, s[M_BPF].zl_rec_s);
 	v_w = ratio(s[M_VNPU].zl_rec_s, s[M_BPFWM].zl_rec_s);
 
-	snprintf(bench, sizeof(bench), "ring L%d %s", base->level, tag);
+	/* the tasks' own cost is in every row: the transport alone is ring_transport's */
+	snprintf(bench, sizeof(bench), "ring end-to-end L%d %s", base->level, tag);
 	snprintf(a, sizeof(a), "%.3f M/s", s[M_VNPU].zl_rec_s / 1e6);
 	snprintf(b, sizeof(b), "%.3f M/s", s[M_BPF].zl_rec_s / 1e6);
-	bench_row(bench, "records/s, zero loss, vs BPF ring", a, b, v_b, full ? ">= 2" : NULL,
-		  v_b >= 2);
+	bench_row(bench, "records/s, zero loss, vs BPF ring", a, b, v_b, NULL, 0);
 	snprintf(b, sizeof(b), "%.3f M/s", s[M_BPFWM].zl_rec_s / 1e6);
 	bench_row(bench, "records/s, zero loss, vs BPF ring with vnpu's wakeups", a, b, v_w, NULL,
 		  0);
@@ -540,10 +540,16 @@ static void compare(const struct cfg *base, int reps, const char *tag, int full)
 			  cv > 0 && cb > 0 ? cb / cv : -1, NULL, 0);
 	}
 	memcpy(secs, s[M_NONE].secs, sizeof(secs));
-	snprintf(a, sizeof(a), "%.2f us/task",
-		 bench_median(secs, reps) / (double)base->tasks * 1e6);
-	snprintf(b, sizeof(b), "%lu tasks x %d, batch %u", base->tasks, reps, base->batch);
-	bench_row(bench, "the same tasks with no transport", a, b, -1, NULL, 0);
+	/* issue 18: half of the 8-9 us a task cost in this guest on 2026-12-01 */
+	{
+		double us = bench_median(secs, reps) / (double)base->tasks * 1e6;
+
+		snprintf(a, sizeof(a), "%.2f us/task", us);
+		snprintf(b, sizeof(b), "8-9 us/task (2026-12-01); %lu tasks x %d, batch %u",
+			 base->tasks, reps, base->batch);
+		bench_row(bench, "the same tasks with no transport, end to end", a, b, -1,
+			  "<= 4.25 us (halved)", us <= 4.25);
+	}
 }
 
 int main(int argc, char **argv)

@@ -155,7 +155,7 @@ static void vsess_open(struct vsess *v, const struct cfg *c)
 	v->ctrl = v->map;
 	if (v->ctrl->n_channels != VNPU_CH_COUNT) {
 		fprintf(stderr, "ring_transport: a session of %u channels, not %u\n",
-			v->ctrl->n_channels, VNPU_CH_COUNT);
+			v->ctrl->n_channels, (unsigned int)VNPU_CH_COUNT);
 		exit(1);
 	}
 	v->cons_page = mmap(NULL, page_size(), PROT_READ | PROT_WRITE, MAP_SHARED, v->fd,

@@ -53,7 +53,7 @@ tools/vm/run -s 2 -p devices=16 -t 900 -q -r "$vm_dir" -- bench/vm.sh \
 			s = "|"; for (i = 2; i <= NF; i++) s = s " " $i " |"; print s }'
 } >"$table"
 cat "$table"
-for b in "ring L" "ring transport" overhead scale export; do
+for b in "ring end-to-end" "ring transport" overhead scale export; do
 	if ! grep -q "^| $b" "$table"; then
 		echo "bench: no result from the $b benchmark" >&2
 		rc=1

@@ -19,6 +19,6 @@ else
 	"$b/ring_bench" -n 40000 -r 5 -P 2
 	"$b/ring_transport" -n 2000000 -r 5
 	"$b/overhead" -n 25000 -r 8 -o "$out"
-	"$b/scale" -t 2 -r 2 -o "$out"
+	"$b/scale" -t 1 -r 2 -o "$out"
 fi
 rm -rf "$out"

@@ -28,6 +28,7 @@ static int vnpu_open(struct inode *inode, struct file *file)
 	vfile->uid = file->f_cred->euid;
 	mutex_init(&vfile->lock);
 	init_waitqueue_head(&vfile->prof_wq);
+	init_waitqueue_head(&vfile->idle_wq);
 	file->private_data = vfile;
 	return nonseekable_open(inode, file);
 }

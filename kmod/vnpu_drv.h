@@ -239,10 +239,10 @@ struct vnpu_prof {
  *              allocate); freed otherwise.
  * @start: device time (ticks) the task started, set when it is scheduled.
  * @end: device time it ended.
- * @aic_cores: the AI Cores it was booked on (bit N for core N), set when it
- *             is scheduled; 0 for a COMMUNICATION task.
- * @aiv_cores: the same for the AI Vector Cores.
- * @aicpu_cores: the same for the AI CPUs.
+ * @aic_used: the AI Cores it was booked on, set when it is scheduled; 0
+ *            for a COMMUNICATION task.
+ * @aiv_used: the same for the AI Vector Cores.
+ * @aicpu_used: the same for the AI CPUs.
  */
 struct vnpu_ktask {
 	struct list_head node;
@@ -261,9 +261,9 @@ struct vnpu_ktask {
 	struct vnpu_comm *comm_spare;
 	u64 start;
 	u64 end;
-	u64 aic_cores;
-	u64 aiv_cores;
-	u64 aicpu_cores;
+	u32 aic_used;
+	u32 aiv_used;
+	u32 aicpu_used;
 };
 
 /**
@@ -287,6 +287,9 @@ struct vnpu_ktask {
  * @last_done_id: id of the last completed task, 0 if none.
  * @comm_aborted: collectives that completed without running (aborted)
  *                since a sync of the stream last reported them.
+ * @idle_wq: syncs and the destroy of this stream wait here for it to be
+ *           idle; woken when its last pending task completes (or its
+ *           last reservation goes), not at every completion on the device.
  */
 struct vnpu_stream {
 	struct kref ref;
@@ -304,6 +307,7 @@ struct vnpu_stream {
 	u64 ready_at;
 	u64 last_done_id;
 	u32 comm_aborted;
+	wait_queue_head_t idle_wq;
 };
 
 /**
@@ -319,9 +323,11 @@ struct vnpu_stream {
  * @next_task_id: the id the next submitted task gets.
  * @hw_streams: the device-wide stream ids in use (an IDA, its own lock).
  * @clock: device time (ticks) the executor has reached.
- * @aic_free_at: per AI Core (cube or unified), device time it is free.
- * @aiv_free_at: per AI Vector Core.
- * @aicpu_free_at: per AI CPU.
+ * @aic_free_at: the device times the AI Cores (cube or unified) are free,
+ *               sorted ascending (vnpu_exec.c: which core is which does
+ *               not matter), the first aic_num used.
+ * @aiv_free_at: the same for the AI Vector Cores.
+ * @aicpu_free_at: the same for the AI CPUs.
  * @tasks_run: tasks completed since load.
  * @model_out: the executor's scratch for the cost model (too big for the
  *             stack).
@@ -332,7 +338,8 @@ struct vnpu_stream {
  * @link_bw_mbps: the bandwidth of the link its collectives' copies take,
  *                0 for the product's (debugfs link_bw_mbps: a slow link).
  * @exec_wq: the executor waits here for work.
- * @done_wq: syncs and submitters waiting for room wait here.
+ * @done_wq: submitters waiting for room and a release waiting for its
+ *           paced task wait here (syncs wait on their stream or file).
  * @exec_thread: runs vnpu_exec_thread().
  * @prof: the active profiling session, NULL if none (under @lock; changed
  *        under @prof_lock too).
@@ -392,6 +399,8 @@ struct vnpu_device {
  *                since a sync of all its streams last reported them.
  * @prof: the session this file started, active or stopped (under @lock).
  * @prof_wq: poll() waits here; in the file so epoll never outlives it.
+ * @idle_wq: syncs of all the file's streams wait here; woken when its last
+ *           pending task completes.
  * @uid: the effective user that opened it.
  * @comms: its communicator handles (task comm_id N is @comms[N - 1]).
  */
@@ -406,6 +415,7 @@ struct vnpu_file {
 	u32 comm_aborted;
 	struct vnpu_prof *prof;
 	wait_queue_head_t prof_wq;
+	wait_queue_head_t idle_wq;
 	kuid_t uid;
 	struct vnpu_comm_handle comms[VNPU_MAX_COMMS];
 };
@@ -488,6 +498,17 @@ int vnpu_task_cache_init(void);
 void vnpu_task_cache_exit(void);
 struct vnpu_ktask *vnpu_task_alloc(void);
 void vnpu_task_free(struct vnpu_ktask *task);
+
+/*
+ * Wake whoever waits on @wq (a stream's or a file's idle_wq) for it to be
+ * idle; the caller has seen it idle. Under vnpu_device.lock, which keeps
+ * the stream or file alive.
+ */
+static inline void vnpu_wake_idle(wait_queue_head_t *wq)
+{
+	if (wq_has_sleeper(wq))
+		wake_up_all(wq);
+}
 
 /* vnpu_ring.c */
 struct vnpu_ring *vnpu_ring_alloc(u32 nr_data);

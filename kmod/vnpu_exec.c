@@ -21,7 +21,6 @@
  * behind the wall clock, and a task completes only when the wall clock
  * has reached its end: device time tracks CLOCK_MONOTONIC.
  */
-#include <linux/bitops.h>
 #include <linux/hrtimer.h>
 #include <linux/kthread.h>
 #include <linux/math64.h>
@@ -29,6 +28,7 @@
 #include <linux/minmax.h>
 #include <linux/sched.h>
 #include <linux/slab.h>
+#include <linux/string.h>
 
 #include "vnpu_drv.h"
 #include "vnpu_trace.h"
@@ -129,35 +129,63 @@ static struct vnpu_ktask *vnpu_exec_pick(struct vnpu_device *vdev)
 }
 
 /*
- * Take the @used cores of @free_at[0..@num) that are free first, and
- * return when the last of them is free. They are marked busy until the
- * caller's end time by vnpu_cores_book().
+ * The cores of a kind are kept as their free times sorted ascending, not
+ * core by core: a task takes the @used cores that are free first, and as
+ * they all become free at its end, which core is which never matters (the
+ * timings are those of any choice among equal times). So the pick is the
+ * @used-th smallest time, O(1), and the booking a binary search and one
+ * move of the array, not a scan of the cores per core used.
  */
-static u64 vnpu_cores_pick(const u64 *free_at, u32 num, u32 used, u64 *chosen)
-{
-	u64 ready = 0;
-	u32 k, i, best;
 
-	*chosen = 0;
-	for (k = 0; k < used && k < num; k++) {
-		best = num;
-		for (i = 0; i < num; i++)
-			if (!(*chosen & BIT_ULL(i)) &&
-			    (best == num || free_at[i] < free_at[best]))
-				best = i;
-		*chosen |= BIT_ULL(best);
-		ready = max(ready, free_at[best]);
-	}
-	return ready;
+/* When the @used cores free first are all free; their number in *@taken. */
+static u64 vnpu_cores_pick(const u64 *free_at, u32 num, u32 used, u32 *taken)
+{
+	*taken = min(used, num);
+	return *taken ? free_at[*taken - 1] : 0;
 }
 
-static void vnpu_cores_book(u64 *free_at, u64 chosen, u64 end)
+/* The first index in @free_at[@lo..@hi) whose time is past @t (or @hi). */
+static u32 vnpu_cores_after(const u64 *free_at, u32 lo, u32 hi, u64 t)
 {
-	u32 i;
+	u32 mid;
 
-	for (i = 0; i < VNPU_MAX_CORES; i++)
-		if (chosen & BIT_ULL(i))
-			free_at[i] = end;
+	while (lo < hi) {
+		mid = lo + (hi - lo) / 2;
+		if (free_at[mid] <= t)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+/* The first @n of @free_at[0..@num) become free at @end; it stays sorted. */
+static void vnpu_cores_book(u64 *free_at, u32 num, u32 n, u64 end)
+{
+	u32 at = vnpu_cores_after(free_at, n, num, end), i;
+
+	/* the times after the first @n and not past @end move to the front */
+	memmove(free_at, free_at + n, (at - n) * sizeof(*free_at));
+	for (i = at - n; i < at; i++)
+		free_at[i] = end;
+}
+
+/*
+ * @n cores booked until @end are free at @now (< @end) instead; it stays
+ * sorted. Any @n of the times equal to @end will do: they are the same.
+ */
+static void vnpu_cores_unbook(u64 *free_at, u32 num, u32 n, u64 end, u64 now)
+{
+	u32 last = vnpu_cores_after(free_at, 0, num, end), first, to, i;
+
+	/* [first, last) hold @end: take the first @n of them */
+	for (first = last; first > 0 && free_at[first - 1] == end && last - first < n; first--)
+		;
+	n = last - first;
+	to = vnpu_cores_after(free_at, 0, first, now);
+	memmove(free_at + to + n, free_at + to, (first - to) * sizeof(*free_at));
+	for (i = to; i < to + n; i++)
+		free_at[i] = now;
 }
 
 static u32 vnpu_task_dtype(const struct vnpu_task *t)
@@ -186,15 +214,15 @@ static void vnpu_exec_schedule(struct vnpu_device *vdev, struct vnpu_ktask *task
 		.jitter_seed = vnpu_param_seed ^ task->id,
 		.jitter_permille = vnpu_param_jitter,
 	};
-	u64 start, aic, aiv, cpu;
+	u64 start;
 
 	lockdep_assert_held(&vdev->lock);
 	if (d->task_type == VNPU_TASK_COMMUNICATION) {
 		/* start and end were set by the rendezvous; no core is booked */
 		memset(out, 0, sizeof(*out));
-		task->aic_cores = 0;
-		task->aiv_cores = 0;
-		task->aicpu_cores = 0;
+		task->aic_used = 0;
+		task->aiv_used = 0;
+		task->aicpu_used = 0;
 		goto out;
 	}
 
@@ -210,20 +238,17 @@ static void vnpu_exec_schedule(struct vnpu_device *vdev, struct vnpu_ktask *task
 	s->last_sched_id = task->id;
 	if (vnpu_param_pacing)
 		start = max(start, vnpu_wall_ticks(vdev));
-	start = max(start, vnpu_cores_pick(vdev->aic_free_at, p->aic_num,
-					   out->aic_used, &aic));
-	start = max(start, vnpu_cores_pick(vdev->aiv_free_at, p->aiv_num,
-					   out->aiv_used, &aiv));
-	start = max(start, vnpu_cores_pick(vdev->aicpu_free_at, p->aicpu_num,
-					   out->aicpu_used, &cpu));
+	start = max(start, vnpu_cores_pick(vdev->aic_free_at, p->aic_num, out->aic_used,
+					   &task->aic_used));
+	start = max(start, vnpu_cores_pick(vdev->aiv_free_at, p->aiv_num, out->aiv_used,
+					   &task->aiv_used));
+	start = max(start, vnpu_cores_pick(vdev->aicpu_free_at, p->aicpu_num, out->aicpu_used,
+					   &task->aicpu_used));
 	task->start = start;
 	task->end = start + out->duration_ticks;
-	vnpu_cores_book(vdev->aic_free_at, aic, task->end);
-	vnpu_cores_book(vdev->aiv_free_at, aiv, task->end);
-	vnpu_cores_book(vdev->aicpu_free_at, cpu, task->end);
-	task->aic_cores = aic;
-	task->aiv_cores = aiv;
-	task->aicpu_cores = cpu;
+	vnpu_cores_book(vdev->aic_free_at, p->aic_num, task->aic_used, task->end);
+	vnpu_cores_book(vdev->aiv_free_at, p->aiv_num, task->aiv_used, task->end);
+	vnpu_cores_book(vdev->aicpu_free_at, p->aicpu_num, task->aicpu_used, task->end);
 out:
 	vdev->clock = max(vdev->clock, task->start);
 	s->ready_at = task->end;
@@ -243,10 +268,15 @@ static void vnpu_exec_complete(struct vnpu_device *vdev, struct vnpu_ktask *task
 	list_del(&task->node);
 	/* read locklessly by waiters: READ_ONCE there, WRITE_ONCE here */
 	WRITE_ONCE(s->npending, s->npending - 1);
-	if (!s->npending)
+	if (!s->npending) {
 		list_del_init(&s->active);
+		/* its syncs and destroy: they read what follows under the lock */
+		vnpu_wake_idle(&s->idle_wq);
+	}
 	WRITE_ONCE(vdev->npending, vdev->npending - 1);
 	WRITE_ONCE(vfile->npending, vfile->npending - 1);
+	if (!vfile->npending)
+		vnpu_wake_idle(&vfile->idle_wq);
 	/* a collective's last id is its last sub-task's */
 	s->last_done_id = task->id + task->nids - 1;
 	vfile->last_done_id = s->last_done_id;
@@ -290,16 +320,17 @@ static void vnpu_exec_pace(struct vnpu_device *vdev, struct vnpu_ktask *task)
  */
 static void vnpu_exec_cut_short(struct vnpu_device *vdev, struct vnpu_ktask *task)
 {
+	const struct vnpu_product_desc *p = vdev->product;
 	u64 now = max(vnpu_wall_ticks(vdev), task->start);
 
 	lockdep_assert_held(&vdev->lock);
 	if (now >= task->end)
 		return;
+	vnpu_cores_unbook(vdev->aic_free_at, p->aic_num, task->aic_used, task->end, now);
+	vnpu_cores_unbook(vdev->aiv_free_at, p->aiv_num, task->aiv_used, task->end, now);
+	vnpu_cores_unbook(vdev->aicpu_free_at, p->aicpu_num, task->aicpu_used, task->end, now);
 	task->end = now;
 	task->stream->ready_at = now;
-	vnpu_cores_book(vdev->aic_free_at, task->aic_cores, now);
-	vnpu_cores_book(vdev->aiv_free_at, task->aiv_cores, now);
-	vnpu_cores_book(vdev->aicpu_free_at, task->aicpu_cores, now);
 }
 
 static int vnpu_exec_thread(void *data)
@@ -328,9 +359,9 @@ static int vnpu_exec_thread(void *data)
 				vnpu_exec_complete(vdev, task);
 				done++;
 				/*
-				 * A paced task took wall time: wake its syncs, and a
-				 * release waiting for it, now, not after a batch of
-				 * other files' paced tasks.
+				 * A paced task took wall time: wake a release waiting
+				 * for it now, not after a batch of other files' paced
+				 * tasks (its syncs were woken as it completed).
 				 */
 				if (wq_has_sleeper(&vdev->done_wq)) {
 					vnpu_prof_flush(vdev);

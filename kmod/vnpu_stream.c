@@ -56,6 +56,7 @@ long vnpu_ioctl_stream_create(struct vnpu_file *vfile, void __user *arg)
 	stream->hw_id = ret;
 	vnpu_obj_get(VNPU_OBJ_STREAM);
 	kref_init(&stream->ref);
+	init_waitqueue_head(&stream->idle_wq);
 	stream->vfile = vfile;
 	INIT_LIST_HEAD(&stream->pending);
 	INIT_LIST_HEAD(&stream->active);
@@ -131,7 +132,7 @@ long vnpu_ioctl_stream_destroy(struct vnpu_file *vfile, void __user *arg)
 	mutex_unlock(&vfile->lock);
 
 	/* a submit that reserved room on it queues first (vnpu_submit.c) */
-	ret = wait_event_interruptible(vdev->done_wq, !READ_ONCE(stream->npending) &&
+	ret = wait_event_interruptible(stream->idle_wq, !READ_ONCE(stream->npending) &&
 				       !READ_ONCE(stream->reserved));
 
 	mutex_lock(&vfile->lock);
@@ -147,15 +148,16 @@ long vnpu_ioctl_stream_destroy(struct vnpu_file *vfile, void __user *arg)
 	return ret;
 }
 
-static long vnpu_wait_idle(struct vnpu_device *vdev, u32 *pending, u32 flags, u32 timeout_ms)
+/* Wait on @wq (the stream's or the file's) until *@pending is 0. */
+static long vnpu_wait_idle(wait_queue_head_t *wq, u32 *pending, u32 flags, u32 timeout_ms)
 {
 	long ret;
 
 	if (flags & VNPU_SYNC_F_NOWAIT)
 		return READ_ONCE(*pending) ? -ETIMEDOUT : 0;
 	if (!timeout_ms)
-		return wait_event_interruptible(vdev->done_wq, !READ_ONCE(*pending));
-	ret = wait_event_interruptible_timeout(vdev->done_wq, !READ_ONCE(*pending),
+		return wait_event_interruptible(*wq, !READ_ONCE(*pending));
+	ret = wait_event_interruptible_timeout(*wq, !READ_ONCE(*pending),
 					       msecs_to_jiffies(timeout_ms));
 	if (ret == 0)
 		return -ETIMEDOUT;
@@ -180,12 +182,12 @@ long vnpu_ioctl_sync(struct vnpu_file *vfile, void __user *arg)
 	if (sy.flags & VNPU_SYNC_F_ALL_STREAMS) {
 		if (sy.stream_id)
 			return -EINVAL;
-		ret = vnpu_wait_idle(vdev, &vfile->npending, sy.flags, sy.timeout_ms);
+		ret = vnpu_wait_idle(&vfile->idle_wq, &vfile->npending, sy.flags, sy.timeout_ms);
 	} else {
 		stream = vnpu_stream_get(vfile, sy.stream_id);
 		if (!stream)
 			return sy.stream_id >= VNPU_MAX_STREAMS ? -EINVAL : -ENOENT;
-		ret = vnpu_wait_idle(vdev, &stream->npending, sy.flags, sy.timeout_ms);
+		ret = vnpu_wait_idle(&stream->idle_wq, &stream->npending, sy.flags, sy.timeout_ms);
 	}
 	if (ret)
 		goto out_put;

@@ -290,7 +290,12 @@ static void vnpu_unreserve_batch(struct vnpu_file *vfile, struct vnpu_ktask **ta
 
 	spin_lock(&vdev->lock);
 	for (i = 0; i < count; i++) {
-		WRITE_ONCE(tasks[i]->stream->reserved, tasks[i]->stream->reserved - 1);
+		struct vnpu_stream *s = tasks[i]->stream;
+
+		WRITE_ONCE(s->reserved, s->reserved - 1);
+		/* a destroy waits for the reservations to go too */
+		if (!s->reserved && !s->npending)
+			vnpu_wake_idle(&s->idle_wq);
 		if (tasks[i]->desc.task_type == VNPU_TASK_COMMUNICATION)
 			vnpu_task_handle(vfile, tasks[i])->queued--;
 	}
@@ -298,8 +303,10 @@ static void vnpu_unreserve_batch(struct vnpu_file *vfile, struct vnpu_ktask **ta
 		vdev->next_task_id = first_id;
 	WRITE_ONCE(vdev->npending, vdev->npending - count);
 	WRITE_ONCE(vfile->npending, vfile->npending - count);
+	if (!vfile->npending)
+		vnpu_wake_idle(&vfile->idle_wq);
 	spin_unlock(&vdev->lock);
-	/* a submitter, a sync or a destroy may be waiting on the counts */
+	/* another submitter of the file may be waiting for the room */
 	wake_up_all(&vdev->done_wq);
 }
 

@@ -148,6 +148,66 @@ TEST_F(exec, blocks_beyond_the_cores_take_waves)
 	EXPECT_GT(c.device_time - b.device_time, (b.device_time - a.device_time) * 3 / 2);
 }
 
+/* A task of all the cores, then @t alone: @t's duration (every core free at once). */
+static __u64 alone(int fd, int stream, const struct vnpu_task *t, const struct vnpu_info *info)
+{
+	struct vnpu_task flush = *t;
+	struct vnpu_sync a, b;
+
+	flush.stream_id = stream;
+	flush.block_num = info->aic_num;
+	if (vnpu_submit_tasks(fd, &flush, 1, NULL) || vnpu_sync_stream(fd, stream, 0, 10000, &a))
+		return 0;
+	flush = *t;
+	flush.stream_id = stream;
+	if (vnpu_submit_tasks(fd, &flush, 1, NULL) || vnpu_sync_stream(fd, stream, 0, 10000, &b))
+		return 0;
+	return b.device_time - a.device_time;
+}
+
+/*
+ * Cores go to tasks by when they are free: a long task on half the cores
+ * and a one-block task on another stream start together; a task of every
+ * core waits for the long one's cores.
+ */
+TEST_F(exec, cores_go_to_whoever_finds_them_free)
+{
+	struct vnpu_task t[3], flush;
+	struct vnpu_sync e0, s[3];
+	struct vnpu_info info;
+	int st[3] = { self->stream, vnpu_stream_new(self->fd), vnpu_stream_new(self->fd) };
+	__u64 d[3];
+
+	ASSERT_GE(st[1], 0);
+	ASSERT_GE(st[2], 0);
+	ASSERT_EQ(0, vnpu_get_info(self->fd, &info));
+	ASSERT_LE(4, info.aic_num);
+	for (int i = 0; i < 3; i++)
+		vnpu_task_init(&t[i], "MatMul", "MatMul", VNPU_TASK_AI_CORE, st[i],
+			       (__u64)info.aic_num << 30, 1 << 20);
+	t[0].block_num = info.aic_num / 2;
+	t[1].block_num = 1;
+	t[1].flops >>= 4;
+	t[2].block_num = info.aic_num;
+	for (int i = 0; i < 3; i++) {
+		d[i] = alone(self->fd, self->stream, &t[i], &info);
+		ASSERT_LT(0, d[i]);
+	}
+	ASSERT_GT(d[0], d[1]);
+
+	/* every core free at e0, then the three in one submit */
+	flush = t[2];
+	flush.stream_id = self->stream;
+	ASSERT_EQ(0, vnpu_submit_tasks(self->fd, &flush, 1, NULL));
+	ASSERT_EQ(0, vnpu_sync_stream(self->fd, self->stream, 0, 10000, &e0));
+	ASSERT_EQ(0, vnpu_submit_tasks(self->fd, t, 3, NULL));
+	for (int i = 0; i < 3; i++)
+		ASSERT_EQ(0, vnpu_sync_stream(self->fd, st[i], 0, 10000, &s[i]));
+	EXPECT_EQ(e0.device_time + d[0], s[0].device_time);
+	EXPECT_EQ(e0.device_time + d[1], s[1].device_time);
+	EXPECT_EQ(e0.device_time + d[0] + d[2], s[2].device_time);
+}
+
 /* The same submissions on a fresh file give the same step times. */
 TEST(deterministic)
 {
