@@ -13,6 +13,8 @@
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "kselftest_harness.h"
@@ -198,6 +200,101 @@ TEST(record_never_waits_for_a_write)
 	pthread_join(drainer, NULL);
 	close(p[0]);
 	nftw(dir, rm_one, 16, FTW_DEPTH | FTW_PHYS);
+}
+
+/* The thread ids of the api_event records in @dir's slices, in file order. */
+static int api_tids(const char *dir, uint32_t *tids, int max)
+{
+	struct cann_api_event ev;
+	char path[4200];
+	struct dirent *e;
+	DIR *d = opendir(dir);
+	int n = 0;
+
+	while (d && (e = readdir(d))) {
+		FILE *f;
+
+		if (!strstr(e->d_name, "api_event"))
+			continue;
+		snprintf(path, sizeof(path), "%s/%s", dir, e->d_name);
+		f = fopen(path, "rb");
+		while (f && fread(&ev, sizeof(ev), 1, f) == 1)
+			if (n < max)
+				tids[n++] = ev.thread_id;
+		if (f)
+			fclose(f);
+	}
+	if (d)
+		closedir(d);
+	return n;
+}
+
+/* Three calls on this thread into a CANN sink of @dir, 0 or -1. */
+static int record_three(const char *dir, struct host_sink **s, struct npuprof_error *err)
+{
+	if (dir && host_sink_create(dir, 1, true, s, err))
+		return -1;
+	if (dir)
+		host_sink_install(*s, NULL, NULL);
+	for (int i = 0; i < 3; i++)
+		npuprof_api_record(NPUPROF_API_SYNC, npuprof_now_ns(), 0, 0);
+	return 0;
+}
+
+static void *record_three_here(void *arg)
+{
+	*(uint32_t *)arg = (uint32_t)syscall(SYS_gettid);
+	record_three(NULL, NULL, NULL);
+	return NULL;
+}
+
+/*
+ * Each record names the thread that made the call: the id is asked of the
+ * kernel once per thread and kept, so a second thread has its own, and the
+ * child of a fork its own, not its parent's.
+ */
+TEST(records_name_their_thread)
+{
+	char dir[] = "/tmp/npuprof-sink-XXXXXX", cdir[] = "/tmp/npuprof-sink-XXXXXX";
+	uint32_t tids[16], other = 0, self_tid = (uint32_t)syscall(SYS_gettid);
+	struct npuprof_error err;
+	struct host_sink *s;
+	pthread_t th;
+	int n, status;
+	pid_t pid;
+
+	ASSERT_NE(NULL, mkdtemp(dir));
+	ASSERT_NE(NULL, mkdtemp(cdir));
+	ASSERT_EQ(0, record_three(dir, &s, &err)) TH_LOG("%s", err.msg);
+	ASSERT_EQ(0, pthread_create(&th, NULL, record_three_here, &other));
+	pthread_join(th, NULL);
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (!pid) {
+		struct host_sink *cs;
+
+		/* the parent's sink is not the child's: it records into its own */
+		if (record_three(cdir, &cs, &err) || host_sink_close(cs, NULL, 0, &err))
+			_exit(2);
+		_exit(0);
+	}
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	EXPECT_EQ(0, status);
+	ASSERT_EQ(0, host_sink_close(s, NULL, 0, &err)) TH_LOG("%s", err.msg);
+
+	n = api_tids(dir, tids, 16);
+	ASSERT_EQ(6, n);
+	for (int i = 0; i < 3; i++) {
+		EXPECT_EQ(self_tid, tids[i]);
+		EXPECT_EQ(other, tids[3 + i]);
+	}
+	EXPECT_NE(self_tid, other);
+	n = api_tids(cdir, tids, 16);
+	ASSERT_EQ(3, n);
+	for (int i = 0; i < 3; i++)
+		EXPECT_EQ((uint32_t)pid, tids[i]);
+	nftw(dir, rm_one, 16, FTW_DEPTH | FTW_PHYS);
+	nftw(cdir, rm_one, 16, FTW_DEPTH | FTW_PHYS);
 }
 
 TEST_HARNESS_MAIN
