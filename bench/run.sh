@@ -40,7 +40,7 @@ mkdir -p "$vm_dir"
 # two vCPUs: a device's producer and its reader on CPUs of their own, as on
 # a real host (one vCPU makes every wakeup a context switch in the middle of
 # the producer's time)
-tools/vm/run -s 2 -p devices=16 -t 900 -q -r "$vm_dir" -- bench/vm.sh \
+tools/vm/run -s 2 -M 2048 -p devices=16 -t 900 -q -r "$vm_dir" -- bench/vm.sh \
 	$([ $smoke = 1 ] && echo --smoke) || { cat "$vm_dir/output" >&2; echo "bench: the VM part failed" >&2; rc=1; }
 
 {

@@ -7,7 +7,9 @@
 set -e
 top=${VNPU_TOP:-$(cd "$(dirname "$0")/.." && pwd)}
 b=$top/build/bench
-out=/tmp/vnpu-bench
+# /dev/shm: half the guest memory (run.sh boots with 2 GiB); 16 devices'
+# PROF folders outgrow the root overlay's 256 MiB
+out=/dev/shm/vnpu-bench
 rm -rf "$out" && mkdir -p "$out"
 
 if [ "${1:-}" = --smoke ]; then
