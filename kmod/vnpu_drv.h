@@ -267,6 +267,18 @@ struct vnpu_ktask {
 };
 
 /**
+ * struct vnpu_cores - the cores of one kind, by when they are free
+ * @free_at: the times they are free, sorted ascending in a circle that
+ *           starts at @head; which core is which does not matter
+ *           (vnpu_exec.c). The product's first N are used.
+ * @head: where the circle starts.
+ */
+struct vnpu_cores {
+	u64 free_at[VNPU_MAX_CORES];
+	u32 head;
+};
+
+/**
  * struct vnpu_stream - an in-order queue of tasks (one per stream id)
  * @ref: held by vnpu_file.streams and by syncs waiting on the stream.
  * @vfile: the owner.
@@ -323,11 +335,9 @@ struct vnpu_stream {
  * @next_task_id: the id the next submitted task gets.
  * @hw_streams: the device-wide stream ids in use (an IDA, its own lock).
  * @clock: device time (ticks) the executor has reached.
- * @aic_free_at: the device times the AI Cores (cube or unified) are free,
- *               sorted ascending (vnpu_exec.c: which core is which does
- *               not matter), the first aic_num used.
- * @aiv_free_at: the same for the AI Vector Cores.
- * @aicpu_free_at: the same for the AI CPUs.
+ * @aic: the AI Cores (cube or unified): when each is free.
+ * @aiv: the same for the AI Vector Cores.
+ * @aicpu: the same for the AI CPUs.
  * @tasks_run: tasks completed since load.
  * @model_out: the executor's scratch for the cost model (too big for the
  *             stack).
@@ -361,9 +371,9 @@ struct vnpu_device {
 	u64 next_task_id;
 	struct ida hw_streams;
 	u64 clock;
-	u64 aic_free_at[VNPU_MAX_CORES];
-	u64 aiv_free_at[VNPU_MAX_CORES];
-	u64 aicpu_free_at[VNPU_MAX_CORES];
+	struct vnpu_cores aic;
+	struct vnpu_cores aiv;
+	struct vnpu_cores aicpu;
 	u64 tasks_run;
 	struct vnpu_model_out model_out;
 	struct vnpu_ktask *running;

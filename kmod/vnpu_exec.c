@@ -129,29 +129,38 @@ static struct vnpu_ktask *vnpu_exec_pick(struct vnpu_device *vdev)
 }
 
 /*
- * The cores of a kind are kept as their free times sorted ascending, not
- * core by core: a task takes the @used cores that are free first, and as
- * they all become free at its end, which core is which never matters (the
- * timings are those of any choice among equal times). So the pick is the
- * @used-th smallest time, O(1), and the booking a binary search and one
- * move of the array, not a scan of the cores per core used.
+ * The cores of a kind are kept as their free times sorted ascending, in a
+ * circle from @head, not core by core: a task takes the @used cores that
+ * are free first, and as they all become free at its end, which core is
+ * which never matters (the timings are those of any choice among equal
+ * times). So the pick is the @used-th smallest time, O(1); the booking
+ * drops the first @used and puts the end where it sorts, found by binary
+ * search. Device time mostly moves forward, so that is usually the tail
+ * of the circle and nothing moves.
  */
 
-/* When the @used cores free first are all free; their number in *@taken. */
-static u64 vnpu_cores_pick(const u64 *free_at, u32 num, u32 used, u32 *taken)
+/* The @i-th smallest free time of @c's first @num cores. */
+static u64 *vnpu_core(struct vnpu_cores *c, u32 num, u32 i)
 {
-	*taken = min(used, num);
-	return *taken ? free_at[*taken - 1] : 0;
+	i += c->head;
+	return &c->free_at[i >= num ? i - num : i];
 }
 
-/* The first index in @free_at[@lo..@hi) whose time is past @t (or @hi). */
-static u32 vnpu_cores_after(const u64 *free_at, u32 lo, u32 hi, u64 t)
+/* When the @used cores free first are all free; their number in *@taken. */
+static u64 vnpu_cores_pick(struct vnpu_cores *c, u32 num, u32 used, u32 *taken)
+{
+	*taken = min(used, num);
+	return *taken ? *vnpu_core(c, num, *taken - 1) : 0;
+}
+
+/* The first position in [@lo, @hi) whose time is past @t (or @hi). */
+static u32 vnpu_cores_after(struct vnpu_cores *c, u32 num, u32 lo, u32 hi, u64 t)
 {
 	u32 mid;
 
 	while (lo < hi) {
 		mid = lo + (hi - lo) / 2;
-		if (free_at[mid] <= t)
+		if (*vnpu_core(c, num, mid) <= t)
 			lo = mid + 1;
 		else
 			hi = mid;
@@ -159,33 +168,46 @@ static u32 vnpu_cores_after(const u64 *free_at, u32 lo, u32 hi, u64 t)
 	return lo;
 }
 
-/* The first @n of @free_at[0..@num) become free at @end; it stays sorted. */
-static void vnpu_cores_book(u64 *free_at, u32 num, u32 n, u64 end)
+/*
+ * Put @n times @t into @c at the place they sort among its first @len
+ * (positions @len .. @len + @n - 1 are free to take).
+ */
+static void vnpu_cores_insert(struct vnpu_cores *c, u32 num, u32 len, u32 n, u64 t)
 {
-	u32 at = vnpu_cores_after(free_at, n, num, end), i;
+	u32 at = vnpu_cores_after(c, num, 0, len, t), i;
 
-	/* the times after the first @n and not past @end move to the front */
-	memmove(free_at, free_at + n, (at - n) * sizeof(*free_at));
-	for (i = at - n; i < at; i++)
-		free_at[i] = end;
+	for (i = len; i > at; i--)
+		*vnpu_core(c, num, i - 1 + n) = *vnpu_core(c, num, i - 1);
+	for (i = at; i < at + n; i++)
+		*vnpu_core(c, num, i) = t;
+}
+
+/* The @n cores free first become free at @end. */
+static void vnpu_cores_book(struct vnpu_cores *c, u32 num, u32 n, u64 end)
+{
+	if (!n)
+		return;
+	/* the first @n leave the front: the circle's last @n places are free */
+	c->head = c->head + n >= num ? c->head + n - num : c->head + n;
+	vnpu_cores_insert(c, num, num - n, n, end);
 }
 
 /*
- * @n cores booked until @end are free at @now (< @end) instead; it stays
- * sorted. Any @n of the times equal to @end will do: they are the same.
+ * @n cores booked until @end are free at @now (< @end) instead. Any @n of
+ * the times equal to @end will do: they are the same.
  */
-static void vnpu_cores_unbook(u64 *free_at, u32 num, u32 n, u64 end, u64 now)
+static void vnpu_cores_unbook(struct vnpu_cores *c, u32 num, u32 n, u64 end, u64 now)
 {
-	u32 last = vnpu_cores_after(free_at, 0, num, end), first, to, i;
+	u32 last = vnpu_cores_after(c, num, 0, num, end), first = last, i;
 
-	/* [first, last) hold @end: take the first @n of them */
-	for (first = last; first > 0 && free_at[first - 1] == end && last - first < n; first--)
-		;
+	/* [first, last) hold @end: take the last @n of them */
+	while (first > 0 && last - first < n && *vnpu_core(c, num, first - 1) == end)
+		first--;
 	n = last - first;
-	to = vnpu_cores_after(free_at, 0, first, now);
-	memmove(free_at + to + n, free_at + to, (first - to) * sizeof(*free_at));
-	for (i = to; i < to + n; i++)
-		free_at[i] = now;
+	/* close the gap they leave, then put @now where it sorts */
+	for (i = last; i < num; i++)
+		*vnpu_core(c, num, i - n) = *vnpu_core(c, num, i);
+	vnpu_cores_insert(c, num, num - n, n, now);
 }
 
 static u32 vnpu_task_dtype(const struct vnpu_task *t)
@@ -238,17 +260,17 @@ static void vnpu_exec_schedule(struct vnpu_device *vdev, struct vnpu_ktask *task
 	s->last_sched_id = task->id;
 	if (vnpu_param_pacing)
 		start = max(start, vnpu_wall_ticks(vdev));
-	start = max(start, vnpu_cores_pick(vdev->aic_free_at, p->aic_num, out->aic_used,
+	start = max(start, vnpu_cores_pick(&vdev->aic, p->aic_num, out->aic_used,
 					   &task->aic_used));
-	start = max(start, vnpu_cores_pick(vdev->aiv_free_at, p->aiv_num, out->aiv_used,
+	start = max(start, vnpu_cores_pick(&vdev->aiv, p->aiv_num, out->aiv_used,
 					   &task->aiv_used));
-	start = max(start, vnpu_cores_pick(vdev->aicpu_free_at, p->aicpu_num, out->aicpu_used,
+	start = max(start, vnpu_cores_pick(&vdev->aicpu, p->aicpu_num, out->aicpu_used,
 					   &task->aicpu_used));
 	task->start = start;
 	task->end = start + out->duration_ticks;
-	vnpu_cores_book(vdev->aic_free_at, p->aic_num, task->aic_used, task->end);
-	vnpu_cores_book(vdev->aiv_free_at, p->aiv_num, task->aiv_used, task->end);
-	vnpu_cores_book(vdev->aicpu_free_at, p->aicpu_num, task->aicpu_used, task->end);
+	vnpu_cores_book(&vdev->aic, p->aic_num, task->aic_used, task->end);
+	vnpu_cores_book(&vdev->aiv, p->aiv_num, task->aiv_used, task->end);
+	vnpu_cores_book(&vdev->aicpu, p->aicpu_num, task->aicpu_used, task->end);
 out:
 	vdev->clock = max(vdev->clock, task->start);
 	s->ready_at = task->end;
@@ -326,9 +348,9 @@ static void vnpu_exec_cut_short(struct vnpu_device *vdev, struct vnpu_ktask *tas
 	lockdep_assert_held(&vdev->lock);
 	if (now >= task->end)
 		return;
-	vnpu_cores_unbook(vdev->aic_free_at, p->aic_num, task->aic_used, task->end, now);
-	vnpu_cores_unbook(vdev->aiv_free_at, p->aiv_num, task->aiv_used, task->end, now);
-	vnpu_cores_unbook(vdev->aicpu_free_at, p->aicpu_num, task->aicpu_used, task->end, now);
+	vnpu_cores_unbook(&vdev->aic, p->aic_num, task->aic_used, task->end, now);
+	vnpu_cores_unbook(&vdev->aiv, p->aiv_num, task->aiv_used, task->end, now);
+	vnpu_cores_unbook(&vdev->aicpu, p->aicpu_num, task->aicpu_used, task->end, now);
 	task->end = now;
 	task->stream->ready_at = now;
 }
