@@ -229,22 +229,27 @@ static int api_tids(const char *dir, uint32_t *tids, int max)
 	return n;
 }
 
-/* Three calls on this thread into a CANN sink of @dir, 0 or -1. */
-static int record_three(const char *dir, struct host_sink **s, struct npuprof_error *err)
+/* Three calls on this thread. */
+static void record_three(void)
 {
-	if (dir && host_sink_create(dir, 1, true, s, err))
-		return -1;
-	if (dir)
-		host_sink_install(*s, NULL, NULL);
 	for (int i = 0; i < 3; i++)
 		npuprof_api_record(NPUPROF_API_SYNC, npuprof_now_ns(), 0, 0);
+}
+
+/* A CANN sink of @dir installed, and three calls into it: 0 or -1. */
+static int sink_and_record_three(const char *dir, struct host_sink **s, struct npuprof_error *err)
+{
+	if (host_sink_create(dir, 1, true, s, err))
+		return -1;
+	host_sink_install(*s, NULL, NULL);
+	record_three();
 	return 0;
 }
 
 static void *record_three_here(void *arg)
 {
 	*(uint32_t *)arg = (uint32_t)syscall(SYS_gettid);
-	record_three(NULL, NULL, NULL);
+	record_three();
 	return NULL;
 }
 
@@ -265,7 +270,7 @@ TEST(records_name_their_thread)
 
 	ASSERT_NE(NULL, mkdtemp(dir));
 	ASSERT_NE(NULL, mkdtemp(cdir));
-	ASSERT_EQ(0, record_three(dir, &s, &err)) TH_LOG("%s", err.msg);
+	ASSERT_EQ(0, sink_and_record_three(dir, &s, &err)) TH_LOG("%s", err.msg);
 	ASSERT_EQ(0, pthread_create(&th, NULL, record_three_here, &other));
 	pthread_join(th, NULL);
 	pid = fork();
@@ -274,7 +279,7 @@ TEST(records_name_their_thread)
 		struct host_sink *cs;
 
 		/* the parent's sink is not the child's: it records into its own */
-		if (record_three(cdir, &cs, &err) || host_sink_close(cs, NULL, 0, &err))
+		if (sink_and_record_three(cdir, &cs, &err) || host_sink_close(cs, NULL, 0, &err))
 			_exit(2);
 		_exit(0);
 	}
