@@ -8,14 +8,17 @@
  * device's executor retires them and, for each task, by mode:
  *
  *   none  nothing (the cost of the tasks alone)
- *   vnpu  a profiling session writes the task's records into the vnpu ring;
- *         the main thread drains it with the ring's barrier contract
- *         (load-acquire producer_pos, read every record, check its seq,
- *         store-release consumer_pos), woken by poll() at the watermark
+ *   vnpu  a channel session (VNPU_PROF_F_CHANNELS, as A2 and A3 run) writes
+ *         the task's records, the device's own formats, into its channels;
+ *         the main thread drains each with the ring's barrier contract
+ *         (load-acquire producer_pos, check every record's magic and
+ *         function type, store-release the consumer position), woken by
+ *         poll() at the watermark
  *   bpf   ring_bench.bpf.c, on the vnpu_task_end tracepoint, reserves,
- *         fills and submits records of the same count and sizes into a BPF
- *         ring buffer of the same size; the main thread drains it with
- *         libbpf's ring_buffer__poll() (a callback per record, same checks)
+ *         fills and submits the same records (ring_records.h: the ACSQ
+ *         pair in one reservation, the PMU record at L1) into a BPF ring
+ *         buffer of the size of one channel; the main thread drains it with
+ *         libbpf's ring_buffer__poll() (a callback per sample, same checks)
  *   bpfwm the same, but the program submits with BPF_RB_NO_WAKEUP and
  *         forces a wakeup only when the vnpu ring would (unread bytes at
  *         the watermark, half the ring): the BPF ring with vnpu's wakeups
@@ -27,7 +30,7 @@
  * at full rate, smaller batches and then paced rates are tried until a run
  * loses nothing. -P repeats the comparison on a small ring (one rep, 1/8
  * of the tasks), where that search has work to do. Every run checks that
- * read + lost == produced and that seq has no gap.
+ * read + lost == produced and that every record is well formed.
  *
  *   ring_bench [-n tasks] [-b batch] [-p ring_pages] [-r reps] [-l level] [-P stress_pages]
  *              [-m none|vnpu|bpf|bpfwm (one run of one mode, for profiling)]
@@ -54,18 +57,15 @@
 #include "bench.h"
 #include "npuprof.h"
 #include "vnpu.h"
+#include "vnpu_ascend.h"
 #include "vnpu_prof.h"
 #include "ring_bench.h"
 #include "ring_bench.skel.h"
 
-_Static_assert(sizeof(struct rb_task) == RB_TASK_SIZE, "task record size");
-_Static_assert(sizeof(struct vnpu_rec_task) == RB_TASK_SIZE, "task record size");
-_Static_assert(sizeof(struct rb_op_info) == RB_OPINFO_SIZE, "op info record size");
-_Static_assert(sizeof(struct vnpu_rec_op_info) + 3 * (sizeof(struct vnpu_rec_tensor) + 8) ==
-		       RB_OPINFO_SIZE,
-	       "op info record size");
-_Static_assert(sizeof(struct rb_pmu) == RB_PMU_SIZE, "pmu record size");
-_Static_assert(sizeof(struct vnpu_rec_pmu) == RB_PMU_SIZE, "pmu record size");
+_Static_assert(sizeof(struct rt_acsq) == RT_ACSQ_SIZE, "ACSQ log size");
+_Static_assert(sizeof(struct vnpu_acsq_log) == RT_ACSQ_SIZE, "ACSQ log size");
+_Static_assert(sizeof(struct rt_pmu) == RT_PMU_SIZE, "PMU record size");
+_Static_assert(sizeof(struct vnpu_ffts_pmu) == RT_PMU_SIZE, "PMU record size");
 
 enum mode { M_NONE, M_VNPU, M_BPF, M_BPFWM, M_COUNT };
 static const char *const mode_name[M_COUNT] = { "none", "vnpu", "bpf", "bpfwm" };
@@ -85,9 +85,7 @@ struct result {
 	uint64_t bytes; /* bytes of records read */
 	uint64_t lost; /* data records dropped */
 	uint64_t produced;
-	uint64_t seq_errors; /* a gap or repeat in seq: a reader bug */
-	uint64_t bad_size; /* a record not of the expected size */
-	uint64_t next_seq;
+	uint64_t bad; /* a malformed record: a reader or producer bug */
 };
 
 struct submitter {
@@ -106,35 +104,15 @@ static void die(const char *what)
 	exit(1);
 }
 
-/* The expected size of a record of @type (0: a type we do not expect). */
-static unsigned int expected_size(unsigned int type)
+/* Is @rec (of @size bytes) an ACSQ log or a PMU record of the device's? */
+static int well_formed(const void *rec, unsigned int size)
 {
-	switch (type) {
-	case VNPU_REC_TASK_START:
-	case VNPU_REC_TASK_END:
-		return RB_TASK_SIZE;
-	case VNPU_REC_OP_INFO:
-		return RB_OPINFO_SIZE;
-	case VNPU_REC_PMU:
-		return RB_PMU_SIZE;
-	default:
-		return 0;
-	}
-}
+	const struct vnpu_acsq_log *a = rec;
+	unsigned int func = a->word0 & VNPU_FUNC_MASK;
 
-static void count_record(struct result *r, const struct vnpu_rec_hdr *h)
-{
-	if (h->seq != r->next_seq)
-		r->seq_errors++;
-	r->next_seq = h->seq + 1;
-	r->bytes += h->size;
-	if (h->type == VNPU_REC_LOST) {
-		r->lost += ((const struct vnpu_rec_lost *)h)->lost;
-		return;
-	}
-	if (expected_size(h->type) != h->size)
-		r->bad_size++;
-	r->records++;
+	if (a->magic != VNPU_STARS_MAGIC)
+		return 0;
+	return size == RT_ACSQ_SIZE ? func <= VNPU_FUNC_ACSQ_END : func == VNPU_FUNC_CONTEXT_PMU;
 }
 
 static void *submit_main(void *arg)
@@ -189,21 +167,28 @@ static void *submit_main(void *arg)
 	return NULL;
 }
 
-/* ---- the vnpu ring ---- */
+/* ---- the vnpu channels ---- */
+
+struct vchan {
+	const struct vnpu_ring_chan *desc;
+	uint64_t *cons;
+	const unsigned char *data;
+	uint64_t pos;
+};
 
 struct vring {
 	int fd;
 	void *map;
 	size_t map_size;
 	const struct vnpu_ring_ctrl *ctrl;
-	struct vnpu_ring_cons *cons;
-	const unsigned char *data;
-	uint64_t pos;
+	void *cons_page;
+	struct vchan ch[VNPU_CH_COUNT];
 };
 
 static void vring_open(struct vring *v, const struct cfg *c)
 {
 	struct vnpu_prof_start ps = { .size = sizeof(ps),
+				      .flags = VNPU_PROF_F_CHANNELS,
 				      .level = (__u32)c->level,
 				      .ring_pages = c->pages };
 	long page = sysconf(_SC_PAGESIZE);
@@ -216,34 +201,45 @@ static void vring_open(struct vring *v, const struct cfg *c)
 	if (v->map == MAP_FAILED)
 		die("ring_bench: mmap");
 	v->ctrl = v->map;
-	v->cons = mmap(NULL, (size_t)page, PROT_READ | PROT_WRITE, MAP_SHARED, v->fd,
-		       (off_t)v->ctrl->cons_offset);
-	if (v->cons == MAP_FAILED)
+	if (v->ctrl->n_channels != VNPU_CH_COUNT) {
+		fprintf(stderr, "ring_bench: a session of %u channels, not %u\n",
+			v->ctrl->n_channels, (unsigned int)VNPU_CH_COUNT);
+		exit(1);
+	}
+	v->cons_page = mmap(NULL, (size_t)page, PROT_READ | PROT_WRITE, MAP_SHARED, v->fd,
+			    (off_t)v->ctrl->cons_offset);
+	if (v->cons_page == MAP_FAILED)
 		die("ring_bench: mmap consumer page");
-	v->data = (const unsigned char *)v->map + v->ctrl->data_offset;
-	v->pos = 0;
+	for (unsigned int i = 0; i < VNPU_CH_COUNT; i++) {
+		struct vchan *ch = &v->ch[i];
+
+		ch->desc = (const void *)((const char *)v->ctrl + v->ctrl->chan_offset +
+					  i * sizeof(*ch->desc));
+		ch->cons = (void *)((char *)v->cons_page + VNPU_RING_CHAN_CONS_OFFSET(i));
+		ch->data = (const unsigned char *)v->map + ch->desc->data_offset;
+		ch->pos = 0;
+	}
 }
 
-/* Read every complete record (the contract of docs/ring.md). */
+/* Read every record of every channel (the contract of docs/ring.md). */
 static void vring_consume(struct vring *v, struct result *r)
 {
-	const uint64_t *prod_pos = (const void *)((const char *)v->ctrl + v->ctrl->prod_pos_offset);
-	uint64_t mask = v->ctrl->data_size - 1, c = v->pos;
-	uint64_t p = __atomic_load_n(prod_pos, __ATOMIC_ACQUIRE);
+	for (unsigned int i = 0; i < VNPU_CH_COUNT; i++) {
+		struct vchan *ch = &v->ch[i];
+		uint64_t mask = ch->desc->data_size - 1, c = ch->pos;
+		unsigned int size = ch->desc->rec_size;
+		uint64_t p = __atomic_load_n(&ch->desc->producer_pos, __ATOMIC_ACQUIRE);
 
-	while (c != p) {
-		const struct vnpu_rec_hdr *h = (const void *)(v->data + (c & mask));
-
-		if (h->size < sizeof(*h) || h->size % 8 || h->size > p - c) {
-			fprintf(stderr, "ring_bench: malformed record at %llu\n",
-				(unsigned long long)c);
-			exit(1);
+		for (; c != p; c += size) {
+			/* the flips of a stream's task id epochs need no check here */
+			if (i != VNPU_CH_TS_TRACK && !well_formed(ch->data + (c & mask), size))
+				r->bad++;
+			r->records++;
+			r->bytes += size;
 		}
-		count_record(r, h);
-		c += h->size;
+		__atomic_store_n(ch->cons, c, __ATOMIC_RELEASE);
+		ch->pos = c;
 	}
-	__atomic_store_n(&v->cons->consumer_pos, c, __ATOMIC_RELEASE);
-	v->pos = c;
 }
 
 static void vring_drain(struct vring *v, struct result *r)
@@ -259,12 +255,16 @@ static void vring_drain(struct vring *v, struct result *r)
 			break;
 		}
 	}
-	r->produced = v->ctrl->produced;
+	/* channels count their losses; no LOST record is in them */
+	for (unsigned int i = 0; i < VNPU_CH_COUNT; i++) {
+		r->produced += v->ch[i].desc->produced;
+		r->lost += v->ch[i].desc->lost;
+	}
 }
 
 static void vring_close(struct vring *v)
 {
-	munmap(v->cons, (size_t)sysconf(_SC_PAGESIZE));
+	munmap(v->cons_page, (size_t)sysconf(_SC_PAGESIZE));
 	munmap(v->map, v->map_size);
 	close(v->fd);
 }
@@ -274,13 +274,20 @@ static void vring_close(struct vring *v)
 static int bpf_record(void *ctx, void *data, size_t size)
 {
 	struct result *r = ctx;
-	const struct vnpu_rec_hdr *h = data;
+	const struct rt_acsq *first = data;
+	/* an ACSQ pair and a PMU record are both 128 B: the function type tells */
+	int pmu = size >= sizeof(*first) && (first->word0 & 0x3f) == RT_FUNC_CONTEXT_PMU;
+	unsigned int rec = pmu ? RT_PMU_SIZE : RT_ACSQ_SIZE, n = pmu ? 1 : 2;
 
-	if (size < sizeof(*h) || size != h->size) {
-		fprintf(stderr, "ring_bench: malformed BPF record of %zu bytes\n", size);
+	if (size != (size_t)n * rec) {
+		fprintf(stderr, "ring_bench: malformed BPF sample of %zu bytes\n", size);
 		exit(1);
 	}
-	count_record(r, h);
+	for (unsigned int i = 0; i < n; i++)
+		if (!well_formed((const char *)data + i * rec, rec))
+			r->bad++;
+	r->records += n;
+	r->bytes += size;
 	return 0;
 }
 
@@ -293,14 +300,19 @@ static int libbpf_quiet(enum libbpf_print_level level, const char *fmt, va_list 
 
 static struct ring_bench_bpf *bpf_open_load(const struct cfg *c, int raw)
 {
+	/*
+	 * As many bytes as the channels the task's records go to: the ACSQ
+	 * channel, and at L1 the PMU channel of the same size too.
+	 */
+	__u32 ring = c->pages * (unsigned int)sysconf(_SC_PAGESIZE) * (c->level ? 2 : 1);
 	struct ring_bench_bpf *obj = ring_bench_bpf__open();
 
 	if (!obj)
 		return NULL;
 	obj->rodata->level = c->level;
 	if (c->mode == M_BPFWM) /* the vnpu ring's default watermark: half the ring */
-		obj->rodata->wakeup_bytes = c->pages * (unsigned int)sysconf(_SC_PAGESIZE) / 2;
-	bpf_map__set_max_entries(obj->maps.rb, c->pages * (unsigned int)sysconf(_SC_PAGESIZE));
+		obj->rodata->wakeup_bytes = ring / 2;
+	bpf_map__set_max_entries(obj->maps.rb, ring);
 	bpf_program__set_autoload(obj->progs.end_btf, !raw);
 	bpf_program__set_autoload(obj->progs.end_raw, raw);
 	if (ring_bench_bpf__load(obj) || ring_bench_bpf__attach(obj)) {
@@ -383,13 +395,13 @@ static struct result run_once(const struct cfg *c)
 		ring_buffer__free(rb);
 		ring_bench_bpf__destroy(obj);
 	}
-	if (r.seq_errors || r.bad_size || (c->mode != M_NONE && r.records + r.lost != r.produced)) {
+	if (r.bad || (c->mode != M_NONE && r.records + r.lost != r.produced)) {
 		fprintf(stderr,
 			"ring_bench: %s: accounting broken: %llu read + %llu lost != %llu "
-			"produced, %llu seq errors, %llu records of an unexpected size\n",
+			"produced, %llu malformed records\n",
 			mode_name[c->mode], (unsigned long long)r.records,
 			(unsigned long long)r.lost, (unsigned long long)r.produced,
-			(unsigned long long)r.seq_errors, (unsigned long long)r.bad_size);
+			(unsigned long long)r.bad);
 		exit(1);
 	}
 	printf("ring_bench: L%d %-5s pages=%u batch=%u rate=%.0f: %lu tasks in %.3f s, "

@@ -16,11 +16,10 @@
  *          contract (docs/ring.md), woken by poll() at the watermark (half
  *          a channel)
  *   bpf    bpf_prog_test_run(ring_transport.bpf.c, B): the same records,
- *          sizes and reservations, into a BPF ring buffer of the same size
- *          as one channel, drained by libbpf's ring_buffer__poll() (its
- *          own wakeups: when the consumer has caught up)
- *   bpfwm  the same, waking the consumer as the vnpu ring does (only at
- *          half the ring unread)
+ *          sizes and reservations, into a BPF ring buffer of as many bytes
+ *          as the channels they go to (ACSQ, and PMU at L1), drained by libbpf's
+ * ring_buffer__poll() (its own wakeups: when the consumer has caught up) bpfwm  the same, waking
+ * the consumer as the vnpu ring does (only at half the ring unread)
  *
  * Each mode runs twice per rep:
  *   full rate   batches back to back: records/s delivered, and the loss;
@@ -322,7 +321,8 @@ static void *bpf_drain(void *arg)
 
 static struct result bpf_run(const struct cfg *c)
 {
-	uint64_t ring = (uint64_t)c->pages * page_size();
+	/* as many bytes as the channels the records go to: ACSQ, and PMU at L1 */
+	uint64_t ring = (uint64_t)c->pages * page_size() * (c->level ? 2 : 1);
 	uint64_t per_task = 2 * RT_ACSQ_SIZE + BPF_HDR + (c->level ? RT_PMU_SIZE + BPF_HDR : 0);
 	struct shared sh = { .c = c };
 	struct result r = { 0 };
