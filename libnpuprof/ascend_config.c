@@ -76,7 +76,8 @@ static int load_clock(const char *start, const char *end, struct npa_clock *c, s
 {
 	struct json_object *o;
 	const char *begin, *mono, *fin;
-	double b, m;
+	char begin_s[sizeof(c->begin)];
+	double b, m, e;
 	int rc;
 
 	memset(c, 0, sizeof(*c));
@@ -93,6 +94,7 @@ static int load_clock(const char *start, const char *end, struct npa_clock *c, s
 					 start);
 	}
 	snprintf(c->begin, sizeof(c->begin), "%s", begin);
+	snprintf(begin_s, sizeof(begin_s), "%s", begin);
 	/* msprof: float(collectionTimeBegin) - float(clockMonotonicRaw) / 1000.0 */
 	c->offset = b - m / 1000.0;
 	c->mono_raw = m;
@@ -101,7 +103,14 @@ static int load_clock(const char *start, const char *end, struct npa_clock *c, s
 
 	o = load_json(end, w, false, err, &rc);
 	fin = jstr(o, "collectionTimeEnd");
-	if (o && fin && strlen(fin) < sizeof(c->end))
+	if (o && fin && strlen(fin) < sizeof(c->end) && jnum(o, "collectionTimeEnd", &e) &&
+	    (e < b || e - b > NPA_MAX_SESSION_US))
+		/* a clock from elsewhere: the timeline's fills would run for ever */
+		npx_warn(
+			w,
+			"%s: collectionTimeEnd %s is not within a day after %s's begin %s: ignored",
+			end, fin, start, begin_s);
+	else if (o && fin && strlen(fin) < sizeof(c->end))
 		snprintf(c->end, sizeof(c->end), "%s", fin);
 	else if (o)
 		npx_warn(w, "%s: no collectionTimeEnd", end);

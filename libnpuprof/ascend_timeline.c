@@ -401,6 +401,19 @@ static int cann(struct tl *t, const struct npa_export *x, const struct npa_dev *
 
 	if (!h->n_api)
 		return 0;
+	/*
+	 * msprof writes no CANN process, not even its names, when none of its
+	 * calls is in the window (a host clock link that puts them all before
+	 * the collection began)
+	 */
+	for (nt = 0; nt < h->n_api; nt++) {
+		npa_tl_host_local(tsb, h->api[nt].begin, h->cfg.clock.offset);
+		if (strtod(tsb, NULL) >= begin)
+			break;
+	}
+	if (nt == h->n_api)
+		return 0;
+	nt = 0;
 	tids = malloc(h->n_api * sizeof(*tids));
 	if (!tids)
 		return npuprof_set_error(t->err, -ENOMEM, "out of memory");
@@ -535,7 +548,8 @@ static int hardware(struct tl *t, const struct npa_export *x, const struct npa_d
 {
 	const struct npa_host *h = &x->host;
 	uint64_t pid = npa_tl_fmt_pid(d->cfg.pid, SORT_HW, d->cfg.id);
-	double begin = strtod(d->cfg.clock.begin, NULL);
+	double begin = strtod(d->cfg.clock.begin, NULL),
+	       host_begin = strtod(h->cfg.clock.begin, NULL);
 	uint32_t *streams;
 	size_t ns = 0;
 	char tsb[NPX_PY_FMT_MAX], id[48];
@@ -580,7 +594,13 @@ static int hardware(struct tl *t, const struct npa_export *x, const struct npa_d
 			continue;
 		npx_py_local_time_d(tsb, k->start, d->cfg.clock.offset);
 		npa_tl_host_local(hts, ht->ts, h->cfg.clock.offset);
-		/* start events are never filtered */
+		/*
+		 * msprof draws a flow from a launch call it shows: none for one
+		 * before the window (cann() leaves those out); the start event
+		 * is not filtered otherwise, the end by the task's time
+		 */
+		if (strtod(hts, NULL) < host_begin)
+			continue;
 		rc = tl_add_ref(t, TL_FLOW_S, i, hts);
 		if (!rc && npa_tl_in_window(tsb, 0, begin))
 			rc = tl_add_ref(t, TL_FLOW_F, i, tsb);
@@ -622,7 +642,8 @@ static int ai_core_freq(struct tl *t, const struct npa_dev *d)
 	if (!rc && npa_tl_in_window(first_ts, 0, begin))
 		rc = freq_event(t, pid, first_ts, d->cfg.aic_mhz);
 	last = d->cfg.clock.end[0] ? strtod(d->cfg.clock.end, NULL) : first + 1;
-	if (!rc && last - first > 1000) {
+	/* a host clock link far from the device's (load_clock() checks the end) */
+	if (!rc && last - first > 1000 && last - first <= NPA_MAX_SESSION_US) {
 		double gap = last - first;
 		uint64_t fills = (uint64_t)(gap / 1000), f2 = (uint64_t)((gap - 1) / 1000);
 

@@ -1404,6 +1404,13 @@ int npx_py_decimal_cmp_float(const char *a, double b);
  * @mono_raw: start_info clockMonotonicRaw, ns.
  * @have_begin: start_info was read.
  */
+/*
+ * The longest session the export believes, in microseconds (a day): an
+ * end_info further from its start_info is another machine's clock, and
+ * the timeline's per-millisecond fills up to it would never end.
+ */
+#define NPA_MAX_SESSION_US 86400e6
+
 struct npa_clock {
 	char begin[32];
 	char end[32];

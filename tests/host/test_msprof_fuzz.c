@@ -13,6 +13,9 @@
  *    comes, or every output file equals msprof's.
  *
  * VNPU_FUZZ_SEED replays a run; VNPU_FUZZ_ROUNDS sets its length.
+ *
+ * Also: a host start_info from another clock (its calls before the
+ * collection began, its end_info decades later) exports as msprof does.
  */
 #include <fcntl.h>
 #include <limits.h>
@@ -23,6 +26,8 @@
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
+
+#include <json-c/json.h>
 
 #include "kselftest_harness.h"
 #include "npuprof_export.h"
@@ -300,6 +305,86 @@ TEST(corrupted_samples)
 	}
 	TH_LOG("%lu rounds: %lu errors naming a file, %lu with warnings, %lu unchanged, %lu silent",
 	       rounds, failed, warned, clean, silent);
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", work);
+	if (system(cmd))
+		TH_LOG("cannot remove %s", work);
+}
+
+/* What the timeline holds: events, HostToDevice flow events, CANN process names; -1 if not JSON. */
+static int timeline_events(const char *prof, int *flows, int *cann)
+{
+	char path[2 * PATH_MAX];
+	struct json_object *a, *v;
+	int n;
+
+	snprintf(path, sizeof(path), "%s/mindstudio_profiler_output/msprof_" TS ".json", prof);
+	a = json_object_from_file(path);
+	if (!a || !json_object_is_type(a, json_type_array)) {
+		json_object_put(a);
+		return -1;
+	}
+	n = (int)json_object_array_length(a);
+	*flows = *cann = 0;
+	for (int i = 0; i < n; i++) {
+		struct json_object *e = json_object_array_get_idx(a, i), *args;
+
+		if (json_object_object_get_ex(e, "cat", &v) &&
+		    !strcmp(json_object_get_string(v), "HostToDevice"))
+			++*flows;
+		if (json_object_object_get_ex(e, "args", &args) &&
+		    json_object_object_get_ex(args, "name", &v) &&
+		    !strcmp(json_object_get_string(v), "CANN"))
+			++*cann;
+	}
+	json_object_put(a);
+	return n;
+}
+
+/*
+ * A start_info from another clock: the host's calls all fall before the
+ * collection began (1970 here), and its end_info is 55 years after that.
+ * msprof then shows no CANN process and no HostToDevice flows (checked with
+ * its parser); the export does the same, says that it ignored the end
+ * (whose per-millisecond AI Core Freq fills would never end: it hung
+ * before), and keeps the device's events.
+ */
+TEST(host_clock_from_elsewhere)
+{
+	char ref[PATH_MAX], work[] = "/tmp/npuprof-fuzz-XXXXXX", prof[PATH_MAX];
+	char cmd[4 * PATH_MAX], path[2 * PATH_MAX], msg[512];
+	int before, after, flows, cann;
+	unsigned int warnings = 0;
+	FILE *f;
+
+	if (msprof_reference_dir(ref, sizeof(ref)))
+		SKIP(return, "no ../shared/reference (set VNPU_REFERENCE): msprof's sample is not "
+			     "here");
+	ASSERT_NE(NULL, mkdtemp(work));
+	snprintf(prof, sizeof(prof), "%s/PROF_000001_20250101000000000_SIMULATOR", work);
+	snprintf(cmd, sizeof(cmd), "mkdir -p %s && cp -r %s/%s/host %s/%s/device_0 %s/", prof, ref,
+		 MSPROF_SAMPLE, ref, MSPROF_SAMPLE, prof);
+	ASSERT_EQ(0, system(cmd));
+	ASSERT_EQ(0, export_child(prof, &warnings, msg, sizeof(msg))) TH_LOG("%s", msg);
+	before = timeline_events(prof, &flows, &cann);
+	ASSERT_LT(0, before);
+	ASSERT_LT(0, flows);
+	ASSERT_EQ(1, cann);
+
+	/* the host's CLOCK_MONOTONIC_RAW at 1970: 9e15 ns (104 days) after its calls */
+	snprintf(path, sizeof(path), "%s/host/start_info", prof);
+	f = fopen(path, "w");
+	ASSERT_NE(NULL, f);
+	fputs("{\"collectionDateBegin\": \"1970-01-01 00:00:00.000000\", \"collectionTimeBegin\": "
+	      "\"0\", \"clockMonotonicRaw\": \"9000000000000000\"}",
+	      f);
+	fclose(f);
+	ASSERT_EQ(0, export_child(prof, &warnings, msg, sizeof(msg))) TH_LOG("%s", msg);
+	EXPECT_LT(0, warnings);
+	after = timeline_events(prof, &flows, &cann);
+	EXPECT_LT(0, after);
+	EXPECT_GT(before, after);
+	EXPECT_EQ(0, flows);
+	EXPECT_EQ(0, cann);
 	snprintf(cmd, sizeof(cmd), "rm -rf %s", work);
 	if (system(cmd))
 		TH_LOG("cannot remove %s", work);
