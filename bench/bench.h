@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * bench: small helpers shared by the benchmarks - the clock, medians, and
- * the one output format run.sh turns into the table:
+ * bench: small helpers shared by the benchmarks - the clock, medians, the
+ * way out on a failure, and the one output format run.sh turns into the
+ * table:
  *
  *   ROW|bench|metric|vnpu|baseline|ratio|target|verdict
  *
@@ -10,10 +11,18 @@
 #ifndef BENCH_H
 #define BENCH_H
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+
+/* End the benchmark: "<program>: @what: <errno's message>". */
+static inline void __attribute__((noreturn)) bench_die(const char *what)
+{
+	fprintf(stderr, "%s: %s: %s\n", program_invocation_short_name, what, strerror(errno));
+	exit(1);
+}
 
 static inline double bench_now(void)
 {

@@ -60,6 +60,7 @@
 #include "vnpu_ascend.h"
 #include "vnpu_prof.h"
 #include "ring_bench.h"
+#include "ring_chans.h"
 #include "ring_bench.skel.h"
 
 _Static_assert(sizeof(struct rt_acsq) == RT_ACSQ_SIZE, "ACSQ log size");
@@ -98,21 +99,10 @@ struct submitter {
 
 static int use_raw_tp = -1; /* -1: not decided yet */
 
-static void die(const char *what)
+/* A record of channel @ch as the device writes it; the flips need no check here. */
+static int well_formed(const void *rec, unsigned int size, unsigned int ch)
 {
-	perror(what);
-	exit(1);
-}
-
-/* Is @rec (of @size bytes) an ACSQ log or a PMU record of the device's? */
-static int well_formed(const void *rec, unsigned int size)
-{
-	const struct vnpu_acsq_log *a = rec;
-	unsigned int func = a->word0 & VNPU_FUNC_MASK;
-
-	if (a->magic != VNPU_STARS_MAGIC)
-		return 0;
-	return size == RT_ACSQ_SIZE ? func <= VNPU_FUNC_ACSQ_END : func == VNPU_FUNC_CONTEXT_PMU;
+	return ch == VNPU_CH_TS_TRACK || bench_rec_ok(rec, size, -1);
 }
 
 static void *submit_main(void *arg)
@@ -127,10 +117,10 @@ static void *submit_main(void *arg)
 	int fd = open("/dev/vnpu0", O_RDWR | O_CLOEXEC);
 
 	if (fd < 0 || !t || ioctl(fd, VNPU_IOC_STREAM_CREATE, &sc))
-		die("ring_bench: submitter setup");
+		bench_die("submitter setup");
 	for (unsigned int i = 0; i < c->batch; i++)
 		if (npuprof_op_add(NULL, &t[i], "Add_1", sc.stream_id, 1, dims, VNPU_DT_FLOAT16))
-			die("ring_bench: npuprof_op_add");
+			bench_die("npuprof_op_add");
 	sub.tasks = (uintptr_t)t;
 	for (unsigned long i = 0; i < c->tasks;) {
 		unsigned int n = c->tasks - i < c->batch ? (unsigned int)(c->tasks - i) : c->batch;
@@ -140,7 +130,7 @@ static void *submit_main(void *arg)
 		if (ioctl(fd, VNPU_IOC_SUBMIT, &sub)) {
 			if (errno == EINTR)
 				continue;
-			die("ring_bench: VNPU_IOC_SUBMIT");
+			bench_die("VNPU_IOC_SUBMIT");
 		}
 		i += n;
 		if (c->rate > 0) {
@@ -154,12 +144,12 @@ static void *submit_main(void *arg)
 	}
 	while (ioctl(fd, VNPU_IOC_SYNC, &sy))
 		if (errno != EINTR)
-			die("ring_bench: VNPU_IOC_SYNC");
+			bench_die("VNPU_IOC_SYNC");
 	if (s->owner_fd >= 0) {
 		struct vnpu_prof_stop st = { .size = sizeof(st) };
 
 		if (ioctl(s->owner_fd, VNPU_IOC_PROF_STOP, &st))
-			die("ring_bench: VNPU_IOC_PROF_STOP");
+			bench_die("VNPU_IOC_PROF_STOP");
 	}
 	close(fd);
 	free(t);
@@ -169,86 +159,24 @@ static void *submit_main(void *arg)
 
 /* ---- the vnpu channels ---- */
 
-struct vchan {
-	const struct vnpu_ring_chan *desc;
-	uint64_t *cons;
-	const unsigned char *data;
-	uint64_t pos;
-};
-
-struct vring {
-	int fd;
-	void *map;
-	size_t map_size;
-	const struct vnpu_ring_ctrl *ctrl;
-	void *cons_page;
-	struct vchan ch[VNPU_CH_COUNT];
-};
-
-static void vring_open(struct vring *v, const struct cfg *c)
+/* Read every record of every channel. */
+static void vring_consume(struct bench_chans *v, struct result *r)
 {
-	struct vnpu_prof_start ps = { .size = sizeof(ps),
-				      .flags = VNPU_PROF_F_CHANNELS,
-				      .level = (__u32)c->level,
-				      .ring_pages = c->pages };
-	long page = sysconf(_SC_PAGESIZE);
-
-	v->fd = open("/dev/vnpu0", O_RDWR | O_CLOEXEC);
-	if (v->fd < 0 || ioctl(v->fd, VNPU_IOC_PROF_START, &ps))
-		die("ring_bench: VNPU_IOC_PROF_START");
-	v->map_size = ps.mmap_size;
-	v->map = mmap(NULL, v->map_size, PROT_READ, MAP_SHARED, v->fd, 0);
-	if (v->map == MAP_FAILED)
-		die("ring_bench: mmap");
-	v->ctrl = v->map;
-	if (v->ctrl->n_channels != VNPU_CH_COUNT) {
-		fprintf(stderr, "ring_bench: a session of %u channels, not %u\n",
-			v->ctrl->n_channels, (unsigned int)VNPU_CH_COUNT);
-		exit(1);
-	}
-	v->cons_page = mmap(NULL, (size_t)page, PROT_READ | PROT_WRITE, MAP_SHARED, v->fd,
-			    (off_t)v->ctrl->cons_offset);
-	if (v->cons_page == MAP_FAILED)
-		die("ring_bench: mmap consumer page");
 	for (unsigned int i = 0; i < VNPU_CH_COUNT; i++) {
-		struct vchan *ch = &v->ch[i];
+		uint64_t n = bench_chan_consume(v, i, well_formed, &r->bad);
 
-		ch->desc = (const void *)((const char *)v->ctrl + v->ctrl->chan_offset +
-					  i * sizeof(*ch->desc));
-		ch->cons = (void *)((char *)v->cons_page + VNPU_RING_CHAN_CONS_OFFSET(i));
-		ch->data = (const unsigned char *)v->map + ch->desc->data_offset;
-		ch->pos = 0;
+		r->records += n;
+		r->bytes += n * v->ch[i].desc->rec_size;
 	}
 }
 
-/* Read every record of every channel (the contract of docs/ring.md). */
-static void vring_consume(struct vring *v, struct result *r)
-{
-	for (unsigned int i = 0; i < VNPU_CH_COUNT; i++) {
-		struct vchan *ch = &v->ch[i];
-		uint64_t mask = ch->desc->data_size - 1, c = ch->pos;
-		unsigned int size = ch->desc->rec_size;
-		uint64_t p = __atomic_load_n(&ch->desc->producer_pos, __ATOMIC_ACQUIRE);
-
-		for (; c != p; c += size) {
-			/* the flips of a stream's task id epochs need no check here */
-			if (i != VNPU_CH_TS_TRACK && !well_formed(ch->data + (c & mask), size))
-				r->bad++;
-			r->records++;
-			r->bytes += size;
-		}
-		__atomic_store_n(ch->cons, c, __ATOMIC_RELEASE);
-		ch->pos = c;
-	}
-}
-
-static void vring_drain(struct vring *v, struct result *r)
+static void vring_drain(struct bench_chans *v, struct result *r)
 {
 	struct pollfd pfd = { .fd = v->fd, .events = POLLIN };
 
 	for (;;) {
 		if (poll(&pfd, 1, 100) < 0 && errno != EINTR)
-			die("ring_bench: poll");
+			bench_die("poll");
 		vring_consume(v, r);
 		if (__atomic_load_n(&v->ctrl->stopped, __ATOMIC_ACQUIRE)) {
 			vring_consume(v, r);
@@ -262,29 +190,19 @@ static void vring_drain(struct vring *v, struct result *r)
 	}
 }
 
-static void vring_close(struct vring *v)
-{
-	munmap(v->cons_page, (size_t)sysconf(_SC_PAGESIZE));
-	munmap(v->map, v->map_size);
-	close(v->fd);
-}
-
 /* ---- the BPF ring buffer ---- */
 
 static int bpf_record(void *ctx, void *data, size_t size)
 {
 	struct result *r = ctx;
-	const struct rt_acsq *first = data;
-	/* an ACSQ pair and a PMU record are both 128 B: the function type tells */
-	int pmu = size >= sizeof(*first) && (first->word0 & 0x3f) == RT_FUNC_CONTEXT_PMU;
-	unsigned int rec = pmu ? RT_PMU_SIZE : RT_ACSQ_SIZE, n = pmu ? 1 : 2;
+	unsigned int rec, n = bench_bpf_sample_records(data, size, &rec);
 
-	if (size != (size_t)n * rec) {
+	if (!n) {
 		fprintf(stderr, "ring_bench: malformed BPF sample of %zu bytes\n", size);
 		exit(1);
 	}
 	for (unsigned int i = 0; i < n; i++)
-		if (!well_formed((const char *)data + i * rec, rec))
+		if (!bench_rec_ok((const char *)data + i * rec, rec, -1))
 			r->bad++;
 	r->records += n;
 	r->bytes += size;
@@ -339,7 +257,7 @@ static struct ring_bench_bpf *bpf_setup(const struct cfg *c)
 	if (!obj) {
 		obj = bpf_open_load(c, 1);
 		if (!obj)
-			die("ring_bench: cannot load the BPF program");
+			bench_die("cannot load the BPF program");
 		if (use_raw_tp < 0)
 			printf("ring_bench: BPF program attached with raw_tp\n");
 		use_raw_tp = 1;
@@ -355,22 +273,22 @@ static struct result run_once(const struct cfg *c)
 	struct submitter s = { .c = c, .owner_fd = -1 };
 	struct ring_bench_bpf *obj = NULL;
 	struct ring_buffer *rb = NULL;
-	struct vring v = { .fd = -1 };
+	struct bench_chans v = { .fd = -1 };
 	pthread_t th;
 
 	if (c->mode == M_VNPU) {
-		vring_open(&v, c);
+		bench_chans_open(&v, c->level, c->pages);
 		s.owner_fd = v.fd;
 	} else if (c->mode >= M_BPF) {
 		obj = bpf_setup(c);
 		rb = ring_buffer__new(bpf_map__fd(obj->maps.rb), bpf_record, &r, NULL);
 		if (!rb)
-			die("ring_bench: ring_buffer__new");
+			bench_die("ring_buffer__new");
 	}
 
 	s.t0 = bench_now();
 	if (pthread_create(&th, NULL, submit_main, &s))
-		die("ring_bench: pthread_create");
+		bench_die("pthread_create");
 	if (c->mode == M_VNPU) {
 		vring_drain(&v, &r);
 	} else if (c->mode >= M_BPF) {
@@ -378,17 +296,17 @@ static struct result run_once(const struct cfg *c)
 			int n = ring_buffer__poll(rb, 100);
 
 			if (n < 0 && n != -EINTR)
-				die("ring_bench: ring_buffer__poll");
+				bench_die("ring_buffer__poll");
 		}
 		/* every task has run: every record is in the ring */
 		if (ring_buffer__consume(rb) < 0)
-			die("ring_bench: ring_buffer__consume");
+			bench_die("ring_buffer__consume");
 	}
 	pthread_join(th, NULL);
 	r.secs = bench_now() - s.t0;
 
 	if (c->mode == M_VNPU) {
-		vring_close(&v);
+		bench_chans_close(&v);
 	} else if (c->mode >= M_BPF) {
 		r.lost = obj->bss->dropped;
 		r.produced = obj->bss->produced;

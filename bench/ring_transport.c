@@ -55,6 +55,7 @@
 #include "vnpu_ascend.h"
 #include "vnpu_prof.h"
 #include "ring_transport.h"
+#include "ring_chans.h"
 #include "ring_transport.skel.h"
 
 _Static_assert(sizeof(struct rt_acsq) == RT_ACSQ_SIZE, "ACSQ log size");
@@ -96,101 +97,39 @@ struct shared {
 	uint64_t bad; /* malformed records */
 };
 
-static void die(const char *what)
-{
-	perror(what);
-	exit(1);
-}
-
 static unsigned long page_size(void)
 {
 	return (unsigned long)sysconf(_SC_PAGESIZE);
 }
 
-/* Is @rec a record the producers write (magic, and the function type)? */
-static int well_formed(const void *rec, unsigned int size)
+/* Is @rec a record the producers write: the format, and the bench's stream? */
+static int well_formed(const void *rec, unsigned int size, unsigned int ch)
 {
-	const struct rt_acsq *a = rec;
-	unsigned int func = a->word0 & 0x3f;
-
-	if (a->magic != RT_STARS_MAGIC || a->stream_id != VNPU_MAX_HW_STREAMS - 1)
-		return 0;
-	return size == RT_ACSQ_SIZE ? func <= RT_FUNC_ACSQ_END : func == RT_FUNC_CONTEXT_PMU;
+	(void)ch;
+	return bench_rec_ok(rec, size, VNPU_MAX_HW_STREAMS - 1);
 }
 
 /* ---- the vnpu channels ---- */
 
-struct vchan {
-	const struct vnpu_ring_chan *desc;
-	uint64_t *cons;
-	const unsigned char *data;
-	uint64_t pos;
-};
-
 struct vsess {
-	int fd;
+	struct bench_chans chans;
 	int bench_fd;
-	void *map;
-	size_t map_size;
-	const struct vnpu_ring_ctrl *ctrl;
-	void *cons_page;
-	struct vchan ch[VNPU_CH_COUNT];
 };
 
 static void vsess_open(struct vsess *v, const struct cfg *c)
 {
-	struct vnpu_prof_start ps = { .size = sizeof(ps),
-				      .flags = VNPU_PROF_F_CHANNELS,
-				      .level = (__u32)c->level,
-				      .ring_pages = c->pages };
-
-	v->fd = open("/dev/vnpu0", O_RDWR | O_CLOEXEC);
-	if (v->fd < 0 || ioctl(v->fd, VNPU_IOC_PROF_START, &ps))
-		die("ring_transport: VNPU_IOC_PROF_START");
-	v->map_size = ps.mmap_size;
-	v->map = mmap(NULL, v->map_size, PROT_READ, MAP_SHARED, v->fd, 0);
-	if (v->map == MAP_FAILED)
-		die("ring_transport: mmap");
-	v->ctrl = v->map;
-	if (v->ctrl->n_channels != VNPU_CH_COUNT) {
-		fprintf(stderr, "ring_transport: a session of %u channels, not %u\n",
-			v->ctrl->n_channels, (unsigned int)VNPU_CH_COUNT);
-		exit(1);
-	}
-	v->cons_page = mmap(NULL, page_size(), PROT_READ | PROT_WRITE, MAP_SHARED, v->fd,
-			    (off_t)v->ctrl->cons_offset);
-	if (v->cons_page == MAP_FAILED)
-		die("ring_transport: mmap consumer page");
-	for (unsigned int i = 0; i < VNPU_CH_COUNT; i++) {
-		struct vchan *ch = &v->ch[i];
-
-		ch->desc = (const void *)((const char *)v->ctrl + v->ctrl->chan_offset +
-					  i * sizeof(*ch->desc));
-		ch->cons = (void *)((char *)v->cons_page + VNPU_RING_CHAN_CONS_OFFSET(i));
-		ch->data = (const unsigned char *)v->map + ch->desc->data_offset;
-		ch->pos = 0;
-	}
+	bench_chans_open(&v->chans, c->level, c->pages);
 	v->bench_fd = open(BENCH_TASKS, O_WRONLY | O_CLOEXEC);
 	if (v->bench_fd < 0)
-		die("ring_transport: " BENCH_TASKS);
+		bench_die(BENCH_TASKS);
 }
 
-/* Read every record of every channel (the contract of docs/ring.md). */
+/* Read every record of every channel. */
 static void vsess_consume(struct vsess *v, struct shared *sh)
 {
-	for (unsigned int i = 0; i < VNPU_CH_COUNT; i++) {
-		struct vchan *ch = &v->ch[i];
-		uint64_t mask = ch->desc->data_size - 1, c = ch->pos, n = 0;
-		unsigned int size = ch->desc->rec_size;
-		uint64_t p = __atomic_load_n(&ch->desc->producer_pos, __ATOMIC_ACQUIRE);
-
-		for (; c != p; c += size, n++)
-			if (!well_formed(ch->data + (c & mask), size))
-				sh->bad++;
-		__atomic_store_n(ch->cons, c, __ATOMIC_RELEASE);
-		ch->pos = c;
-		atomic_fetch_add(&sh->read, n);
-	}
+	for (unsigned int i = 0; i < VNPU_CH_COUNT; i++)
+		atomic_fetch_add(&sh->read,
+				 bench_chan_consume(&v->chans, i, well_formed, &sh->bad));
 }
 
 struct vdrain {
@@ -201,13 +140,13 @@ struct vdrain {
 static void *vsess_drain(void *arg)
 {
 	struct vdrain *d = arg;
-	struct pollfd pfd = { .fd = d->v->fd, .events = POLLIN };
+	struct pollfd pfd = { .fd = d->v->chans.fd, .events = POLLIN };
 
 	for (;;) {
 		if (poll(&pfd, 1, 100) < 0 && errno != EINTR)
-			die("ring_transport: poll");
+			bench_die("poll");
 		vsess_consume(d->v, d->sh);
-		if (__atomic_load_n(&d->v->ctrl->stopped, __ATOMIC_ACQUIRE)) {
+		if (__atomic_load_n(&d->v->chans.ctrl->stopped, __ATOMIC_ACQUIRE)) {
 			vsess_consume(d->v, d->sh);
 			return NULL;
 		}
@@ -215,7 +154,7 @@ static void *vsess_drain(void *arg)
 }
 
 /* Has channel @ch room for @bytes more, by its producer and consumer positions? */
-static int vchan_room(const struct vchan *ch, uint64_t bytes)
+static int vchan_room(const struct bench_chan *ch, uint64_t bytes)
 {
 	uint64_t p = __atomic_load_n(&ch->desc->producer_pos, __ATOMIC_ACQUIRE);
 	uint64_t c = __atomic_load_n(ch->cons, __ATOMIC_ACQUIRE);
@@ -236,33 +175,34 @@ static struct result vnpu_run(const struct cfg *c)
 
 	vsess_open(&v, c);
 	if (pthread_create(&th, NULL, vsess_drain, &d))
-		die("ring_transport: pthread_create");
+		bench_die("pthread_create");
 	t0 = bench_now();
 	for (unsigned long i = 0; i < c->tasks;) {
 		unsigned int n = c->tasks - i < c->batch ? (unsigned int)(c->tasks - i) : c->batch;
 		int len = snprintf(buf, sizeof(buf), "%u", n);
 
 		while (c->zero_loss &&
-		       !(vchan_room(&v.ch[VNPU_CH_ACSQ], 2ull * n * RT_ACSQ_SIZE) &&
-			 (!c->level || vchan_room(&v.ch[VNPU_CH_PMU], (uint64_t)n * RT_PMU_SIZE))))
+		       !(vchan_room(&v.chans.ch[VNPU_CH_ACSQ], 2ull * n * RT_ACSQ_SIZE) &&
+			 (!c->level ||
+			  vchan_room(&v.chans.ch[VNPU_CH_PMU], (uint64_t)n * RT_PMU_SIZE))))
 			sched_yield();
 		t = bench_now();
 		if (write(v.bench_fd, buf, (size_t)len) != len) {
 			if (errno == EINTR)
 				continue;
-			die("ring_transport: write " BENCH_TASKS);
+			bench_die("write " BENCH_TASKS);
 		}
 		r.prod_secs += bench_now() - t;
 		i += n;
 	}
-	if (ioctl(v.fd, VNPU_IOC_PROF_STOP, &st))
-		die("ring_transport: VNPU_IOC_PROF_STOP");
+	if (ioctl(v.chans.fd, VNPU_IOC_PROF_STOP, &st))
+		bench_die("VNPU_IOC_PROF_STOP");
 	pthread_join(th, NULL);
 	r.secs = bench_now() - t0;
 	r.read = atomic_load(&sh.read);
 	for (unsigned int i = 0; i < VNPU_CH_COUNT; i++) {
-		r.lost += v.ch[i].desc->lost;
-		r.produced += v.ch[i].desc->produced;
+		r.lost += v.chans.ch[i].desc->lost;
+		r.produced += v.chans.ch[i].desc->produced;
 	}
 	if (sh.bad) {
 		fprintf(stderr, "ring_transport: vnpu: %llu malformed records\n",
@@ -270,9 +210,7 @@ static struct result vnpu_run(const struct cfg *c)
 		exit(1);
 	}
 	close(v.bench_fd);
-	munmap(v.cons_page, page_size());
-	munmap(v.map, v.map_size);
-	close(v.fd);
+	bench_chans_close(&v.chans);
 	return r;
 }
 
@@ -281,17 +219,14 @@ static struct result vnpu_run(const struct cfg *c)
 static int bpf_sample(void *ctx, void *data, size_t size)
 {
 	struct shared *sh = ctx;
-	const struct rt_acsq *first = data;
-	/* an ACSQ pair and a PMU record are both 128 B: the function type tells */
-	int pmu = size >= sizeof(*first) && (first->word0 & 0x3f) == RT_FUNC_CONTEXT_PMU;
-	unsigned int rec = pmu ? RT_PMU_SIZE : RT_ACSQ_SIZE, n = pmu ? 1 : 2;
+	unsigned int rec, n = bench_bpf_sample_records(data, size, &rec);
 
-	if (size != (size_t)n * rec) {
+	if (!n) {
 		sh->bad++;
 		return 0;
 	}
 	for (unsigned int i = 0; i < n; i++)
-		if (!well_formed((const char *)data + i * rec, rec))
+		if (!bench_rec_ok((const char *)data + i * rec, rec, VNPU_MAX_HW_STREAMS - 1))
 			sh->bad++;
 	atomic_fetch_add(&sh->read, n);
 	atomic_fetch_add(&sh->read_bytes, size + BPF_HDR);
@@ -311,11 +246,11 @@ static void *bpf_drain(void *arg)
 		int n = ring_buffer__poll(d->rb, 100);
 
 		if (n < 0 && n != -EINTR)
-			die("ring_transport: ring_buffer__poll");
+			bench_die("ring_buffer__poll");
 	}
 	/* the last batch has returned: every record is in the ring */
 	if (ring_buffer__consume(d->rb) < 0)
-		die("ring_transport: ring_buffer__consume");
+		bench_die("ring_buffer__consume");
 	return NULL;
 }
 
@@ -338,16 +273,16 @@ static struct result bpf_run(const struct cfg *c)
 
 	obj = ring_transport_bpf__open();
 	if (!obj)
-		die("ring_transport: open the BPF object");
+		bench_die("open the BPF object");
 	bpf_map__set_max_entries(obj->maps.rb, (__u32)ring);
 	if (ring_transport_bpf__load(obj))
-		die("ring_transport: load the BPF program");
+		bench_die("load the BPF program");
 	prog = bpf_program__fd(obj->progs.produce);
 	d.rb = ring_buffer__new(bpf_map__fd(obj->maps.rb), bpf_sample, &sh, NULL);
 	if (!d.rb)
-		die("ring_transport: ring_buffer__new");
+		bench_die("ring_buffer__new");
 	if (pthread_create(&th, NULL, bpf_drain, &d))
-		die("ring_transport: pthread_create");
+		bench_die("pthread_create");
 	t0 = bench_now();
 	for (unsigned long i = 0; i < c->tasks;) {
 		unsigned int n = c->tasks - i < c->batch ? (unsigned int)(c->tasks - i) : c->batch;
@@ -360,7 +295,7 @@ static struct result bpf_run(const struct cfg *c)
 		obj->bss->args = a;
 		t = bench_now();
 		if (bpf_prog_test_run_opts(prog, &opts))
-			die("ring_transport: bpf_prog_test_run");
+			bench_die("bpf_prog_test_run");
 		r.prod_secs += bench_now() - t;
 		if (opts.retval != n) {
 			fprintf(stderr, "ring_transport: the BPF producer ran %d of %u tasks\n",
