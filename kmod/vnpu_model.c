@@ -61,6 +61,7 @@ static const struct vnpu_product_desc vnpu_products[VNPU_PRODUCT_COUNT] = {
 		.caps = VNPU_CAPS_STARS | VNPU_CAP_SCOPED_PROFILING,
 		.metric_groups = VNPU_MG_BASE | VNPU_MG(VNPU_METRIC_L2_CACHE) |
 				 VNPU_MG(VNPU_METRIC_MEMORY_ACCESS),
+		.default_group = VNPU_METRIC_PIPE_UTILIZATION,
 		.cube_flops_per_cycle = VNPU_CUBE_FP16_OPS,
 		.vector_flops_per_cycle = 128,
 	},
@@ -80,6 +81,7 @@ static const struct vnpu_product_desc vnpu_products[VNPU_PRODUCT_COUNT] = {
 		.caps = VNPU_CAPS_STARS | VNPU_CAP_SCOPED_PROFILING,
 		.metric_groups = VNPU_MG_BASE | VNPU_MG(VNPU_METRIC_L2_CACHE) |
 				 VNPU_MG(VNPU_METRIC_MEMORY_ACCESS),
+		.default_group = VNPU_METRIC_PIPE_UTILIZATION,
 		.cube_flops_per_cycle = VNPU_CUBE_FP16_OPS,
 		.vector_flops_per_cycle = 128,
 	},
@@ -98,6 +100,7 @@ static const struct vnpu_product_desc vnpu_products[VNPU_PRODUCT_COUNT] = {
 		.link_bw_mbps = 500000,
 		.caps = VNPU_CAPS_STARS | VNPU_CAP_SCOPED_PROFILING,
 		.metric_groups = VNPU_MG_BASE,
+		.default_group = VNPU_METRIC_PIPE_UTILIZATION,
 		.cube_flops_per_cycle = VNPU_CUBE_FP16_OPS,
 		.vector_flops_per_cycle = 128,
 	},
@@ -116,6 +119,7 @@ static const struct vnpu_product_desc vnpu_products[VNPU_PRODUCT_COUNT] = {
 		.link_bw_mbps = 30000,
 		.caps = VNPU_CAP_SCOPED_PROFILING,
 		.metric_groups = VNPU_MG_BASE,
+		.default_group = VNPU_METRIC_PIPE_UTILIZATION,
 		.cube_flops_per_cycle = VNPU_CUBE_FP16_OPS,
 		.vector_flops_per_cycle = 128,
 	},
@@ -135,6 +139,7 @@ static const struct vnpu_product_desc vnpu_products[VNPU_PRODUCT_COUNT] = {
 		.caps = VNPU_CAPS_STARS,
 		.metric_groups = VNPU_MG_BASE | VNPU_MG(VNPU_METRIC_L2_CACHE) |
 				 VNPU_MG(VNPU_METRIC_PIPE_EXECUTE_UTILIZATION),
+		.default_group = VNPU_METRIC_PIPE_EXECUTE_UTILIZATION,
 		.cube_flops_per_cycle = VNPU_CUBE_FP16_OPS,
 		.vector_flops_per_cycle = 128,
 	},
@@ -153,6 +158,7 @@ static const struct vnpu_product_desc vnpu_products[VNPU_PRODUCT_COUNT] = {
 		.link_bw_mbps = 16000,
 		.caps = 0,
 		.metric_groups = VNPU_MG_BASE,
+		.default_group = VNPU_METRIC_PIPE_UTILIZATION,
 		.cube_flops_per_cycle = VNPU_CUBE_FP16_OPS,
 		.vector_flops_per_cycle = 128,
 	},
@@ -494,6 +500,11 @@ enum vnpu_slot {
 	VNPU_S_WRITE_MAIN,
 	VNPU_S_READ_MAIN,
 	VNPU_S_READ_MAIN_DATAS,
+	VNPU_S_V11_VEC_UB_READ0,
+	VNPU_S_V11_VEC_UB_READ1,
+	VNPU_S_V11_VEC_UB_WRITE,
+	VNPU_S_V11_MTE_UB_READ,
+	VNPU_S_V11_MTE_UB_WRITE,
 	VNPU_S_COUNT
 };
 
@@ -516,7 +527,9 @@ static const u16 vnpu_slot_ids[VNPU_S_COUNT] = {
 	VNPU_EV_MAC_FP, VNPU_EV_MAC_INT, VNPU_EV_L2_WRITE_HIT,
 	VNPU_EV_L2_WRITE_MISS, VNPU_EV_L2_R0_READ_HIT, VNPU_EV_L2_R0_READ_MISS,
 	VNPU_EV_L2_R1_READ_HIT, VNPU_EV_L2_R1_READ_MISS, VNPU_EV_WRITE_MAIN,
-	VNPU_EV_READ_MAIN, VNPU_EV_READ_MAIN_DATAS,
+	VNPU_EV_READ_MAIN, VNPU_EV_READ_MAIN_DATAS, VNPU_EV_V11_VEC_UB_READ0,
+	VNPU_EV_V11_VEC_UB_READ1, VNPU_EV_V11_VEC_UB_WRITE, VNPU_EV_V11_MTE_UB_READ,
+	VNPU_EV_V11_MTE_UB_WRITE,
 };
 
 /**
@@ -602,6 +615,11 @@ static const struct vnpu_group_events vnpu_pu_exct = {
 	8, { 0x416, 0x417, 0x9, 0x302, 0xc, 0x303, 0x54, 0x55 }
 };
 
+/* 200I/500 A2 (chip id 7) MemoryUB: its UB counters have new ids. */
+static const struct vnpu_group_events vnpu_ub_v11 = {
+	7, { 0x37, 0x38, 0x1a5, 0x1a6, 0x17f, 0x180, 0x191 }
+};
+
 /**
  * vnpu_metric_events() - the PMU events a metric group programs
  * @p: the product.
@@ -610,7 +628,9 @@ static const struct vnpu_group_events vnpu_pu_exct = {
  * @ids: out: the event ids, in programming order.
  *
  * Products without VNPU_CAP_SPLIT_AIC_AIV have no AIV side (their
- * counters are all on the AIC side): 0 for @aiv there.
+ * counters are all on the AIC side): 0 for @aiv there. Chip 7 programs
+ * one list on both sides: msprof reads every record of it with the AIC
+ * list (docs/msprof-parser.md section 11).
  *
  * Return: the number of ids written, 0 when @p does not support @group.
  */
@@ -627,6 +647,8 @@ u32 vnpu_metric_events(const struct vnpu_product_desc *p, u32 group, bool aiv,
 	g = &vnpu_groups[group];
 	if (group == VNPU_METRIC_PIPE_UTILIZATION && !aiv && p->chip_id == 5)
 		g = &vnpu_pu_exct;
+	if (group == VNPU_METRIC_MEMORY_UB && p->chip_id == 7)
+		g = &vnpu_ub_v11;
 	for (i = 0; i < g->n; i++)
 		ids[i] = g->ids[i];
 	return g->n;
@@ -845,6 +867,12 @@ static void vnpu_side_events(struct vnpu_side *s, u64 cyc)
 		ev[VNPU_S_VEC_UB_WRITE] = 8 * s->vc;
 		ev[VNPU_S_SCALAR_UB_READ] = sc / 4;		/* 16 B */
 		ev[VNPU_S_SCALAR_UB_WRITE] = sc / 8;
+		/* chip 7 counts the vector reads on two ports, msprof sums them */
+		ev[VNPU_S_V11_VEC_UB_READ0] = 4 * s->vc;
+		ev[VNPU_S_V11_VEC_UB_READ1] = 4 * s->vc;
+		ev[VNPU_S_V11_VEC_UB_WRITE] = ev[VNPU_S_VEC_UB_WRITE];
+		ev[VNPU_S_V11_MTE_UB_READ] = ev[VNPU_S_MTE_UB_READ];
+		ev[VNPU_S_V11_MTE_UB_WRITE] = ev[VNPU_S_MTE_UB_WRITE];
 	}
 }
 

@@ -88,6 +88,8 @@ typedef __s64 s64;
  *                direction, MB/s.
  * @caps: VNPU_CAP_*.
  * @metric_groups: mask of 1 << enum vnpu_metric_group supported.
+ * @default_group: the enum vnpu_metric_group an L1/L2 session programs when
+ *                 it names none (msprof's collector default for the chip).
  * @cube_flops_per_cycle: fp16 FLOP per cycle of one cube unit.
  * @vector_flops_per_cycle: fp16 FLOP per cycle of one vector unit.
  */
@@ -106,6 +108,7 @@ struct vnpu_product_desc {
 	u32 link_bw_mbps;
 	u32 caps;
 	u32 metric_groups;
+	u32 default_group;
 	u32 cube_flops_per_cycle;
 	u32 vector_flops_per_cycle;
 };
@@ -156,6 +159,11 @@ enum vnpu_pmu_event {
 	VNPU_EV_BANK_STALL = 0x65,
 	VNPU_EV_VEC_RESC_CONFLICT = 0x66,
 	VNPU_EV_VEC_EXE = 0x12c,
+	VNPU_EV_V11_VEC_UB_READ0 = 0x17f,	/* chip 7's MemoryUB */
+	VNPU_EV_V11_VEC_UB_READ1 = 0x180,
+	VNPU_EV_V11_VEC_UB_WRITE = 0x191,
+	VNPU_EV_V11_MTE_UB_READ = 0x1a5,
+	VNPU_EV_V11_MTE_UB_WRITE = 0x1a6,
 	VNPU_EV_L0C_TO_L1 = 0x206,
 	VNPU_EV_L0C_TO_GM = 0x20c,
 	VNPU_EV_MTE1_EXTRA = 0x302,
@@ -174,7 +182,7 @@ enum vnpu_pmu_event {
 };
 
 /* Number of enum vnpu_pmu_event values: one counter slot per event. */
-#define VNPU_PMU_SLOTS 56
+#define VNPU_PMU_SLOTS 61
 
 /**
  * struct vnpu_counters - PMU counters of one task, summed over its blocks

@@ -118,7 +118,7 @@ static int vnpu_prof_check_start(const struct vnpu_product_desc *p,
 	} else {
 		/* without the flag it is only an output (the group in force) */
 		ps->metric_group = ps->level == VNPU_PROF_L0 ?
-				   VNPU_METRIC_NONE : VNPU_METRIC_PIPE_UTILIZATION;
+				   VNPU_METRIC_NONE : p->default_group;
 	}
 
 	if (!ps->ring_pages)

@@ -101,8 +101,10 @@ enum vnpu_channel {
  * @level: in: enum vnpu_prof_level.
  * @metric_group: in, with VNPU_PROF_F_METRIC_GROUP: enum vnpu_metric_group,
  *                one the product supports; rejected at L0 (-EINVAL).
- *                Without the flag: none at L0, PipeUtilization at L1/L2,
- *                and the value passed is ignored.
+ *                Without the flag: none at L0; at L1/L2 the product's
+ *                default, as msprof's collector's (PipeUtilization;
+ *                PipelineExecuteUtilization on chip 7, the 200I/500 A2);
+ *                the value passed is ignored.
  *                out: the group in force (VNPU_METRIC_NONE at L0).
  * @ring_pages: in: data pages, a power of two, at most
  *              vnpu_info.ring_max_bytes; 0 for vnpu_info.ring_default_bytes.

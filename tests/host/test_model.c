@@ -53,6 +53,8 @@ static const unsigned int ref_events[VNPU_METRIC_COUNT][9] = {
 	[VNPU_METRIC_MEMORY_ACCESS] = { 0x32, 0x3d, 0x3e, 0x206, 0x20c, 0x50c, 0x50d, 0x50e },
 };
 static const unsigned int ref_pu_exct[9] = { 0x416, 0x417, 0x9, 0x302, 0xc, 0x303, 0x54, 0x55 };
+/* chip 7's MemoryUB: its UB counters have other ids (msconfig/ai_core_config.py) */
+static const unsigned int ref_ub_v11[9] = { 0x37, 0x38, 0x1a5, 0x1a6, 0x17f, 0x180, 0x191 };
 
 /* Busy-cycle events: each at most the side's total cycles. */
 static const unsigned int busy_events[] = { 0x8,   0x9,	 0xa,  0xb,  0xc,   0xd,   0x302,
@@ -301,6 +303,11 @@ TEST(product_table)
 		EXPECT_EQ(0, p->caps & ~(VNPU_CAP_SPLIT_AIC_AIV | VNPU_CAP_STARS |
 					 VNPU_CAP_SCOPED_PROFILING));
 		EXPECT_EQ(groups[id], p->metric_groups);
+		/* an L1 session naming no group programs msprof's collector default */
+		EXPECT_EQ(chip_ids[id] == 7 ? VNPU_METRIC_PIPE_EXECUTE_UTILIZATION
+					    : VNPU_METRIC_PIPE_UTILIZATION,
+			  p->default_group);
+		EXPECT_NE(0, p->metric_groups & (1u << p->default_group));
 
 		EXPECT_GT(p->aic_num, 0);
 		EXPECT_GT(p->aicpu_num, 0);
@@ -431,6 +438,8 @@ TEST(metric_events)
 				}
 				if (g == VNPU_METRIC_PIPE_UTILIZATION && !aiv && chip_ids[id] == 5)
 					ref = ref_pu_exct;
+				if (g == VNPU_METRIC_MEMORY_UB && chip_ids[id] == 7)
+					ref = ref_ub_v11;
 				ASSERT_GE(n, 1);
 				ASSERT_LE(n, VNPU_PMU_EVENTS_MAX);
 				for (i = 0; i < n; i++) {
@@ -605,6 +614,12 @@ TEST(add_vector_bound)
 			EXPECT_EQ(0, o.ctr.aic_total_cycles);
 			EXPECT_EQ(cores, o.aiv_used);
 		}
+		/* chip 7's UB events count what the others' do: msprof sums 0x17f and 0x180 */
+		EXPECT_GT(rd(&o, aiv, 0x43), 0);
+		EXPECT_EQ(rd(&o, aiv, 0x43), rd(&o, aiv, 0x17f) + rd(&o, aiv, 0x180));
+		EXPECT_EQ(rd(&o, aiv, 0x44), rd(&o, aiv, 0x191));
+		EXPECT_EQ(rd(&o, aiv, 0x3d), rd(&o, aiv, 0x1a5));
+		EXPECT_EQ(rd(&o, aiv, 0x3e), rd(&o, aiv, 0x1a6));
 	}
 }
 

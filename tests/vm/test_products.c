@@ -94,6 +94,8 @@ static const struct {
 
 /* A2/A3 (chip id 5) AIC PipeUtilization: "PipeUtilizationExct". */
 static const __u32 pu_exct[VNPU_PMU_EVENTS] = { 0x416, 0x417, 0x9, 0x302, 0xc, 0x303, 0x54, 0x55 };
+/* 200I/500 A2 (chip id 7) MemoryUB, on both sides */
+static const __u32 ub_v11[VNPU_PMU_EVENTS] = { 0x37, 0x38, 0x1a5, 0x1a6, 0x17f, 0x180, 0x191 };
 
 /* ---- putting the module back ---- */
 
@@ -340,16 +342,19 @@ TEST_F(mod, too_many_products_are_refused)
 static void check_events(struct __test_metadata *_metadata, const struct fact *f, __u32 group,
 			 __u32 n_events, const __u32 *aic, const __u32 *aiv)
 {
-	const __u32 *want_aic = group_events[group].ids;
+	const __u32 *want_aic = group_events[group].ids, *want_aiv = group_events[group].ids;
+	__u32 n = group_events[group].n;
 
 	if (group == VNPU_METRIC_PIPE_UTILIZATION && f->chip_id == 5)
 		want_aic = pu_exct;
-	EXPECT_EQ(group_events[group].n, n_events);
+	if (group == VNPU_METRIC_MEMORY_UB && f->chip_id == 7) {
+		want_aic = want_aiv = ub_v11;
+		n = 7;
+	}
+	EXPECT_EQ(n, n_events);
 	for (__u32 i = 0; i < VNPU_PMU_EVENTS; i++) {
-		__u32 a = i < group_events[group].n ? want_aic[i] : 0;
-		__u32 v = i < group_events[group].n && (f->caps & SPLIT)
-				  ? group_events[group].ids[i]
-				  : 0;
+		__u32 a = i < n ? want_aic[i] : 0;
+		__u32 v = i < n && (f->caps & SPLIT) ? want_aiv[i] : 0;
 
 		EXPECT_EQ(a, aic[i]) TH_LOG("%s group %u aic counter %u", f->key, group, i);
 		EXPECT_EQ(v, aiv[i]) TH_LOG("%s group %u aiv counter %u", f->key, group, i);
@@ -393,6 +398,9 @@ TEST_F(mod, metric_groups_on_every_product)
 	ASSERT_EQ(VNPU_PRODUCT_COUNT, self->n);
 	for (unsigned int d = 0; d < self->n; d++) {
 		const struct fact *f = &facts[d];
+		/* PipeUtilization, but PipelineExecuteUtilization on chip 7 */
+		__u32 dflt = f->chip_id == 7 ? VNPU_METRIC_PIPE_EXECUTE_UTILIZATION
+					     : VNPU_METRIC_PIPE_UTILIZATION;
 		int fd = self->fd[d];
 
 		for (__u32 level = VNPU_PROF_L1; level <= VNPU_PROF_L2; level++) {
@@ -413,11 +421,10 @@ TEST_F(mod, metric_groups_on_every_product)
 				check_ctrl(_metadata, fd, d, f, &ps);
 				ASSERT_EQ(0, vnpu_prof_stop(fd));
 			}
-			/* no flag: PipeUtilization */
+			/* no flag: msprof's collector default */
 			ASSERT_EQ(0, vnpu_prof_start(fd, level, -1, 1, 0, &ps));
-			EXPECT_EQ(VNPU_METRIC_PIPE_UTILIZATION, ps.metric_group);
-			check_events(_metadata, f, VNPU_METRIC_PIPE_UTILIZATION, ps.n_events,
-				     ps.aic_events, ps.aiv_events);
+			EXPECT_EQ(dflt, ps.metric_group);
+			check_events(_metadata, f, dflt, ps.n_events, ps.aic_events, ps.aiv_events);
 			check_ctrl(_metadata, fd, d, f, &ps);
 			ASSERT_EQ(0, vnpu_prof_stop(fd));
 			/* not a group */
