@@ -119,11 +119,12 @@ static int load_clock(const char *start, const char *end, struct npa_clock *c, s
 }
 
 /*
- * msprof's chip ids (ChipModel); 5 is the STARS chip of Atlas A2/A3, the
- * one whose formats this export reads.
+ * msprof's chip ids (ChipModel); the export reads the formats of the STARS
+ * chips 5 (Atlas A2/A3) and 7 (Atlas 200I/500 A2), whose device records
+ * are alike (docs/msprof-parser.md section 11). The id into *@chip.
  */
-static int check_platform(struct json_object *o, const char *path, struct npx_warn *w,
-			  struct npuprof_error *err)
+static int check_platform(struct json_object *o, const char *path, uint32_t *chip,
+			  struct npx_warn *w, struct npuprof_error *err)
 {
 	static const int known[] = { 0, 1, 2, 3, 4, 5, 7, 8, 9, 11, 15, 16 };
 	const char *s = jstr(o, "platform_version");
@@ -134,11 +135,14 @@ static int check_platform(struct json_object *o, const char *path, struct npx_wa
 	for (size_t i = 0; i < NPX_ARRAY_SIZE(known); i++) {
 		if (v != known[i])
 			continue;
-		if (known[i] != 5)
-			npx_warn(w,
-				 "%s: platform_version %s: only chip 5 (Atlas A2/A3, STARS) formats"
-				 " are read; the raw files are read as such",
-				 path, s);
+		*chip = (uint32_t)known[i];
+		if (!npa_chip_read(*chip))
+			npx_warn(
+				w,
+				"%s: platform_version %s: only the formats of chips 5 (Atlas A2/A3)"
+				" and 7 (Atlas 200I/500 A2) are read; the raw files are read as"
+				" chip 5's",
+				path, s);
 		return 0;
 	}
 	return npuprof_set_error(
@@ -148,16 +152,19 @@ static int check_platform(struct json_object *o, const char *path, struct npx_wa
 		path, s);
 }
 
-/* info.json or info.json.N: a known platform, its pid into *@pid; the object, or NULL */
-static struct json_object *load_info(const char *path, long *pid, struct npx_warn *w,
-				     struct npuprof_error *err, int *rc)
+/*
+ * info.json or info.json.N: a known platform (its id into *@chip), its pid
+ * into *@pid; the object, or NULL
+ */
+static struct json_object *load_info(const char *path, long *pid, uint32_t *chip,
+				     struct npx_warn *w, struct npuprof_error *err, int *rc)
 {
 	struct json_object *o = load_json(path, w, true, err, rc);
 	double v;
 
 	if (!o)
 		return NULL;
-	*rc = check_platform(o, path, w, err);
+	*rc = check_platform(o, path, chip, w, err);
 	if (*rc) {
 		json_object_put(o);
 		return NULL;
@@ -177,9 +184,11 @@ int npa_host_cfg_load(const char *dir, struct npa_host_cfg *c, struct npx_warn *
 	double v;
 	int rc;
 
+	uint32_t chip;
+
 	memset(c, 0, sizeof(*c));
 	snprintf(path, sizeof(path), "%s/info.json", dir);
-	o = load_info(path, &c->pid, w, err, &rc);
+	o = load_info(path, &c->pid, &chip, w, err, &rc);
 	if (!o)
 		return rc;
 	if (json_object_object_get_ex(o, "CPU", &cpu) &&
@@ -295,7 +304,7 @@ int npa_dev_cfg_load(const char *dir, uint32_t id, struct npa_dev_cfg *c, struct
 	c->id = id;
 	c->metric_group = VNPU_METRIC_NONE;
 	snprintf(path, sizeof(path), "%s/info.json.%u", dir, id);
-	o = load_info(path, &c->pid, w, err, &rc);
+	o = load_info(path, &c->pid, &c->chip_id, w, err, &rc);
 	if (!o)
 		return rc;
 	if (!json_object_object_get_ex(o, "DeviceInfo", &di) ||

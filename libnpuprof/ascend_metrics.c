@@ -4,7 +4,9 @@
  * msprof's parser computes them from a context PMU record and the group's
  * event list (docs/msprof-parser.md section 4.3): the same columns, and
  * the same double arithmetic in the same order, so that the values agree
- * to the last printed digit.
+ * to the last printed digit. Chip 7 (200I/500 A2) has one set of
+ * unprefixed columns for every record, AIV ones too, from the AIC event
+ * list, with its V1_1 N/A list and memory_bound (section 11).
  *
  *   aicore_time(us) = round(T * 1000 * 1000.0 / int(f) / B * ceil(B / C), 2)
  *   X_ratio         = 1.0 * p(X) / T
@@ -32,6 +34,8 @@ enum mkind {
 	K_COUNT, /* p(ev) as a float */
 	K_CUBE_FOPS,
 	K_VECTOR_FOPS,
+	K_BW2, /* the sum of the bandwidths of p(ev) and p(ev2), factor k */
+	K_MEMBOUND, /* mte2 / max(vec, mac), of the row's rounded ratios */
 };
 
 struct mdef {
@@ -39,28 +43,29 @@ struct mdef {
 	uint8_t kind;
 	uint16_t ev, ev2;
 	double k;
+	bool na; /* computed, but printed N/A (chip 7's NOT_SUPPORT_PMU list) */
 };
 
-#define END                      \
-	{                        \
-		NULL, 0, 0, 0, 0 \
+#define END                             \
+	{                               \
+		NULL, 0, 0, 0, 0, false \
 	}
-#define RATIO(n, e)                          \
-	{                                    \
-		n "_ratio", K_RATIO, e, 0, 0 \
+#define RATIO(n, e)                                 \
+	{                                           \
+		n "_ratio", K_RATIO, e, 0, 0, false \
 	}
-#define PIPE(n, e) { n "_time(us)", K_TIME, e, 0, 0 }, RATIO(n, e)
-#define BW(n, e, k)                       \
-	{                                 \
-		n "(GB/s)", K_BW, e, 0, k \
+#define PIPE(n, e) { n "_time(us)", K_TIME, e, 0, 0, false }, RATIO(n, e)
+#define BW(n, e, k)                              \
+	{                                        \
+		n "(GB/s)", K_BW, e, 0, k, false \
 	}
-#define COUNT(n, e)                 \
-	{                           \
-		n, K_COUNT, e, 0, 0 \
+#define COUNT(n, e)                        \
+	{                                  \
+		n, K_COUNT, e, 0, 0, false \
 	}
-#define ICACHE                                              \
-	{                                                   \
-		"icache_miss_rate", K_ICACHE, 0x55, 0x54, 0 \
+#define ICACHE                                                     \
+	{                                                          \
+		"icache_miss_rate", K_ICACHE, 0x55, 0x54, 0, false \
 	}
 
 static const struct mdef pipe_aic[] = { PIPE("mac", 0xa),
@@ -74,8 +79,8 @@ static const struct mdef pipe_aiv[] = {
 	PIPE("vec", 0x8), PIPE("scalar", 0x9), PIPE("mte2", 0xc), PIPE("mte3", 0xd), ICACHE, END
 };
 static const struct mdef exct_aic[] = {
-	{ "mac_time(us)", K_TIME2, 0x416, 0x417, 0 },
-	{ "mac_ratio", K_RATIO2, 0x416, 0x417, 0 },
+	{ "mac_time(us)", K_TIME2, 0x416, 0x417, 0, false },
+	{ "mac_ratio", K_RATIO2, 0x416, 0x417, 0, false },
 	PIPE("scalar", 0x9),
 	PIPE("mte1", 0x302),
 	PIPE("mte2", 0xc),
@@ -89,7 +94,7 @@ static const struct mdef exct_aic[] = {
  * mte1_ratio_extra ratios it renames.
  */
 static const struct mdef exct_aiv[] = {
-	{ "mac_ratio", K_RATIO2, 0x416, 0x417, 0 },
+	{ "mac_ratio", K_RATIO2, 0x416, 0x417, 0, false },
 	PIPE("scalar", 0x9),
 	RATIO("mte1", 0x302),
 	PIPE("mte2", 0xc),
@@ -98,14 +103,14 @@ static const struct mdef exct_aiv[] = {
 };
 static const struct mdef arith_aic[] = { RATIO("mac_fp16", 0x49),
 					 RATIO("mac_int8", 0x4a),
-					 { "cube_fops", K_CUBE_FOPS, 0x49, 0x4a, 0 },
+					 { "cube_fops", K_CUBE_FOPS, 0x49, 0x4a, 0, false },
 					 END };
 static const struct mdef arith_aiv[] = {
 	RATIO("vec_fp32", 0x4b),
-	{ "vec_fp16_ratio", K_RATIO2, 0x4c, 0x4d, 0 },
+	{ "vec_fp16_ratio", K_RATIO2, 0x4c, 0x4d, 0, false },
 	RATIO("vec_int32", 0x4e),
 	RATIO("vec_misc", 0x4f),
-	{ "vector_fops", K_VECTOR_FOPS, 0x4c, 0x4d, 0 },
+	{ "vector_fops", K_VECTOR_FOPS, 0x4c, 0x4d, 0, false },
 	END,
 };
 static const struct mdef mem_aic[] = { BW("l1_read_bw", 0x31, 256.0 * 16.0),
@@ -143,6 +148,103 @@ static const struct mdef l2[] = { COUNT("write_cache_hit", 0x500),
 				  COUNT("r1_read_cache_miss_allocate", 0x50a),
 				  END };
 
+/*
+ * Chip 7: msprof's AICORE_METRICS_LIST order, the V1_1 chips' unsupported
+ * columns N/A (viewer/chip_model_function/chip_model_decorators.py)
+ */
+#define NA_PIPE(n, e)                              \
+	{ n "_time(us)", K_TIME, e, 0, 0, true },  \
+	{                                          \
+		n "_ratio", K_RATIO, e, 0, 0, true \
+	}
+#define NA_RATIO(n, e)                             \
+	{                                          \
+		n "_ratio", K_RATIO, e, 0, 0, true \
+	}
+#define NA_BW(n, e, k)                          \
+	{                                       \
+		n "(GB/s)", K_BW, e, 0, k, true \
+	}
+#define MEMBOUND                                           \
+	{                                                  \
+		"memory_bound", K_MEMBOUND, 0, 0, 0, false \
+	}
+static const struct mdef v11_pipe[] = {
+	NA_PIPE("vec", 0x8),
+	PIPE("mac", 0xa),
+	PIPE("scalar", 0x9),
+	PIPE("mte1", 0xb),
+	PIPE("mte2", 0xc),
+	PIPE("mte3", 0xd),
+	ICACHE,
+	MEMBOUND,
+	END,
+};
+static const struct mdef v11_pipe_exe[] = {
+	PIPE("vec_exe", 0x12c),
+	{ "mac_exe_time(us)", K_TIME2, 0x49, 0x4a, 0, false },
+	{ "mac_exe_ratio", K_RATIO2, 0x49, 0x4a, 0, false },
+	PIPE("scalar_exe", 0x9),
+	PIPE("mte1_exe", 0x302),
+	PIPE("mte2_exe", 0xc),
+	PIPE("mte3_exe", 0xd),
+	PIPE("fixpipe_exe", 0x303),
+	MEMBOUND,
+	END,
+};
+static const struct mdef v11_arith[] = {
+	RATIO("mac_fp16", 0x49),
+	RATIO("mac_int8", 0x4a),
+	NA_RATIO("vec_fp32", 0x4b),
+	{ "vec_fp16_ratio", K_RATIO2, 0x4c, 0x4d, 0, true },
+	NA_RATIO("vec_int32", 0x4e),
+	NA_RATIO("vec_misc", 0x4f),
+	{ "cube_fops", K_CUBE_FOPS, 0x49, 0x4a, 0, false },
+	{ "vector_fops", K_VECTOR_FOPS, 0x4c, 0x4d, 0, false },
+	END,
+};
+static const struct mdef v11_mem[] = { NA_BW("ub_read_bw", 0x15, 256.0 * 4.0),
+				       NA_BW("ub_write_bw", 0x16, 256.0 * 4.0),
+				       BW("l1_read_bw", 0x31, 256.0 * 16.0),
+				       BW("l1_write_bw", 0x32, 256.0 * 8.0),
+				       BW("main_mem_read_bw", 0x12, 8.0 * 8.0),
+				       BW("main_mem_write_bw", 0x13, 8.0 * 8.0),
+				       END };
+static const struct mdef v11_l0[] = { BW("l0a_read_bw", 0x1b, 256.0 * 16.0),
+				      BW("l0a_write_bw", 0x1c, 256.0 * 16.0),
+				      BW("l0b_read_bw", 0x21, 256.0 * 8.0),
+				      BW("l0b_write_bw", 0x22, 256.0 * 8.0),
+				      BW("l0c_read_bw", 0x27, 256.0 * 8.0),
+				      NA_BW("l0c_write_bw", 0x29, 256.0 * 8.0),
+				      BW("l0c_read_bw_cube", 0x28, 256.0 * 8.0),
+				      BW("l0c_write_bw_cube", 0x2a, 256.0 * 8.0),
+				      END };
+/* 0x17f and 0x180 both count ub_read_bw_vector: msprof sums the two */
+static const struct mdef v11_ub[] = {
+	{ "ub_read_bw_vector(GB/s)", K_BW2, 0x17f, 0x180, 256.0, false },
+	BW("ub_write_bw_vector", 0x191, 256.0),
+	BW("ub_read_bw_scalar", 0x37, 128.0),
+	BW("ub_write_bw_scalar", 0x38, 128.0),
+	END,
+};
+static const struct mdef v11_cflt[] = { NA_RATIO("vec_bankgroup_cflt", 0x64),
+					NA_RATIO("vec_bank_cflt", 0x65),
+					NA_RATIO("vec_resc_cflt", 0x66), END };
+
+static const struct {
+	uint32_t group;
+	const struct mdef *cols;
+} v11_groups[] = {
+	{ VNPU_METRIC_PIPE_UTILIZATION, v11_pipe },
+	{ VNPU_METRIC_PIPE_EXECUTE_UTILIZATION, v11_pipe_exe },
+	{ VNPU_METRIC_ARITHMETIC_UTILIZATION, v11_arith },
+	{ VNPU_METRIC_MEMORY, v11_mem },
+	{ VNPU_METRIC_MEMORY_L0, v11_l0 },
+	{ VNPU_METRIC_MEMORY_UB, v11_ub },
+	{ VNPU_METRIC_RESOURCE_CONFLICT_RATIO, v11_cflt },
+	{ VNPU_METRIC_L2_CACHE, l2 },
+};
+
 /* the columns of each group msprof parses (its names: metric_names.c) */
 static const struct {
 	uint32_t group;
@@ -179,10 +281,43 @@ static int ev_index(const uint32_t *ev, uint32_t n, uint32_t id)
 	return -1;
 }
 
+static int col_index(const struct npa_metrics *m, const char *name)
+{
+	for (unsigned int i = 0; i < m->n; i++)
+		if (!strcmp(m->name[i], name))
+			return (int)i;
+	return -1;
+}
+
+/* memory_bound's operands: the ratios of PipeUtilization or of PipelineExecuteUtilization */
+static bool set_membound(struct npa_metrics *m)
+{
+	static const char *const names[2][3] = { { "mte2_ratio", "vec_ratio", "mac_ratio" },
+						 { "mte2_exe_ratio", "vec_exe_ratio",
+						   "mac_exe_ratio" } };
+
+	for (int v = 0; v < 2; v++) {
+		int i0 = col_index(m, names[v][0]), i1 = col_index(m, names[v][1]),
+		    i2 = col_index(m, names[v][2]);
+
+		if (i0 >= 0 && i1 >= 0 && i2 >= 0) {
+			m->mb[0] = (int8_t)i0;
+			m->mb[1] = (int8_t)i1;
+			m->mb[2] = (int8_t)i2;
+			return true;
+		}
+	}
+	return false;
+}
+
+/*
+ * The columns of one side (@aiv), or with m->flat of every record: "aic_"
+ * / "aiv_" before each name but the first, or no prefix when flat.
+ */
 static bool add_side(struct npa_metrics *m, const struct mdef *defs, bool aiv, const uint32_t *ev,
 		     uint32_t n_ev)
 {
-	const char *pre = aiv ? "aiv_" : "aic_";
+	const char *pre = m->flat ? "" : aiv ? "aiv_" : "aic_";
 
 	if (m->n + 2 > NPA_MCOL_MAX)
 		return false;
@@ -195,18 +330,50 @@ static bool add_side(struct npa_metrics *m, const struct mdef *defs, bool aiv, c
 	m->ev[m->n] = m->ev2[m->n] = -1;
 	m->aiv[m->n++] = aiv;
 	for (const struct mdef *d = defs; d->name; d++) {
-		int e = ev_index(ev, n_ev, d->ev), e2 = d->ev2 ? ev_index(ev, n_ev, d->ev2) : -1;
+		int e = d->kind == K_MEMBOUND ? -1 : ev_index(ev, n_ev, d->ev),
+		    e2 = d->ev2 ? ev_index(ev, n_ev, d->ev2) : -1;
 
-		if (m->n == NPA_MCOL_MAX || e < 0 || (d->ev2 && e2 < 0 && d->kind != K_VECTOR_FOPS))
+		if (m->n == NPA_MCOL_MAX || (e < 0 && d->kind != K_MEMBOUND) ||
+		    (d->ev2 && e2 < 0 && d->kind != K_VECTOR_FOPS))
+			return false;
+		if (d->kind == K_MEMBOUND && !set_membound(m))
 			return false;
 		snprintf(m->name[m->n], sizeof(m->name[0]), "%s%s", pre, d->name);
 		m->kind[m->n] = d->kind;
 		m->k[m->n] = d->k;
 		m->ev[m->n] = (int8_t)e;
 		m->ev2[m->n] = (int8_t)e2;
+		m->na[m->n] = d->na;
 		m->aiv[m->n++] = aiv;
 	}
 	return true;
+}
+
+/* chip 7: one set of columns from the AIC events, for AIC and AIV records alike */
+static void init_flat(struct npa_metrics *m, const struct npa_dev_cfg *c, struct npx_warn *w)
+{
+	uint32_t group = npuprof_metric_group(c->aic_metrics, false);
+	const struct mdef *cols = NULL;
+
+	for (size_t i = 0; i < NPX_ARRAY_SIZE(v11_groups); i++)
+		if (v11_groups[i].group == group)
+			cols = v11_groups[i].cols;
+	if (!cols) {
+		npx_warn(w,
+			 "device_%u: metric group %s is not supported on chip %u: no PMU columns",
+			 c->id, c->aic_metrics, c->chip_id);
+		return;
+	}
+	m->flat = true;
+	if (!add_side(m, cols, false, c->aic_events, c->n_aic_events)) {
+		npx_warn(w,
+			 "device_%u: the events programmed do not match metric group %s:"
+			 " no PMU columns, as msprof writes none",
+			 c->id, c->aic_metrics);
+		memset(m, 0, sizeof(*m));
+		return;
+	}
+	m->cube_util = col_index(m, "mac_ratio") >= 0;
 }
 
 void npa_metrics_init(struct npa_metrics *m, const struct npa_dev_cfg *c, struct npx_warn *w)
@@ -216,6 +383,10 @@ void npa_metrics_init(struct npa_metrics *m, const struct npa_dev_cfg *c, struct
 	memset(m, 0, sizeof(*m));
 	if (!c->aic_metrics[0] || !c->n_aic_events)
 		return;
+	if (npa_chip_v1_1(c)) {
+		init_flat(m, c, w);
+		return;
+	}
 	aic = group_side(c->aic_metrics, false);
 	aiv = group_side(c->aiv_metrics[0] ? c->aiv_metrics : c->aic_metrics, true);
 	if (!aic || !aiv) {
@@ -255,7 +426,7 @@ static double ratio(const uint64_t *pmu, int e, double t)
 }
 
 /* fp16 128 and 64 lanes, fp32, int32, misc: the ops per cycle of each */
-static double vector_fops(const struct npa_dev_cfg *c, const uint64_t *v, double t)
+static double vector_fops(const uint32_t *ev, uint32_t n_ev, const uint64_t *v, double t)
 {
 	static const struct {
 		uint16_t ev;
@@ -264,7 +435,7 @@ static double vector_fops(const struct npa_dev_cfg *c, const uint64_t *v, double
 	double sum = 0;
 
 	for (size_t i = 0; i < NPX_ARRAY_SIZE(parts); i++) {
-		int e = ev_index(c->aiv_events, c->n_aiv_events, parts[i].ev);
+		int e = ev_index(ev, n_ev, parts[i].ev);
 
 		if (e < 0)
 			return 0;
@@ -284,19 +455,25 @@ static double total_time(double cycles, double f, uint32_t b, uint32_t c)
 	return npx_py_round(v, 2);
 }
 
+static double bw(const uint64_t *v, int e, double k, double t, double f)
+{
+	/* pipe * scale is a power of two: one product is exact */
+	return t && f ? 1.0 * (double)v[e] * k / (t / f) / 8589934592.0 : 0;
+}
+
 char *npa_metrics_row(const struct npa_metrics *m, const struct npa_dev_cfg *c,
 		      const struct npa_pmu *pmu, uint32_t block_num, uint32_t mix_block_num,
 		      double dur_ns, char *p)
 {
 	static const uint64_t zeros[VNPU_PMU_COUNTERS];
-	double f = c->aic_mhz * 1e6, mac_ratio = 0, aic_cycles = 0;
+	double f = c->aic_mhz * 1e6, mac_ratio = 0, aic_cycles = 0, vals[NPA_MCOL_MAX] = { 0 };
 
 	(void)mix_block_num;
 	for (unsigned int i = 0; i < m->n; i++) {
-		bool mine = pmu && pmu->aiv == m->aiv[i];
+		bool mine = pmu && (m->flat || pmu->aiv == m->aiv[i]);
 		const uint64_t *v = mine ? pmu->pmu : zeros;
 		double t = mine ? (double)pmu->total : 0, tt, x = 0;
-		uint32_t cores = m->aiv[i] ? c->aiv_num : c->ai_core_num;
+		uint32_t cores = m->aiv[i] && !m->flat ? c->aiv_num : c->ai_core_num;
 		int e = m->ev[i], e2 = m->ev2[i];
 
 		*p++ = ',';
@@ -332,8 +509,10 @@ char *npa_metrics_row(const struct npa_metrics *m, const struct npa_dev_cfg *c,
 				x = x / ratio(v, e2, t);
 			break;
 		case K_BW:
-			/* pipe * scale is a power of two: one product is exact */
-			x = t && f ? 1.0 * (double)v[e] * m->k[i] / (t / f) / 8589934592.0 : 0;
+			x = bw(v, e, m->k[i], t, f);
+			break;
+		case K_BW2:
+			x = bw(v, e, m->k[i], t, f) + bw(v, e2, m->k[i], t, f);
 			break;
 		case K_COUNT:
 			x = 1.0 * (double)v[e];
@@ -343,13 +522,27 @@ char *npa_metrics_row(const struct npa_metrics *m, const struct npa_dev_cfg *c,
 			    ratio(v, e2, t) * t * 16 * 16 * 32 * 2;
 			break;
 		case K_VECTOR_FOPS:
-			x = vector_fops(c, v, t);
+			x = m->flat ? vector_fops(c->aic_events, c->n_aic_events, v, t)
+				    : vector_fops(c->aiv_events, c->n_aiv_events, v, t);
 			break;
+		case K_MEMBOUND: {
+			/* msprof's add_mem_bound, on the ratios as the report rounded them */
+			double d =
+				vals[m->mb[1]] > vals[m->mb[2]] ? vals[m->mb[1]] : vals[m->mb[2]];
+
+			if (d == 0) {
+				*p++ = '0';
+				continue;
+			}
+			p = npx_py_repr(p, npx_py_round(vals[m->mb[0]] / d, 3));
+			continue;
+		}
 		}
 		x = npx_sqlite_round(x, 3);
-		if (!strcmp(m->name[i], "aic_mac_ratio"))
+		vals[i] = x;
+		if (!strcmp(m->name[i], m->flat ? "mac_ratio" : "aic_mac_ratio"))
 			mac_ratio = x;
-		p = npx_py_repr(p, x);
+		p = m->na[i] ? npx_lit(p, "N/A") : npx_py_repr(p, x);
 	}
 	if (m->cube_util) {
 		*p++ = ',';

@@ -24,7 +24,7 @@ static const struct {
 	{ "MemoryUB", VNPU_METRIC_MEMORY_UB, true, false },
 	{ "PipeUtilization", VNPU_METRIC_PIPE_UTILIZATION, true, false },
 	{ "ResourceConflictRatio", VNPU_METRIC_RESOURCE_CONFLICT_RATIO, true, false },
-	{ "PipeExecuteUtilization", VNPU_METRIC_PIPE_EXECUTE_UTILIZATION, false, false },
+	{ "PipelineExecuteUtilization", VNPU_METRIC_PIPE_EXECUTE_UTILIZATION, false, false },
 	{ "MemoryAccess", VNPU_METRIC_MEMORY_ACCESS, false, false },
 	/* A2/A3 name the AIC side of PipeUtilization after its event list */
 	{ "PipeUtilizationExct", VNPU_METRIC_PIPE_UTILIZATION, false, true },

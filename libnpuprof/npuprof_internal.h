@@ -1422,6 +1422,7 @@ struct npa_clock {
 /**
  * struct npa_dev_cfg - one device_N folder's configuration
  * @id: N.
+ * @chip_id: info.json.N "platform_version" (msprof's chip id).
  * @pid: info.json.N "pid" (the timeline's process ids derive from it).
  * @hwts_hz: DeviceInfo[0].hwts_frequency in Hz.
  * @aic_mhz: DeviceInfo[0].aic_frequency in MHz.
@@ -1447,6 +1448,7 @@ struct npa_clock {
  */
 struct npa_dev_cfg {
 	uint32_t id;
+	uint32_t chip_id;
 	long pid;
 	double hwts_hz;
 	double aic_mhz;
@@ -1480,6 +1482,21 @@ struct npa_host_cfg {
 	bool level0;
 	struct npa_clock clock;
 };
+
+/*
+ * The chips whose records the export reads as theirs: 5 (Atlas A2/A3) and
+ * 7 (Atlas 200I/500 A2); any other is read as chip 5. Chip 7 derives its
+ * PMU columns as the V1_1 chips do (docs/msprof-parser.md section 11).
+ */
+static inline bool npa_chip_read(uint32_t chip)
+{
+	return chip == 5 || chip == 7;
+}
+
+static inline bool npa_chip_v1_1(const struct npa_dev_cfg *c)
+{
+	return c->chip_id == 7;
+}
 
 int npa_host_cfg_load(const char *dir, struct npa_host_cfg *c, struct npx_warn *w,
 		      struct npuprof_error *err);
@@ -1991,6 +2008,9 @@ void npa_dev_free(struct npa_dev *d);
  * @ev2: a second counter, or -1.
  * @k: a bandwidth's pipe width times its scale.
  * @aiv: the column is of the AIV side.
+ * @na: the column is computed but printed N/A (chip 7).
+ * @flat: one set of columns for every record, AIC or AIV (chip 7).
+ * @mb: the columns memory_bound divides: mte2, vec and mac ratios.
  * @cube_util: cube_utilization(%) ends the row.
  */
 struct npa_metrics {
@@ -2001,6 +2021,9 @@ struct npa_metrics {
 	int8_t ev[NPA_MCOL_MAX];
 	int8_t ev2[NPA_MCOL_MAX];
 	bool aiv[NPA_MCOL_MAX];
+	bool na[NPA_MCOL_MAX];
+	bool flat;
+	int8_t mb[3];
 	bool cube_util;
 };
 

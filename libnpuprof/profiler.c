@@ -136,7 +136,7 @@ int npuprof_parse_metrics(const char *metrics, uint32_t level, uint32_t *out,
 	char keys[160];
 
 	if (!metrics || !*metrics) {
-		*out = VNPU_METRIC_NONE; /* the device default: PipeUtilization at L1/L2 */
+		*out = VNPU_METRIC_NONE; /* the product's default at L1/L2 (uapi/vnpu_prof.h) */
 		return 0;
 	}
 	/* the adapter checks this before the name: any value at L0 */

@@ -272,7 +272,8 @@ TEST(sync_timeouts_are_polls)
 /*
  * Every product the Profiler supports (VNPU_CAP_SCOPED_PROFILING), every
  * level and metric group it takes. The A2 is the module's default; the others reload the module
- * with product=@product.
+ * with product=@product. The 200I/500 A2 has no Profiler: its variants
+ * profile the same ops under global profiling (npuprof run's way).
  */
 FIXTURE(levels)
 {
@@ -290,6 +291,7 @@ FIXTURE_VARIANT(levels)
 	const char *level;
 	const char *metrics;
 	const char *column; /* a column the group brings ("," first: unprefixed), or NULL */
+	bool global; /* PROFILING_MODE in a child process, not the Profiler */
 };
 
 #define LV_ONE(prod, key, pname, id, l, m, c)                                             \
@@ -326,12 +328,36 @@ FIXTURE_VARIANT(levels)
 	       ",vec_bank_cflt_ratio");                                                       \
 	LV_ONE(prod, key, pname, l2, "L2", "", ",mac_ratio")
 
+/*
+ * The 200I/500 A2 (chip 7): unprefixed columns from one event list on AIC
+ * and AIV alike; its default group is PipelineExecuteUtilization.
+ */
+#define LV_G(prod, key, pname, id, l, m, c)                                               \
+	FIXTURE_VARIANT_ADD(levels, prod##_##id)                                          \
+	{                                                                                 \
+		.name = #prod "-" #id, .product = key, .product_name = pname, .level = l, \
+		.metrics = m, .column = c, .global = true,                                \
+	}
+#define LV_V11(prod, key, pname)                                                            \
+	LV_G(prod, key, pname, l0, "L0", "", NULL);                                         \
+	LV_G(prod, key, pname, l1_default, "L1", "", ",vec_exe_ratio");                     \
+	LV_G(prod, key, pname, l1_arith, "L1", "ArithmeticUtilization", ",cube_fops");      \
+	LV_G(prod, key, pname, l1_pipe, "L1", "PipeUtilization", ",memory_bound");          \
+	LV_G(prod, key, pname, l1_memory, "L1", "Memory", ",main_mem_read_bw(GB/s)");       \
+	LV_G(prod, key, pname, l1_memory_l0, "L1", "MemoryL0", ",l0a_read_bw(GB/s)");       \
+	LV_G(prod, key, pname, l1_memory_ub, "L1", "MemoryUB", ",ub_read_bw_vector(GB/s)"); \
+	LV_G(prod, key, pname, l1_conflict, "L1", "ResourceConflictRatio",                  \
+	     ",vec_bank_cflt_ratio");                                                       \
+	LV_G(prod, key, pname, l1_l2cache, "L1", "L2Cache", ",write_cache_hit");            \
+	LV_G(prod, key, pname, l2, "L2", "", ",vec_exe_ratio")
+
 LV_BASE(a2, NULL, "Atlas A2 training");
 LV_L2CACHE(a2, NULL, "Atlas A2 training");
 LV_BASE(a3, "a3", "Atlas A3");
 LV_L2CACHE(a3, "a3", "Atlas A3");
 LV_BASE(p350, "350", "Atlas 350");
 LV_FLAT(p910, "910", "Atlas training series");
+LV_V11(p200i, "200i-a2", "Atlas 200I/500 A2");
 
 FIXTURE_SETUP(levels)
 {
@@ -367,29 +393,94 @@ FIXTURE_TEARDOWN(levels)
  * folder is kept under /vnpu-results/layout/@keep when the VM runner
  * collects results, for make check-msprof.
  */
-static void files_and_headers(struct __test_metadata *_metadata, struct npuprof_dev *dev,
-			      uint32_t stream, const char *dir, const char *level,
-			      const char *metrics, const char *column, const char *keep)
+/* four ops (AI Core, AI Vector Core, AI CPU) on @stream; 0 or the first error */
+static int four_ops(struct npuprof_dev *dev, uint32_t stream)
 {
 	uint64_t dims[3] = { 4, 128, 256 };
-	char prof[PATH_MAX], path[PATH_MAX], header[8192];
 	struct vnpu_task t[4];
+	int ret;
+
+	ret = npuprof_op_matmul(dev, &t[0], "mm", stream, 512, 256, 512, VNPU_DT_FLOAT16);
+	if (!ret)
+		ret = npuprof_op_add(dev, &t[1], "add", stream, 3, dims, VNPU_DT_FLOAT16);
+	if (!ret)
+		ret = npuprof_op_softmax(dev, &t[2], "softmax", stream, 3, dims, VNPU_DT_FLOAT);
+	if (!ret)
+		ret = npuprof_op_relu(dev, &t[3], "relu", stream, 3, dims, VNPU_DT_FLOAT16);
+	if (ret)
+		return ret;
+	t[3].task_type = VNPU_TASK_AI_CPU;
+	t[3].block_num = 1;
+	ret = npuprof_launch(dev, t, 4, NULL, NULL);
+	return ret ? ret : npuprof_sync(dev, stream, 10000, NULL);
+}
+
+/*
+ * The four ops under global profiling, in a child: profiled from its
+ * npuprof_open() on, exported at its exit. Its exit status: 0, or 10 + the
+ * step that failed.
+ */
+static void four_ops_global(struct __test_metadata *_metadata, const char *dir, const char *level,
+			    const char *metrics)
+{
+	char opts[PATH_MAX + 128];
+	int status;
+	pid_t pid;
+
+	snprintf(opts, sizeof(opts),
+		 "{\"output\": \"%s\", \"level\": \"%s\", \"aic_metrics\": \"%s\"}", dir, level,
+		 metrics);
+	pid = fork();
+	ASSERT_GE(pid, 0);
+	if (pid == 0) {
+		struct npuprof_error err;
+		struct npuprof_dev *dev;
+		uint32_t stream;
+
+		setenv("PROFILING_MODE", "true", 1);
+		setenv("PROFILING_OPTIONS", opts, 1);
+		if (npuprof_open(0, &dev, &err)) {
+			fprintf(stderr, "%s\n", err.msg);
+			_exit(10);
+		}
+		if (npuprof_stream_create(dev, &stream, &err))
+			_exit(11);
+		if (four_ops(dev, stream))
+			_exit(12);
+		npuprof_close(dev);
+		exit(0); /* the export runs at exit */
+	}
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	ASSERT_TRUE(WIFEXITED(status));
+	ASSERT_EQ(0, WEXITSTATUS(status));
+}
+
+static void files_and_headers(struct __test_metadata *_metadata, struct npuprof_dev *dev,
+			      uint32_t stream, const char *dir, const char *level,
+			      const char *metrics, const char *column, const char *keep,
+			      bool global)
+{
+	char prof[PATH_MAX], path[PATH_MAX], header[8192];
 	struct npuprof_scope scope;
 	int rows;
 
-	ASSERT_EQ(0, npuprof_op_matmul(dev, &t[0], "mm", stream, 512, 256, 512, VNPU_DT_FLOAT16));
-	ASSERT_EQ(0, npuprof_op_add(dev, &t[1], "add", stream, 3, dims, VNPU_DT_FLOAT16));
-	ASSERT_EQ(0, npuprof_op_softmax(dev, &t[2], "softmax", stream, 3, dims, VNPU_DT_FLOAT));
-	ASSERT_EQ(0, npuprof_op_relu(dev, &t[3], "relu", stream, 3, dims, VNPU_DT_FLOAT16));
-	t[3].task_type = VNPU_TASK_AI_CPU;
-	t[3].block_num = 1;
-	NPUPROF_PROFILER(&scope, .level = level, .aic_metrics = metrics, .output_path = dir)
-	{
-		ASSERT_EQ(0, npuprof_launch(dev, t, 4, NULL, NULL));
-		ASSERT_EQ(0, npuprof_sync(dev, stream, 10000, NULL));
+	if (global) {
+		four_ops_global(_metadata, dir, level, metrics);
+	} else {
+		NPUPROF_PROFILER(&scope, .level = level, .aic_metrics = metrics, .output_path = dir)
+		{
+			ASSERT_EQ(0, four_ops(dev, stream));
+		}
+		ASSERT_EQ(0, scope.ret) TH_LOG("%s", scope.err.msg);
 	}
-	ASSERT_EQ(0, scope.ret) TH_LOG("%s", scope.err.msg);
 	ASSERT_EQ(0, find_prof(dir, prof, sizeof(prof)));
+	if (global) {
+		/* chip 7 writes the real layout: the STARS task logs */
+		char logs[PATH_MAX + 64];
+
+		snprintf(logs, sizeof(logs), "%s/device_0/data/stars_soc.data.0.slice_0", prof);
+		EXPECT_EQ(0, access(logs, F_OK)) TH_LOG("%s", logs);
+	}
 
 	ASSERT_EQ(0, find_output(prof, "op_summary_*.csv", path, sizeof(path)));
 	ASSERT_EQ(0, read_csv(path, header, sizeof(header), &rows));
@@ -436,7 +527,7 @@ static void files_and_headers(struct __test_metadata *_metadata, struct npuprof_
 TEST_F(levels, files_and_headers)
 {
 	files_and_headers(_metadata, self->dev, self->stream, self->dir, variant->level,
-			  variant->metrics, variant->column, variant->name);
+			  variant->metrics, variant->column, variant->name, variant->global);
 }
 
 /*

@@ -1,0 +1,157 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * libnpuprof export: the op_summary PMU columns of chip 7 (Atlas 200I/500
+ * A2), against msprof's own output. The counters are context PMU records
+ * a 200i-a2 vnpu device wrote (matmul_add under `npuprof run`), and every
+ * expected header and cell is what msprof's parser (Ascend/msprof
+ * 9ba1ac7be) wrote for that record: one set of unprefixed columns for AIC
+ * and AIV records alike, computed from the AIC event list with C =
+ * ai_core_num; the V1_1 chips' N/A list; memory_bound from the real
+ * vec_ratio; 0x17f + 0x180 summed (docs/msprof-parser.md section 11).
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "kselftest_harness.h"
+#include "npuprof_internal.h"
+
+/* the 200i-a2's DeviceInfo: 1 AIC, 1 AIV, 1250 MHz */
+static void cfg_v11(struct npa_dev_cfg *c, const char *metrics, const uint32_t *ev, uint32_t n)
+{
+	memset(c, 0, sizeof(*c));
+	c->chip_id = 7;
+	c->aic_mhz = 1250;
+	c->ai_core_num = 1;
+	c->aiv_num = 1;
+	c->hwts_hz = 48e6;
+	snprintf(c->aic_metrics, sizeof(c->aic_metrics), "%s", metrics);
+	snprintf(c->aiv_metrics, sizeof(c->aiv_metrics), "%s", metrics);
+	for (uint32_t i = 0; i < n; i++)
+		c->aic_events[i] = c->aiv_events[i] = ev[i];
+	c->n_aic_events = c->n_aiv_events = n;
+}
+
+static void header(const struct npa_metrics *m, char *buf)
+{
+	*npa_metrics_header(m, buf) = 0;
+}
+
+/* one row: a 1-block task of 10.5 us (msprof's Task Duration) */
+static void row(const struct npa_metrics *m, const struct npa_dev_cfg *c, bool aiv,
+		const uint64_t pmu[8], char *buf)
+{
+	struct npa_pmu p = { .total = 10600, .aiv = aiv };
+
+	memcpy(p.pmu, pmu, 8 * sizeof(pmu[0]));
+	*npa_metrics_row(m, c, &p, 1, 0, 10500, buf) = 0;
+}
+
+TEST(pipe_utilization)
+{
+	static const uint32_t ev[] = { 0x8, 0xa, 0x9, 0xb, 0xc, 0xd, 0x54, 0x55 };
+	static const uint64_t mm[8] = { 0, 4096, 550, 2048, 7200, 0, 694, 26 };
+	static const uint64_t add[8] = { 544, 0, 550, 0, 6400, 3200, 694, 26 };
+	struct npx_warn w = { .quiet = 1 };
+	struct npa_dev_cfg c;
+	struct npa_metrics m;
+	char buf[1024];
+
+	cfg_v11(&c, "PipeUtilization", ev, 8);
+	npa_metrics_init(&m, &c, &w);
+	EXPECT_EQ(0, w.count);
+	header(&m, buf);
+	EXPECT_STREQ(",aicore_time(us),total_cycles,vec_time(us),vec_ratio,mac_time(us),mac_ratio,"
+		     "scalar_time(us),scalar_ratio,mte1_time(us),mte1_ratio,mte2_time(us),"
+		     "mte2_ratio,mte3_time(us),mte3_ratio,icache_miss_rate,memory_bound,"
+		     "cube_utilization(%)",
+		     buf);
+	row(&m, &c, false, mm, buf);
+	EXPECT_STREQ(",8.48,10600,N/A,N/A,3.277,0.386,0.44,0.052,1.638,0.193,5.76,0.679,0.0,0.0,"
+		     "0.037,1.759,80.762",
+		     buf);
+	/* an AIV record: the same columns; memory_bound from the vec_ratio printed N/A */
+	row(&m, &c, true, add, buf);
+	EXPECT_STREQ(",8.48,10600,N/A,N/A,0.0,0.0,0.44,0.052,0.0,0.0,5.12,0.604,2.56,0.302,0.037,"
+		     "11.843,0",
+		     buf);
+	*npa_metrics_row(&m, &c, NULL, 1, 0, 10500, buf) = 0;
+	EXPECT_STREQ(",N/A,N/A,N/A,N/A,N/A,N/A,N/A,N/A,N/A,N/A,N/A,N/A,N/A,N/A,N/A,N/A,N/A", buf);
+}
+
+/* chip 7's default group: no cube_utilization, memory_bound of the _exe ratios */
+TEST(pipeline_execute_utilization)
+{
+	static const uint32_t ev[] = { 0x12c, 0x49, 0x4a, 0x9, 0x302, 0xc, 0xd, 0x303 };
+	static const uint64_t mm[8] = { 0, 4096, 0, 550, 2048, 7200, 0, 2400 };
+	static const uint64_t add[8] = { 476, 0, 0, 550, 0, 6400, 3200, 0 };
+	struct npx_warn w = { .quiet = 1 };
+	struct npa_dev_cfg c;
+	struct npa_metrics m;
+	char buf[1024];
+
+	cfg_v11(&c, "PipelineExecuteUtilization", ev, 8);
+	npa_metrics_init(&m, &c, &w);
+	header(&m, buf);
+	EXPECT_STREQ(",aicore_time(us),total_cycles,vec_exe_time(us),vec_exe_ratio,"
+		     "mac_exe_time(us),mac_exe_ratio,scalar_exe_time(us),scalar_exe_ratio,"
+		     "mte1_exe_time(us),mte1_exe_ratio,mte2_exe_time(us),mte2_exe_ratio,"
+		     "mte3_exe_time(us),mte3_exe_ratio,fixpipe_exe_time(us),fixpipe_exe_ratio,"
+		     "memory_bound",
+		     buf);
+	row(&m, &c, false, mm, buf);
+	EXPECT_STREQ(",8.48,10600,0.0,0.0,3.277,0.386,0.44,0.052,1.638,0.193,5.76,0.679,0.0,0.0,"
+		     "1.92,0.226,1.759",
+		     buf);
+	row(&m, &c, true, add, buf);
+	EXPECT_STREQ(",8.48,10600,0.381,0.045,0.0,0.0,0.44,0.052,0.0,0.0,5.12,0.604,2.56,0.302,"
+		     "0.0,0.0,13.422",
+		     buf);
+}
+
+/* chip 7's own UB events; the _mte pair is not a column */
+TEST(memory_ub)
+{
+	static const uint32_t ev[] = { 0x37, 0x38, 0x1a5, 0x1a6, 0x17f, 0x180, 0x191 };
+	static const uint64_t mm[8] = { 0 };
+	static const uint64_t add[8] = { 137, 68, 1024, 2048, 2176, 2176, 4352, 0 };
+	struct npx_warn w = { .quiet = 1 };
+	struct npa_dev_cfg c;
+	struct npa_metrics m;
+	char buf[1024];
+
+	cfg_v11(&c, "MemoryUB", ev, 7);
+	npa_metrics_init(&m, &c, &w);
+	header(&m, buf);
+	EXPECT_STREQ(
+		",aicore_time(us),total_cycles,ub_read_bw_vector(GB/s),ub_write_bw_vector(GB/s),"
+		"ub_read_bw_scalar(GB/s),ub_write_bw_scalar(GB/s)",
+		buf);
+	row(&m, &c, false, mm, buf);
+	EXPECT_STREQ(",8.48,10600,0.0,0.0,0.0,0.0", buf);
+	row(&m, &c, true, add, buf);
+	EXPECT_STREQ(",8.48,10600,15.295,15.295,0.241,0.119", buf);
+}
+
+/*
+ * The A2's MemoryUB events on chip 7 (0x43 where chip 7 counts 0x17f), and
+ * a group chip 7 has no columns for: no PMU columns and a warning, never
+ * columns computed from the wrong counters.
+ */
+TEST(events_not_of_the_group)
+{
+	static const uint32_t ev[] = { 0x10, 0x13, 0x37, 0x38, 0x3d, 0x3e, 0x43, 0x44 };
+	struct npx_warn w = { .quiet = 1 };
+	struct npa_dev_cfg c;
+	struct npa_metrics m;
+
+	cfg_v11(&c, "MemoryUB", ev, 8);
+	npa_metrics_init(&m, &c, &w);
+	EXPECT_EQ(0, m.n);
+	EXPECT_EQ(1, w.count);
+	cfg_v11(&c, "MemoryAccess", ev, 8);
+	npa_metrics_init(&m, &c, &w);
+	EXPECT_EQ(0, m.n);
+	EXPECT_EQ(2, w.count);
+}
+
+TEST_HARNESS_MAIN
