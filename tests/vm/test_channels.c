@@ -10,7 +10,9 @@
  * task's start and end logs lost together or not at all. Also debugfs
  * vnpuN/bench_tasks, the producer of bench/ring_transport.c.
  */
+#include <signal.h>
 #include <sys/mman.h>
+#include <sys/wait.h>
 
 #include "kselftest_harness.h"
 #include "vm/vnpu_test.h"
@@ -311,6 +313,44 @@ TEST(bench_tasks_loss_is_exact)
 	ASSERT_EQ(0, vnpu_prof_stats(c.fd, &st));
 	EXPECT_EQ(2002, st.produced);
 	EXPECT_EQ(2000 - PAGE / 64, st.lost);
+	EXPECT_EQ(0, vnpu_prof_stop(c.fd));
+	chans_end(&c);
+}
+
+/*
+ * A fatal signal ends a long bench_tasks write (vnpu_hwrec_bench()'s
+ * -EINTR): the writer dies at once, not after 16M tasks, the producer
+ * stops, and the session goes on.
+ */
+TEST(bench_tasks_stops_on_a_fatal_signal)
+{
+	struct chans c = { 0 };
+	__u64 before, after;
+	int status;
+	pid_t pid;
+
+	if (access(BENCH_TASKS, F_OK))
+		SKIP(return, "no " BENCH_TASKS " (debugfs not mounted?)");
+	ASSERT_EQ(0, chans_start(&c, 0, VNPU_PROF_L1, 1));
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (pid == 0)
+		_exit(bench_tasks("16777216") ? 1 : 0);
+	/* let it run, then kill it mid-write */
+	while (chan(&c, VNPU_CH_ACSQ)->produced < 1000)
+		usleep(1000);
+	ASSERT_EQ(0, kill(pid, SIGKILL));
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	ASSERT_TRUE(WIFSIGNALED(status)) TH_LOG("the write finished: status %d", status);
+	EXPECT_EQ(SIGKILL, WTERMSIG(status));
+	before = chan(&c, VNPU_CH_ACSQ)->produced;
+	usleep(100 * 1000);
+	after = chan(&c, VNPU_CH_ACSQ)->produced;
+	EXPECT_EQ(before, after) TH_LOG("the producer ran on after its writer died");
+	EXPECT_LT(after, 2ull * 16777216);
+	/* the session still takes records, and counts them all */
+	ASSERT_EQ(0, bench_tasks("1"));
+	EXPECT_EQ(after + 2, chan(&c, VNPU_CH_ACSQ)->produced);
 	EXPECT_EQ(0, vnpu_prof_stop(c.fd));
 	chans_end(&c);
 }
