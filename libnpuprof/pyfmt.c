@@ -1037,11 +1037,69 @@ static int mag_cmp(const struct plain_dec *x, const struct plain_dec *y)
 	return 0;
 }
 
+/*
+ * @s without its exponent, as Decimal(@s) holds it: "1.5e+20" is
+ * 150000000000000000000 (float reprs past 1e16 have one). @s itself when
+ * it has none, or one too large to write out in @len.
+ */
+static const char *plain_of(const char *s, char *buf, size_t len)
+{
+	const char *e = strpbrk(s, "eE"), *p = s;
+	char digits[64];
+	size_t nd = 0, out = 0;
+	long point = 0, x;
+
+	if (!e)
+		return s;
+	x = strtol(e + 1, NULL, 10);
+	if (*p == '-' || *p == '+')
+		buf[out++] = *p++;
+	for (; p < e && nd < sizeof(digits); p++) {
+		if (*p == '.') {
+			point = (long)nd;
+			continue;
+		}
+		if (*p < '0' || *p > '9')
+			return s;
+		digits[nd++] = *p;
+	}
+	if (p < e || !nd)
+		return s;
+	if (!strchr(s, '.') || strchr(s, '.') > e)
+		point = (long)nd;
+	point += x;
+	if (point < -300 || point > 300 || (size_t)labs(point) + nd + 4 > len)
+		return s;
+	if (point <= 0) {
+		buf[out++] = '0';
+		buf[out++] = '.';
+		for (long i = 0; i < -point; i++)
+			buf[out++] = '0';
+		memcpy(buf + out, digits, nd);
+		out += nd;
+	} else if ((size_t)point >= nd) {
+		memcpy(buf + out, digits, nd);
+		out += nd;
+		for (long i = (long)nd; i < point; i++)
+			buf[out++] = '0';
+	} else {
+		memcpy(buf + out, digits, (size_t)point);
+		out += (size_t)point;
+		buf[out++] = '.';
+		memcpy(buf + out, digits + point, nd - (size_t)point);
+		out += nd - (size_t)point;
+	}
+	buf[out] = 0;
+	return buf;
+}
+
 int npx_py_decimal_cmp_float(const char *a, double b)
 {
-	char exact[400];
+	char exact[400], expanded[400];
 	struct plain_dec x, y;
 	int zx, zy, c;
+
+	a = plain_of(a, expanded, sizeof(expanded));
 
 	/* the common case: a positive integral b (collectionTimeBegin), no printing */
 	plain_dec(a, &x);

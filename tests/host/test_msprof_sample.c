@@ -161,4 +161,52 @@ TEST_F(sample, outputs_equal_msprofs)
 	EXPECT_NE(0, access(path, F_OK)) TH_LOG("%s exists without HCCL records", path);
 }
 
+static size_t count(const char *hay, const char *needle)
+{
+	size_t n = 0;
+
+	for (const char *p = hay; (p = strstr(p, needle)); p += strlen(needle))
+		n++;
+	return n;
+}
+
+/*
+ * A collection clock past 2^64 microseconds (1e20, another machine's or a
+ * corrupt start_info): the timeline's times no longer fit the integer
+ * fast path, and the AI Core Freq fills are floats msprof writes as
+ * "1e+20". What msprof wrote from this folder (checked with
+ * tools/msprof-compare.py at 9ba1ac7be: every file equal): the CANN
+ * events at their Decimal times, 1001 AI Core Freq events (the start,
+ * 999 fills of one ms, the end).
+ */
+TEST_F(sample, a_clock_past_2_64_microseconds)
+{
+	struct npuprof_export_opts opts = { .sz = sizeof(opts), .timestamp = TS, .quiet = 1 };
+	char cmd[8 * PATH_MAX], path[2 * PATH_MAX];
+	struct npuprof_error err;
+	size_t n;
+	char *tl;
+
+	if (!self->have)
+		return;
+	snprintf(cmd, sizeof(cmd),
+		 "cd %s && sed -i 's/\"collectionTimeBegin\": \"[0-9]*\"/\"collectionTimeBegin\":"
+		 " \"100000000000000000000\"/' host/start_info device_0/start_info.0 && sed -i"
+		 " 's/\"collectionTimeEnd\": \"[0-9]*\"/\"collectionTimeEnd\":"
+		 " \"100000000000001000000\"/' host/end_info device_0/end_info.0",
+		 self->prof);
+	ASSERT_EQ(0, system(cmd));
+	ASSERT_EQ(0, npuprof_export(self->prof, &opts, &err)) TH_LOG("%s", err.msg);
+	snprintf(path, sizeof(path), "%s/mindstudio_profiler_output/msprof_" TS ".json",
+		 self->prof);
+	tl = slurp(path, &n);
+	ASSERT_NE(NULL, tl);
+	EXPECT_NE(NULL, strstr(tl, "\"ts\": \"100000000000000010000.000\""));
+	EXPECT_EQ(1001, count(tl, "{\"name\": \"AI Core Freq\", \"ts\""));
+	EXPECT_NE(NULL, strstr(tl, "{\"name\": \"AI Core Freq\", \"ts\": \"1e+20\""));
+	EXPECT_NE(NULL,
+		  strstr(tl, "{\"name\": \"AI Core Freq\", \"ts\": \"100000000000001000000\""));
+	free(tl);
+}
+
 TEST_HARNESS_MAIN
