@@ -934,9 +934,15 @@ int npuprof_collector_add(struct npuprof_collector *c, unsigned int dev_id,
 	ps.wakeup_bytes = ps.ring_pages * (uint32_t)sysconf(_SC_PAGESIZE) / 4;
 	if (ioctl(d->fd, VNPU_IOC_PROF_START, &ps)) {
 		ret = -errno;
-		npuprof_set_error(err, ret, "%s: cannot start profiling: %s%s", path,
-				  strerror(-ret),
-				  ret == -EBUSY ? " (a session is active on the device)" : "");
+		if (ret == -EOPNOTSUPP && (ps.flags & VNPU_PROF_F_METRIC_GROUP))
+			npuprof_set_error(err, ret,
+					  "%s: cannot start profiling: %s has no metric group %s",
+					  path, info.product_name,
+					  npuprof_metrics_name(c->opts.metric_group));
+		else
+			npuprof_set_error(
+				err, ret, "%s: cannot start profiling: %s%s", path, strerror(-ret),
+				ret == -EBUSY ? " (a session is active on the device)" : "");
 		goto err_close;
 	}
 	ret = map_ring(d, &ps);

@@ -10,7 +10,8 @@
  *                Profiler's output_path "")
  *   level        "L0", "L1" or "L2"; or, msprof style:
  *   task_time    "l0", "l1" ("on"), "l2"; "off" is not supported
- *   aic_metrics  a metric group, as the Profiler's
+ *   aic_metrics  a metric group by msprof's name: the Profiler's seven,
+ *                PipelineExecuteUtilization and MemoryAccess
  *   aicpu, runtime_api   "on" raises the level to L2
  * Unknown keys are ignored (msprof has many); bad values are errors that
  * make npuprof_open() fail with a message.
@@ -134,7 +135,7 @@ int npuprof_global_parse(const char *json, struct npuprof_collect_opts *co, char
 	if (!ret && on && !strcmp(on, "on") && co->level < VNPU_PROF_L2)
 		co->level = VNPU_PROF_L2;
 	if (!ret)
-		ret = npuprof_parse_metrics(metrics, co->level, &co->metric_group, err);
+		ret = npuprof_parse_metrics(metrics, co->level, true, &co->metric_group, err);
 	if (!ret)
 		ret = npuprof_output_dir(output, "PROFILING_OPTIONS output", "output", dir, err);
 	co->output_dir = dir;

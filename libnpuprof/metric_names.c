@@ -39,6 +39,23 @@ uint32_t npuprof_metric_group(const char *name, bool profiler_keys_only)
 	return VNPU_METRIC_NONE;
 }
 
+uint32_t npuprof_metric_group_msprof(const char *name)
+{
+	/* every group by its own name; PipeUtilizationExct is sample.json's, not an option */
+	return npuprof_metric_exct(name) ? VNPU_METRIC_NONE : npuprof_metric_group(name, false);
+}
+
+void npuprof_metric_msprof_keys(char *buf, size_t len)
+{
+	size_t n = 0;
+
+	buf[0] = '\0';
+	for (size_t i = 0; i < NPX_ARRAY_SIZE(groups) && n < len; i++)
+		if (!groups[i].exct)
+			n += (size_t)snprintf(buf + n, len - n, "%s%s", n ? ", " : "",
+					      groups[i].name);
+}
+
 bool npuprof_metric_exct(const char *name)
 {
 	for (size_t i = 0; name && i < NPX_ARRAY_SIZE(groups); i++)

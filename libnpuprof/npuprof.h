@@ -38,7 +38,7 @@ extern "C" {
  * libnpuprof keeps working with a newer one.
  */
 #define NPUPROF_VERSION_MAJOR 0
-#define NPUPROF_VERSION_MINOR 3
+#define NPUPROF_VERSION_MINOR 4
 #define NPUPROF_VERSION_PATCH 0
 
 unsigned int npuprof_major_version(void);
@@ -355,7 +355,7 @@ const char *npuprof_level_name(uint32_t level);
  * npuprof_metrics_parse() - an aic_metrics name, as the Profiler's option
  * @name: one of the seven groups of struct npuprof_options.aic_metrics;
  *        NULL or "" for the default (VNPU_METRIC_NONE: none at L0, the
- *        device's PipeUtilization at L1/L2).
+ *        product's default at L1/L2).
  * @level: the enum vnpu_prof_level it goes with: at L0 any name is an error.
  * @group: out: its enum vnpu_metric_group.
  * @err: filled on failure with the Profiler's message.
@@ -364,6 +364,24 @@ const char *npuprof_level_name(uint32_t level);
  */
 int npuprof_metrics_parse(const char *name, uint32_t level, uint32_t *group,
 			  struct npuprof_error *err);
+
+/**
+ * npuprof_metrics_parse_msprof() - an aic_metrics name, as msprof's
+ * --aic-metrics (and global profiling's PROFILING_OPTIONS) takes it
+ * @name: any group by its sample.json name (npuprof_metrics_name()): the
+ *        Profiler's seven, PipelineExecuteUtilization and MemoryAccess;
+ *        NULL or "" for the product's default.
+ * @level: as npuprof_metrics_parse().
+ * @group: out: its enum vnpu_metric_group.
+ * @err: filled on failure, naming @name and the names taken.
+ *
+ * Whether the device's product supports the group is the device's to say
+ * (-EOPNOTSUPP when its session starts).
+ *
+ * Return: 0, or -EINVAL (a name at L0, an unknown name, @group NULL).
+ */
+int npuprof_metrics_parse_msprof(const char *name, uint32_t level, uint32_t *group,
+				 struct npuprof_error *err);
 
 /*
  * npuprof_metrics_name() - the name of an enum vnpu_metric_group, as

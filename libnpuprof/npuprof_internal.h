@@ -181,6 +181,9 @@ void npuprof_level_names(char *buf, size_t len, bool msprof);
  * @buf.
  */
 uint32_t npuprof_metric_group(const char *name, bool profiler_keys_only);
+/* msprof's --aic-metrics names (its CLI and PROFILING_OPTIONS): every group's */
+uint32_t npuprof_metric_group_msprof(const char *name);
+void npuprof_metric_msprof_keys(char *buf, size_t len);
 bool npuprof_metric_exct(const char *name);
 const char *npuprof_metric_sample_name(uint32_t group, uint32_t chip_id, bool aiv);
 void npuprof_metric_keys(char *buf, size_t len);
@@ -242,7 +245,7 @@ void npuprof_collector_discard(struct npuprof_collector *c);
  * device default) at @level into *@out.
  */
 int npuprof_parse_level(const char *level, uint32_t *out, struct npuprof_error *err);
-int npuprof_parse_metrics(const char *metrics, uint32_t level, uint32_t *out,
+int npuprof_parse_metrics(const char *metrics, uint32_t level, bool msprof_names, uint32_t *out,
 			  struct npuprof_error *err);
 
 /*

@@ -130,10 +130,10 @@ int npuprof_parse_level(const char *level, uint32_t *out, struct npuprof_error *
 				 level, names);
 }
 
-int npuprof_parse_metrics(const char *metrics, uint32_t level, uint32_t *out,
+int npuprof_parse_metrics(const char *metrics, uint32_t level, bool msprof_names, uint32_t *out,
 			  struct npuprof_error *err)
 {
-	char keys[160];
+	char keys[256];
 
 	if (!metrics || !*metrics) {
 		*out = VNPU_METRIC_NONE; /* the product's default at L1/L2 (uapi/vnpu_prof.h) */
@@ -143,9 +143,15 @@ int npuprof_parse_metrics(const char *metrics, uint32_t level, uint32_t *out,
 	if (level == VNPU_PROF_L0)
 		return npuprof_set_error(err, -EINVAL,
 					 "Please use L1 or L2 if you want to collect aic metrics!");
-	*out = npuprof_metric_group(metrics, true);
+	*out = msprof_names ? npuprof_metric_group_msprof(metrics)
+			    : npuprof_metric_group(metrics, true);
 	if (*out != VNPU_METRIC_NONE)
 		return 0;
+	if (msprof_names) {
+		npuprof_metric_msprof_keys(keys, sizeof(keys));
+		return npuprof_set_error(err, -EINVAL, "aic_metrics '%s' is not one of: %s",
+					 metrics, keys);
+	}
 	npuprof_metric_keys(keys, sizeof(keys));
 	return npuprof_set_error(err, -EINVAL,
 				 "Profiler options: aic_metrics cannot set to: %s, should set"
@@ -177,7 +183,17 @@ NPUPROF_API int npuprof_metrics_parse(const char *name, uint32_t level, uint32_t
 	npuprof_clear_error(err);
 	if (!group)
 		return npuprof_set_error(err, -EINVAL, "npuprof_metrics_parse: group is NULL");
-	return npuprof_parse_metrics(name, level, group, err);
+	return npuprof_parse_metrics(name, level, false, group, err);
+}
+
+NPUPROF_API int npuprof_metrics_parse_msprof(const char *name, uint32_t level, uint32_t *group,
+					     struct npuprof_error *err)
+{
+	npuprof_clear_error(err);
+	if (!group)
+		return npuprof_set_error(err, -EINVAL,
+					 "npuprof_metrics_parse_msprof: group is NULL");
+	return npuprof_parse_metrics(name, level, true, group, err);
 }
 
 NPUPROF_API const char *npuprof_metrics_name(uint32_t group)
@@ -245,7 +261,8 @@ NPUPROF_API int npuprof_profiler_start_v0_2(const struct npuprof_options *user,
 	}
 	ret = npuprof_parse_level(opts->level, &co.level, err);
 	if (!ret)
-		ret = npuprof_parse_metrics(opts->aic_metrics, co.level, &co.metric_group, err);
+		ret = npuprof_parse_metrics(opts->aic_metrics, co.level, false, &co.metric_group,
+					    err);
 	if (!ret && global_conflict())
 		ret = npuprof_set_error(
 			err, -EPERM,

@@ -62,26 +62,26 @@ TEST(metrics)
 	uint32_t g;
 
 	for (int i = 0; i < 7; i++) {
-		EXPECT_EQ(0, npuprof_parse_metrics(names[i], VNPU_PROF_L1, &g, &err));
+		EXPECT_EQ(0, npuprof_parse_metrics(names[i], VNPU_PROF_L1, false, &g, &err));
 		EXPECT_EQ(groups[i], g);
-		EXPECT_EQ(0, npuprof_parse_metrics(names[i], VNPU_PROF_L2, &g, &err));
+		EXPECT_EQ(0, npuprof_parse_metrics(names[i], VNPU_PROF_L2, false, &g, &err));
 		/* a group at L0 is an error, with the TF adapter's words */
-		EXPECT_EQ(-EINVAL, npuprof_parse_metrics(names[i], VNPU_PROF_L0, &g, &err));
+		EXPECT_EQ(-EINVAL, npuprof_parse_metrics(names[i], VNPU_PROF_L0, false, &g, &err));
 		EXPECT_STREQ("Please use L1 or L2 if you want to collect aic metrics!", err.msg);
 	}
 	/* at L0 any value is that error, checked before the name */
-	EXPECT_EQ(-EINVAL, npuprof_parse_metrics("bogus", VNPU_PROF_L0, &g, &err));
+	EXPECT_EQ(-EINVAL, npuprof_parse_metrics("bogus", VNPU_PROF_L0, false, &g, &err));
 	EXPECT_STREQ("Please use L1 or L2 if you want to collect aic metrics!", err.msg);
 	/* "" means the default: none at L0, PipeUtilization at L1/L2 (device side) */
-	EXPECT_EQ(0, npuprof_parse_metrics("", VNPU_PROF_L0, &g, &err));
+	EXPECT_EQ(0, npuprof_parse_metrics("", VNPU_PROF_L0, false, &g, &err));
 	EXPECT_EQ(VNPU_METRIC_NONE, g);
-	EXPECT_EQ(0, npuprof_parse_metrics(NULL, VNPU_PROF_L1, &g, &err));
+	EXPECT_EQ(0, npuprof_parse_metrics(NULL, VNPU_PROF_L1, false, &g, &err));
 	EXPECT_EQ(VNPU_METRIC_NONE, g);
 	/* unknown groups list the valid keys, sorted as the adapter's std::map */
 	const char *bad[] = { "pipeutilization", "MemoryAccess", "Custom:0x1", "L2cache", " " };
 
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
-		EXPECT_EQ(-EINVAL, npuprof_parse_metrics(bad[i], VNPU_PROF_L1, &g, &err));
+		EXPECT_EQ(-EINVAL, npuprof_parse_metrics(bad[i], VNPU_PROF_L1, false, &g, &err));
 		snprintf(want, sizeof(want),
 			 "Profiler options: aic_metrics cannot set to: %s, should set aic_metrics"
 			 " to [ArithmeticUtilization, L2Cache, Memory, MemoryL0, MemoryUB,"
@@ -202,6 +202,17 @@ TEST_F(paths, global_options)
 	EXPECT_EQ(-EINVAL, npuprof_global_parse("{\"level\":\"L9\"}", &co, resolved, &err));
 	EXPECT_EQ(-EINVAL, npuprof_global_parse("{\"task_time\":\"l0\",\"aic_metrics\":\"Memory\"}",
 						&co, resolved, &err));
+	EXPECT_EQ(-EINVAL, npuprof_global_parse("{\"aic_metrics\":\"Fast\"}", &co, resolved, &err));
+	EXPECT_NE(NULL, strstr(err.msg, "'Fast'")) TH_LOG("%s", err.msg);
+	/* msprof's names: the groups the Profiler has no key for too */
+	snprintf(json, sizeof(json), "{\"output\":\"%s\",\"aic_metrics\":\"MemoryAccess\"}",
+		 self->dir);
+	EXPECT_EQ(0, npuprof_global_parse(json, &co, resolved, &err)) TH_LOG("%s", err.msg);
+	EXPECT_EQ(VNPU_METRIC_MEMORY_ACCESS, co.metric_group);
+	snprintf(json, sizeof(json),
+		 "{\"output\":\"%s\",\"aic_metrics\":\"PipelineExecuteUtilization\"}", self->dir);
+	EXPECT_EQ(0, npuprof_global_parse(json, &co, resolved, &err)) TH_LOG("%s", err.msg);
+	EXPECT_EQ(VNPU_METRIC_PIPE_EXECUTE_UTILIZATION, co.metric_group);
 	EXPECT_EQ(-ENOENT, npuprof_global_parse("{\"output\":\"/nonexistent/npuprof\"}", &co,
 						resolved, &err));
 }
@@ -357,6 +368,42 @@ TEST(public_level_and_metrics_calls)
 	EXPECT_EQ(VNPU_METRIC_NONE, g);
 	EXPECT_EQ(-EINVAL, npuprof_metrics_parse("Memory", VNPU_PROF_L1, NULL, &err));
 	EXPECT_EQ(0, npuprof_metrics_parse("Memory", VNPU_PROF_L1, &g, NULL));
+	/* the two groups no Profiler key selects are not the Profiler's */
+	EXPECT_EQ(-EINVAL,
+		  npuprof_metrics_parse("PipelineExecuteUtilization", VNPU_PROF_L1, &g, &err));
+	EXPECT_EQ(-EINVAL, npuprof_metrics_parse("MemoryAccess", VNPU_PROF_L1, &g, &err));
+}
+
+/* msprof's --aic-metrics: every group by its sample.json name, and no other name */
+TEST(public_metrics_parse_msprof)
+{
+	struct npuprof_error err;
+	uint32_t g;
+
+	for (uint32_t i = 0; i < VNPU_METRIC_COUNT; i++) {
+		g = VNPU_METRIC_COUNT;
+		EXPECT_EQ(0, npuprof_metrics_parse_msprof(npuprof_metrics_name(i), VNPU_PROF_L2, &g,
+							  &err))
+		TH_LOG("%s: %s", npuprof_metrics_name(i), err.msg);
+		EXPECT_EQ(i, g);
+	}
+	EXPECT_EQ(0, npuprof_metrics_parse_msprof("", VNPU_PROF_L1, &g, &err));
+	EXPECT_EQ(VNPU_METRIC_NONE, g);
+	EXPECT_EQ(0, npuprof_metrics_parse_msprof(NULL, VNPU_PROF_L0, &g, &err));
+	EXPECT_EQ(VNPU_METRIC_NONE, g);
+	/* sample.json's A2/A3 AIC name is not an option; names are case-sensitive */
+	EXPECT_EQ(-EINVAL,
+		  npuprof_metrics_parse_msprof("PipeUtilizationExct", VNPU_PROF_L1, &g, &err));
+	EXPECT_STREQ("aic_metrics 'PipeUtilizationExct' is not one of: ArithmeticUtilization,"
+		     " L2Cache, Memory, MemoryL0, MemoryUB, PipeUtilization,"
+		     " ResourceConflictRatio, PipelineExecuteUtilization, MemoryAccess",
+		     err.msg);
+	EXPECT_EQ(-EINVAL, npuprof_metrics_parse_msprof("memory", VNPU_PROF_L1, &g, &err));
+	EXPECT_NE(NULL, strstr(err.msg, "'memory'"));
+	EXPECT_EQ(-EINVAL, npuprof_metrics_parse_msprof("MemoryAccess", VNPU_PROF_L0, &g, &err));
+	EXPECT_STREQ("Please use L1 or L2 if you want to collect aic metrics!", err.msg);
+	EXPECT_EQ(-EINVAL, npuprof_metrics_parse_msprof("Memory", VNPU_PROF_L1, NULL, &err));
+	EXPECT_NE(NULL, strstr(err.msg, "group is NULL"));
 }
 
 TEST_F(paths, public_output_check)

@@ -978,4 +978,46 @@ TEST(unsupported_product)
 	ASSERT_EQ(0, vnpu_module_restore());
 }
 
+/* A group the product lacks (the 350 has no L2Cache): the error names both, nothing is left */
+TEST(unsupported_metric_group)
+{
+	char dir[] = "/tmp/npuprof-group-XXXXXX", prof[PATH_MAX];
+	struct npuprof_dev *dev;
+	glob_t g;
+	struct npuprof_error err;
+
+	ASSERT_NE(NULL, mkdtemp(dir));
+	ASSERT_EQ(0, vnpu_module_unload());
+	ASSERT_EQ(0, vnpu_module_load("devices=1 product=350"));
+	ASSERT_EQ(0, npuprof_open(0, &dev, &err)) TH_LOG("%s", err.msg);
+	EXPECT_EQ(-EOPNOTSUPP,
+		  npuprof_profiler_start(
+			  &(struct npuprof_options){ .sz = sizeof(struct npuprof_options),
+						     .level = "L1",
+						     .aic_metrics = "L2Cache",
+						     .output_path = dir },
+			  &err));
+	EXPECT_NE(NULL, strstr(err.msg, "Atlas 350 has no metric group L2Cache"))
+	TH_LOG("%s", err.msg);
+	EXPECT_EQ(-ENOENT, npuprof_profiler_stop(&err));
+	/* the device is free for a session of a group it has */
+	EXPECT_EQ(0, npuprof_profiler_start(
+			     &(struct npuprof_options){ .sz = sizeof(struct npuprof_options),
+							.level = "L1",
+							.aic_metrics = "Memory",
+							.output_path = dir },
+			     &err))
+	TH_LOG("%s", err.msg);
+	EXPECT_EQ(0, npuprof_profiler_stop(&err)) TH_LOG("%s", err.msg);
+	/* one PROF_* folder: the refused session left none */
+	snprintf(prof, sizeof(prof), "%s/PROF_*", dir);
+	ASSERT_EQ(0, glob(prof, 0, NULL, &g));
+	EXPECT_EQ(1, g.gl_pathc);
+	globfree(&g);
+	npuprof_close(dev);
+	vnpu_sh(NULL, 0, "rm -rf %s", dir);
+	ASSERT_EQ(0, vnpu_module_unload());
+	ASSERT_EQ(0, vnpu_module_restore());
+}
+
 TEST_HARNESS_MAIN

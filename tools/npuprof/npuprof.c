@@ -199,10 +199,12 @@ static const char run_help[] =
 	"libnpuprof is profiled until it exits, into one PROF_* folder.\n"
 	"\n"
 	"  -l, --level L0|L1|L2        what to collect (default L1)\n"
-	"  -m, --aic-metrics GROUP     AI Core metric group (L1/L2; default the product's,\n"
-	"                              PipeUtilization, or PipelineExecuteUtilization on\n"
-	"                              chip 7): ArithmeticUtilization, PipeUtilization, Memory,\n"
-	"                              MemoryL0, MemoryUB, ResourceConflictRatio, L2Cache\n"
+	"  -m, --aic-metrics GROUP     AI Core metric group, as msprof's (L1/L2; default the\n"
+	"                              product's: PipeUtilization, or PipelineExecuteUtilization\n"
+	"                              on the 200I/500 A2): ArithmeticUtilization, L2Cache,\n"
+	"                              Memory, MemoryL0, MemoryUB, PipeUtilization,\n"
+	"                              ResourceConflictRatio, PipelineExecuteUtilization,\n"
+	"                              MemoryAccess (each where the product has it)\n"
 	"  -o, --output DIR            where the PROF_* folder goes (default:\n"
 	"                              $ASCEND_WORK_PATH/profiling_data, or the current\n"
 	"                              directory); must exist and be writable\n"
@@ -465,7 +467,8 @@ static int cmd_run(int argc, char **argv)
 	}
 	if (optind >= argc)
 		return usage_error("run", "no PROGRAM given");
-	if (npuprof_level_parse(level, &l, &err) || npuprof_metrics_parse(metrics, l, &g, &err))
+	if (npuprof_level_parse(level, &l, &err) ||
+	    npuprof_metrics_parse_msprof(metrics, l, &g, &err))
 		return usage_error("run", "%s", err.msg);
 	ret = npuprof_output_check(output, "--output", dir, sizeof(dir), &err);
 	/* a malformed name is bad usage; a missing or read-only directory is not */
