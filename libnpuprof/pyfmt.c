@@ -619,6 +619,9 @@ double npx_sqlite_round(double x, int n)
 		return x;
 	if (x < -4503599627370496.0 || x > +4503599627370496.0)
 		return x;
+	/* printf writes "0.000" for 0 and -0, which reads back as +0 (half of a split row) */
+	if (x == 0)
+		return 0.0;
 	if (!n)
 		return (double)(long long)(x + (x < 0 ? -0.5 : +0.5));
 	npx_sqlite_printf_f(buf, x, n);

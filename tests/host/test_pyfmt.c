@@ -2730,6 +2730,11 @@ TEST(documented_examples)
 	EXPECT_STREQ("0.001", repr(buf, npx_sqlite_round(0.0005, 3)));
 	EXPECT_STREQ("1.0", repr(buf, npx_sqlite_round(0.49999999999999994, 0)));
 	EXPECT_STREQ("4503599627370495.0", repr(buf, npx_sqlite_round(4503599627370495.5, 3)));
+	/* printf's "0.000" reads back as +0, for -0 too */
+	EXPECT_STREQ("0.0", repr(buf, npx_sqlite_round(0.0, 3)));
+	EXPECT_STREQ("0.0", repr(buf, npx_sqlite_round(-0.0, 3)));
+	EXPECT_STREQ("0.0", repr(buf, npx_sqlite_round(-0.0, 0)));
+	EXPECT_STREQ("-0.0", repr(buf, npx_sqlite_round(-0.0001, 3)));
 	npx_py_local_time(buf, "1000010500000", "1735689599000000.0");
 	EXPECT_STREQ("1735690599010500.000", buf);
 	/* 28-digit context rounding first: ...000.0015000000000 is then a tie */
