@@ -441,8 +441,8 @@ void npuprof_api_record(enum npuprof_api_id api, uint64_t start_ns, uint64_t rt_
 	uint64_t end_ns;
 	uint32_t tid;
 
-	/* nothing, not even the clock, when no session records */
-	if (!npuprof_host_recording() || api >= NPUPROF_API_COUNT)
+	/* nothing, not even the clock, when no session records (or none did at the start) */
+	if (!start_ns || !npuprof_host_recording() || api >= NPUPROF_API_COUNT)
 		return;
 	end_ns = npuprof_now_ns();
 	tid = this_tid();
@@ -735,7 +735,7 @@ void npuprof_launch_record(const struct npuprof_dev *dev, const struct vnpu_task
 	uint64_t end_ns, w;
 	uint32_t tid;
 
-	if (!npuprof_host_recording())
+	if (!start_ns || !npuprof_host_recording())
 		return;
 	end_ns = npuprof_now_ns();
 	tid = this_tid();

@@ -266,7 +266,7 @@ NPUPROF_API int npuprof_launch_stride(struct npuprof_dev *dev, const void *tasks
 		.count = n,
 		.task_size = (uint32_t)task_size,
 	};
-	uint64_t t0 = npuprof_now_ns(), *own = NULL;
+	uint64_t t0 = npuprof_rec_now_ns(), *own = NULL;
 	const struct vnpu_task *ours;
 	struct vnpu_task *copy;
 	int ret = 0;
@@ -321,15 +321,15 @@ static int do_sync(struct npuprof_dev *dev, uint32_t stream, uint32_t flags,
 		.stream_id = stream,
 		.timeout_ms = timeout_ms,
 	};
-	uint64_t t0 = npuprof_now_ns(), r0, r1;
+	uint64_t t0 = npuprof_rec_now_ns(), r0, r1;
 	int ret;
 
 	npuprof_clear_error(err);
 	if (!dev)
 		return npuprof_set_error(err, -EINVAL, "npuprof_sync: NULL device");
-	r0 = npuprof_now_ns();
+	r0 = t0 ? npuprof_now_ns() : 0;
 	ret = ioctl(dev->fd, VNPU_IOC_SYNC, &sy) ? -errno : 0;
-	r1 = npuprof_now_ns();
+	r1 = t0 ? npuprof_now_ns() : 0;
 	if (ret) {
 		char what[32] = "all streams";
 

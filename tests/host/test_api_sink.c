@@ -25,8 +25,8 @@ struct recorders {
 	atomic_ulong calls;
 };
 
-/* A device of the runtime with stream 0 (hw id 5), and a task on it. */
-static void fake_launch(uint64_t id)
+/* A device of the runtime with stream 0 (hw id 5), and a task on it, called at @start. */
+static void fake_launch_at(uint64_t id, uint64_t start)
 {
 	static const struct vnpu_task task = {
 		.op_name = "Add_0",
@@ -46,7 +46,12 @@ static void fake_launch(uint64_t id)
 		.hw_stream = hw_stream,
 	};
 
-	npuprof_launch_record(&dev, &task, 1, &id, npuprof_now_ns());
+	npuprof_launch_record(&dev, &task, 1, &id, start);
+}
+
+static void fake_launch(uint64_t id)
+{
+	fake_launch_at(id, npuprof_now_ns());
 }
 
 static void *record_loop(void *arg)
@@ -83,6 +88,54 @@ static void *flush_loop(void *arg)
 static int rm_one(const char *path, const struct stat *sb, int flag, struct FTW *ftw)
 {
 	return remove(path);
+}
+
+static uint64_t tree_bytes;
+
+static int add_size(const char *path, const struct stat *sb, int flag, struct FTW *ftw)
+{
+	if (flag == FTW_F)
+		tree_bytes += (uint64_t)sb->st_size;
+	return 0;
+}
+
+/* The bytes of the files under @dir */
+static uint64_t bytes_under(const char *dir)
+{
+	tree_bytes = 0;
+	nftw(dir, add_size, 16, FTW_PHYS);
+	return tree_bytes;
+}
+
+/*
+ * A call that started before any session recorded (npuprof_rec_now_ns()
+ * gave 0: the hot calls read no clock then) records nothing, not a call
+ * from time 0; one with its start records.
+ */
+TEST(no_record_without_a_start)
+{
+	char dir[] = "/tmp/npuprof-sink-XXXXXX";
+	struct npuprof_error err;
+	struct host_sink *s;
+	uint64_t before;
+
+	ASSERT_NE(NULL, mkdtemp(dir));
+	EXPECT_EQ(0, npuprof_rec_now_ns()) TH_LOG("no session records yet");
+	ASSERT_EQ(0, host_sink_create(dir, VNPU_PROF_L2, true, &s, &err)) TH_LOG("%s", err.msg);
+	host_sink_install(s, NULL, NULL);
+	EXPECT_NE(0, npuprof_rec_now_ns());
+	host_sink_flush(s);
+	before = bytes_under(dir); /* what a sink writes of its own (dictionaries) */
+	npuprof_api_record(NPUPROF_API_SYNC, 0, 0, 0);
+	fake_launch_at(1, 0);
+	host_sink_flush(s);
+	EXPECT_EQ(before, bytes_under(dir));
+	npuprof_api_record(NPUPROF_API_SYNC, npuprof_now_ns(), 0, 0);
+	fake_launch(2);
+	host_sink_flush(s);
+	EXPECT_LT(before, bytes_under(dir));
+	EXPECT_EQ(0, host_sink_close(s, NULL, 0, &err)) TH_LOG("%s", err.msg);
+	nftw(dir, rm_one, 16, FTW_DEPTH | FTW_PHYS);
 }
 
 /* Sinks of both formats come and go while three threads record in a loop. */
