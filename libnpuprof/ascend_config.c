@@ -181,10 +181,9 @@ int npa_host_cfg_load(const char *dir, struct npa_host_cfg *c, struct npx_warn *
 {
 	char path[PATH_MAX + 32];
 	struct json_object *o, *cpu, *c0;
+	uint32_t chip;
 	double v;
 	int rc;
-
-	uint32_t chip;
 
 	memset(c, 0, sizeof(*c));
 	snprintf(path, sizeof(path), "%s/info.json", dir);

@@ -349,53 +349,46 @@ static bool add_side(struct npa_metrics *m, const struct mdef *defs, bool aiv, c
 	return true;
 }
 
-/* chip 7: one set of columns from the AIC events, for AIC and AIV records alike */
-static void init_flat(struct npa_metrics *m, const struct npa_dev_cfg *c, struct npx_warn *w)
+/* chip 7's columns of sample.json's metric name @name, NULL if none */
+static const struct mdef *v11_cols(const char *name)
 {
-	uint32_t group = npuprof_metric_group(c->aic_metrics, false);
-	const struct mdef *cols = NULL;
+	uint32_t group = npuprof_metric_group(name, false);
 
 	for (size_t i = 0; i < NPX_ARRAY_SIZE(v11_groups); i++)
 		if (v11_groups[i].group == group)
-			cols = v11_groups[i].cols;
-	if (!cols) {
-		npx_warn(w,
-			 "device_%u: metric group %s is not supported on chip %u: no PMU columns",
-			 c->id, c->aic_metrics, c->chip_id);
-		return;
-	}
-	m->flat = true;
-	if (!add_side(m, cols, false, c->aic_events, c->n_aic_events)) {
-		npx_warn(w,
-			 "device_%u: the events programmed do not match metric group %s:"
-			 " no PMU columns, as msprof writes none",
-			 c->id, c->aic_metrics);
-		memset(m, 0, sizeof(*m));
-		return;
-	}
-	m->cube_util = col_index(m, "mac_ratio") >= 0;
+			return v11_groups[i].cols;
+	return NULL;
 }
 
+/*
+ * Chip 7: one set of columns from the AIC events, for AIC and AIV records
+ * alike (m->flat); else the AIC side's, then the AIV side's.
+ */
 void npa_metrics_init(struct npa_metrics *m, const struct npa_dev_cfg *c, struct npx_warn *w)
 {
-	const struct mdef *aic, *aiv;
+	const struct mdef *aic, *aiv = NULL;
+	int mac;
 
 	memset(m, 0, sizeof(*m));
 	if (!c->aic_metrics[0] || !c->n_aic_events)
 		return;
-	if (npa_chip_v1_1(c)) {
-		init_flat(m, c, w);
-		return;
+	m->flat = npa_chip_v1_1(c);
+	if (m->flat) {
+		aic = v11_cols(c->aic_metrics);
+	} else {
+		aic = group_side(c->aic_metrics, false);
+		aiv = group_side(c->aiv_metrics[0] ? c->aiv_metrics : c->aic_metrics, true);
 	}
-	aic = group_side(c->aic_metrics, false);
-	aiv = group_side(c->aiv_metrics[0] ? c->aiv_metrics : c->aic_metrics, true);
-	if (!aic || !aiv) {
-		npx_warn(w, "device_%u: metric group %s / %s is not supported: no PMU columns",
-			 c->id, c->aic_metrics, c->aiv_metrics);
+	if (!aic || (!m->flat && !aiv)) {
+		npx_warn(w,
+			 "device_%u: metric group %s / %s is not supported on chip %u: no PMU"
+			 " columns",
+			 c->id, c->aic_metrics, c->aiv_metrics, c->chip_id);
+		memset(m, 0, sizeof(*m));
 		return;
 	}
 	if (!add_side(m, aic, false, c->aic_events, c->n_aic_events) ||
-	    !add_side(m, aiv, true, c->aiv_events, c->n_aiv_events)) {
+	    (aiv && !add_side(m, aiv, true, c->aiv_events, c->n_aiv_events))) {
 		/* msprof: "table MetricSummary has N columns but M values were supplied" */
 		npx_warn(w,
 			 "device_%u: the events programmed do not match metric group %s / %s:"
@@ -404,9 +397,9 @@ void npa_metrics_init(struct npa_metrics *m, const struct npa_dev_cfg *c, struct
 		memset(m, 0, sizeof(*m));
 		return;
 	}
-	for (unsigned int i = 0; i < m->n; i++)
-		if (!strcmp(m->name[i], "aic_mac_ratio"))
-			m->cube_util = true;
+	mac = col_index(m, m->flat ? "mac_ratio" : "aic_mac_ratio");
+	m->cube_util = mac >= 0;
+	m->mac = (int8_t)mac;
 }
 
 char *npa_metrics_header(const struct npa_metrics *m, char *p)
@@ -540,7 +533,7 @@ char *npa_metrics_row(const struct npa_metrics *m, const struct npa_dev_cfg *c,
 		}
 		x = npx_sqlite_round(x, 3);
 		vals[i] = x;
-		if (!strcmp(m->name[i], m->flat ? "mac_ratio" : "aic_mac_ratio"))
+		if (m->cube_util && (int)i == m->mac)
 			mac_ratio = x;
 		p = m->na[i] ? npx_lit(p, "N/A") : npx_py_repr(p, x);
 	}

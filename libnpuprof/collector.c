@@ -818,13 +818,13 @@ static void dev_close(struct dev_collect *d)
 }
 
 /*
- * Channel sessions for the STARS products whose formats are written (chips
- * 5 and 7: Atlas A2, A3 and 200I/500 A2); the legacy ring elsewhere
- * (docs/output.md).
+ * Channel sessions for the STARS products whose formats are written, the
+ * chips the export reads as theirs (npa_chip_read(): Atlas A2, A3 and
+ * 200I/500 A2); the legacy ring elsewhere (docs/output.md).
  */
 static int real_layout(const struct vnpu_info *info)
 {
-	return (info->chip_id == 5 || info->chip_id == 7) && (info->caps & VNPU_CAP_STARS);
+	return npa_chip_read(info->chip_id) && (info->caps & VNPU_CAP_STARS);
 }
 
 /* The device's raw files: device_N/ and its data/, and the first files in them. */

@@ -45,17 +45,6 @@ uint32_t npuprof_metric_group_msprof(const char *name)
 	return npuprof_metric_exct(name) ? VNPU_METRIC_NONE : npuprof_metric_group(name, false);
 }
 
-void npuprof_metric_msprof_keys(char *buf, size_t len)
-{
-	size_t n = 0;
-
-	buf[0] = '\0';
-	for (size_t i = 0; i < NPX_ARRAY_SIZE(groups) && n < len; i++)
-		if (!groups[i].exct)
-			n += (size_t)snprintf(buf + n, len - n, "%s%s", n ? ", " : "",
-					      groups[i].name);
-}
-
 bool npuprof_metric_exct(const char *name)
 {
 	for (size_t i = 0; name && i < NPX_ARRAY_SIZE(groups); i++)
@@ -79,13 +68,13 @@ const char *npuprof_metric_sample_name(uint32_t group, uint32_t chip_id, bool ai
 	return "";
 }
 
-void npuprof_metric_keys(char *buf, size_t len)
+void npuprof_metric_keys(char *buf, size_t len, bool msprof_names)
 {
 	size_t n = 0;
 
 	buf[0] = '\0';
 	for (size_t i = 0; i < NPX_ARRAY_SIZE(groups) && n < len; i++)
-		if (groups[i].profiler_key)
+		if (msprof_names ? !groups[i].exct : groups[i].profiler_key)
 			n += (size_t)snprintf(buf + n, len - n, "%s%s", n ? ", " : "",
 					      groups[i].name);
 }

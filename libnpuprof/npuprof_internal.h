@@ -189,16 +189,15 @@ void npuprof_level_names(char *buf, size_t len, bool msprof);
  * every name sample.json may give; whether @name is the A2/A3 AIC name of
  * its group ("PipeUtilizationExct", whose columns differ); the name
  * sample.json gives the group a device of @chip_id programmed on its AIC
- * or AIV side; and the Profiler's keys, in byte order, as "A, B, ..." in
- * @buf.
+ * or AIV side; and the Profiler's keys (in byte order), or with
+ * @msprof_names msprof's, as "A, B, ..." in @buf.
  */
 uint32_t npuprof_metric_group(const char *name, bool profiler_keys_only);
 /* msprof's --aic-metrics names (its CLI and PROFILING_OPTIONS): every group's */
 uint32_t npuprof_metric_group_msprof(const char *name);
-void npuprof_metric_msprof_keys(char *buf, size_t len);
 bool npuprof_metric_exct(const char *name);
 const char *npuprof_metric_sample_name(uint32_t group, uint32_t chip_id, bool aiv);
-void npuprof_metric_keys(char *buf, size_t len);
+void npuprof_metric_keys(char *buf, size_t len, bool msprof_names);
 
 /* global.c: PROFILING_MODE=true profiles every device the process opens. */
 int npuprof_global_device_opened(struct npuprof_dev *dev, struct npuprof_error *err);
@@ -2027,6 +2026,7 @@ void npa_dev_free(struct npa_dev *d);
  * @flat: one set of columns for every record, AIC or AIV (chip 7).
  * @mb: the columns memory_bound divides: mte2, vec and mac ratios.
  * @cube_util: cube_utilization(%) ends the row.
+ * @mac: with @cube_util, the mac_ratio column it is computed from.
  */
 struct npa_metrics {
 	unsigned int n;
@@ -2040,6 +2040,7 @@ struct npa_metrics {
 	bool flat;
 	int8_t mb[3];
 	bool cube_util;
+	int8_t mac;
 };
 
 /* the columns of @c's groups; a warning when the events do not match them */

@@ -147,12 +147,10 @@ int npuprof_parse_metrics(const char *metrics, uint32_t level, bool msprof_names
 			    : npuprof_metric_group(metrics, true);
 	if (*out != VNPU_METRIC_NONE)
 		return 0;
-	if (msprof_names) {
-		npuprof_metric_msprof_keys(keys, sizeof(keys));
+	npuprof_metric_keys(keys, sizeof(keys), msprof_names);
+	if (msprof_names)
 		return npuprof_set_error(err, -EINVAL, "aic_metrics '%s' is not one of: %s",
 					 metrics, keys);
-	}
-	npuprof_metric_keys(keys, sizeof(keys));
 	return npuprof_set_error(err, -EINVAL,
 				 "Profiler options: aic_metrics cannot set to: %s, should set"
 				 " aic_metrics to [%s].",

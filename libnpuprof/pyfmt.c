@@ -1043,56 +1043,41 @@ static int mag_cmp(const struct plain_dec *x, const struct plain_dec *y)
 /*
  * @s without its exponent, as Decimal(@s) holds it: "1.5e+20" is
  * 150000000000000000000 (float reprs past 1e16 have one). @s itself when
- * it has none, or one too large to write out in @len.
+ * it has none, is not a finite number, or has an exponent too large to
+ * write out in @len.
  */
 static const char *plain_of(const char *s, char *buf, size_t len)
 {
-	const char *e = strpbrk(s, "eE"), *p = s;
-	char digits[64];
-	size_t nd = 0, out = 0;
-	long point = 0, x;
+	char digits[48], *q = buf;
+	struct npx_dec d;
+	long nd, point;
 
-	if (!e)
+	if (!strpbrk(s, "eE") || !npx_dec_parse(&d, s) || d.kind != NPX_DEC_FINITE)
 		return s;
-	x = strtol(e + 1, NULL, 10);
-	if (*p == '-' || *p == '+')
-		buf[out++] = *p++;
-	for (; p < e && nd < sizeof(digits); p++) {
-		if (*p == '.') {
-			point = (long)nd;
-			continue;
-		}
-		if (*p < '0' || *p > '9')
-			return s;
-		digits[nd++] = *p;
-	}
-	if (p < e || !nd)
+	nd = npx_put_u128(digits, d.c) - digits;
+	point = nd + d.e; /* the digits before the decimal point */
+	if (point < -300 || point > 300 || (size_t)(labs(point) + nd + 4) > len)
 		return s;
-	if (!strchr(s, '.') || strchr(s, '.') > e)
-		point = (long)nd;
-	point += x;
-	if (point < -300 || point > 300 || (size_t)labs(point) + nd + 4 > len)
-		return s;
+	if (d.neg)
+		*q++ = '-';
 	if (point <= 0) {
-		buf[out++] = '0';
-		buf[out++] = '.';
-		for (long i = 0; i < -point; i++)
-			buf[out++] = '0';
-		memcpy(buf + out, digits, nd);
-		out += nd;
-	} else if ((size_t)point >= nd) {
-		memcpy(buf + out, digits, nd);
-		out += nd;
-		for (long i = (long)nd; i < point; i++)
-			buf[out++] = '0';
+		q = npx_put_str(q, "0.");
+		memset(q, '0', (size_t)-point);
+		q += -point;
+		memcpy(q, digits, (size_t)nd);
+		q += nd;
+	} else if (point >= nd) {
+		memcpy(q, digits, (size_t)nd);
+		memset(q + nd, '0', (size_t)(point - nd));
+		q += point;
 	} else {
-		memcpy(buf + out, digits, (size_t)point);
-		out += (size_t)point;
-		buf[out++] = '.';
-		memcpy(buf + out, digits + point, nd - (size_t)point);
-		out += nd - (size_t)point;
+		memcpy(q, digits, (size_t)point);
+		q += point;
+		*q++ = '.';
+		memcpy(q, digits + point, (size_t)(nd - point));
+		q += nd - point;
 	}
-	buf[out] = 0;
+	*q = 0;
 	return buf;
 }
 

@@ -294,12 +294,14 @@ FIXTURE_VARIANT(levels)
 	bool global; /* PROFILING_MODE in a child process, not the Profiler */
 };
 
-#define LV_ONE(prod, key, pname, id, l, m, c)                                             \
+/* one variant; @g: under global profiling instead of the Profiler */
+#define LV_VAR(prod, key, pname, id, l, m, c, g)                                          \
 	FIXTURE_VARIANT_ADD(levels, prod##_##id)                                          \
 	{                                                                                 \
 		.name = #prod "-" #id, .product = key, .product_name = pname, .level = l, \
-		.metrics = m, .column = c,                                                \
+		.metrics = m, .column = c, .global = g,                                   \
 	}
+#define LV_ONE(prod, key, pname, id, l, m, c) LV_VAR(prod, key, pname, id, l, m, c, false)
 /* the base groups, on every product */
 #define LV_BASE(prod, key, pname)                                                                \
 	LV_ONE(prod, key, pname, l0, "L0", "", NULL);                                            \
@@ -332,12 +334,7 @@ FIXTURE_VARIANT(levels)
  * The 200I/500 A2 (chip 7): unprefixed columns from one event list on AIC
  * and AIV alike; its default group is PipelineExecuteUtilization.
  */
-#define LV_G(prod, key, pname, id, l, m, c)                                               \
-	FIXTURE_VARIANT_ADD(levels, prod##_##id)                                          \
-	{                                                                                 \
-		.name = #prod "-" #id, .product = key, .product_name = pname, .level = l, \
-		.metrics = m, .column = c, .global = true,                                \
-	}
+#define LV_G(prod, key, pname, id, l, m, c) LV_VAR(prod, key, pname, id, l, m, c, true)
 #define LV_V11(prod, key, pname)                                                            \
 	LV_G(prod, key, pname, l0, "L0", "", NULL);                                         \
 	LV_G(prod, key, pname, l1_default, "L1", "", ",vec_exe_ratio");                     \
