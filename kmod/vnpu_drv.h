@@ -193,6 +193,8 @@ struct vnpu_ring_final {
  * @aic_slots: where the model counts each of @aic_events
  *             (vnpu_pmu_slot()), mapped when the session starts.
  * @aiv_slots: the same for @aiv_events.
+ * @hwts: the product has no STARS (no VNPU_CAP_STARS): its channels carry
+ *        HWTS logs and AI Core PMU records (uapi/vnpu_ascend.h).
  * @active: records are being written (under vnpu_device.lock).
  */
 struct vnpu_prof {
@@ -210,6 +212,7 @@ struct vnpu_prof {
 	u32 aiv_events[VNPU_PMU_EVENTS];
 	u8 aic_slots[VNPU_PMU_EVENTS];
 	u8 aiv_slots[VNPU_PMU_EVENTS];
+	bool hwts;
 	bool active;
 };
 

@@ -2,12 +2,14 @@
 /*
  * vnpu: the device's own records, written into the channels of a
  * VNPU_PROF_F_CHANNELS session in the formats of uapi/vnpu_ascend.h, as a
- * STARS device (chip 5) writes them and msprof's parser reads them:
+ * STARS device (chips 5 and 7) or an HWTS one (chips 1 and 4, no
+ * VNPU_CAP_STARS) writes them and msprof's parser reads them:
  *
- *   ACSQ      a start and an end log per task (every level); a collective
- *             is the sub-tasks HCCL issues for it (uapi/vnpu_hccl.h), each
- *             with its own id and its own pair
- *   PMU       the context PMU record of an AI Core / AI Vector Core task (L1 on)
+ *   ACSQ      a start and an end log per task (every level): ACSQ logs, or
+ *             HWTS logs; a collective is the sub-tasks HCCL issues for it
+ *             (uapi/vnpu_hccl.h), each with its own id and its own pair
+ *   PMU       the PMU record of an AI Core / AI Vector Core task (L1 on):
+ *             the context PMU, or the AI Core PMU
  *   TS_TRACK  a flip before a stream's first task of each new task id epoch
  *   AICPU     the AI CPU's record of an AI CPU task (L2)
  *
@@ -73,6 +75,48 @@ static void vnpu_hwrec_acsq(struct vnpu_ring *r, u32 stream_id, u64 id, u32 sqe,
 	};
 }
 
+/* The HWTS task type of STARS SQE type @sqe: they differ in SDMA alone */
+static u8 vnpu_hwts_type(u32 sqe)
+{
+	return sqe == VNPU_SQE_SDMA ? VNPU_HWTS_SDMA : (u8)sqe;
+}
+
+/* The HWTS device's task logs: a pair, in one reservation, as ACSQ logs */
+static void vnpu_hwrec_hwts(struct vnpu_ring *r, u32 stream_id, u64 id, u32 sqe, u64 start,
+			    u64 end)
+{
+	struct vnpu_hwts_log *rec;
+	u8 cnt;
+
+	rec = vnpu_chan_reserve(r, VNPU_CH_ACSQ, 2, &cnt);
+	if (!rec)
+		return;
+	rec[0] = (struct vnpu_hwts_log){
+		.word0 = VNPU_HWTS_WORD0(VNPU_HWTS_LOG_START, cnt),
+		.task_type = vnpu_hwts_type(sqe),
+		.task_id = id & 0xffff,
+		.syscnt = start,
+		.stream_id = stream_id,
+	};
+	rec[1] = (struct vnpu_hwts_log){
+		.word0 = VNPU_HWTS_WORD0(VNPU_HWTS_LOG_END, cnt + 1),
+		.task_type = vnpu_hwts_type(sqe),
+		.task_id = id & 0xffff,
+		.syscnt = end,
+		.stream_id = stream_id,
+	};
+}
+
+/* A task's start and end logs, in the product's format */
+static void vnpu_hwrec_logs(struct vnpu_ring *r, const struct vnpu_prof *prof, u32 stream_id,
+			    u64 id, u32 sqe, u64 start, u64 end)
+{
+	if (prof->hwts)
+		vnpu_hwrec_hwts(r, stream_id, id, sqe, start, end);
+	else
+		vnpu_hwrec_acsq(r, stream_id, id, sqe, start, end);
+}
+
 /* Flips that bring @t's stream to the epoch of @id (@t's, or a sub-task's), at @at. */
 static void vnpu_hwrec_flips(struct vnpu_ring *r, const struct vnpu_prof *prof,
 			     const struct vnpu_ktask *t, u64 id, u64 at)
@@ -100,6 +144,33 @@ static void vnpu_hwrec_flips(struct vnpu_ring *r, const struct vnpu_prof *prof,
 	}
 }
 
+/*
+ * The HWTS device's AI Core PMU record. It has no time: msprof hands a
+ * stream's records of one task id to its tasks of that id in order, and
+ * the records are written as the tasks retire, in that order. These
+ * products do not split AIC and AIV: the model counts every task on the
+ * AIC side.
+ */
+static void vnpu_hwrec_aic_pmu(struct vnpu_ring *r, const struct vnpu_prof *prof, u32 stream_id,
+			       u64 id, const struct vnpu_counters *c)
+{
+	struct vnpu_aic_pmu *rec;
+	u8 cnt;
+	u32 i;
+
+	rec = vnpu_chan_reserve(r, VNPU_CH_PMU, 1, &cnt);
+	if (!rec)
+		return;
+	*rec = (struct vnpu_aic_pmu){
+		.word0 = (cnt & 0xf) << 4,
+		.task_id = id & 0xffff,
+		.total_cycle = c->aic_total_cycles,
+		.stream_id = stream_id,
+	};
+	for (i = 0; i < prof->n_events && i < VNPU_PMU_COUNTERS; i++)
+		rec->pmu[i] = vnpu_pmu_read_slot(c, false, prof->aic_slots[i]);
+}
+
 static void vnpu_hwrec_pmu(struct vnpu_ring *r, const struct vnpu_prof *prof, u32 stream_id,
 			   u64 id, bool aiv, u64 start, u64 end, const struct vnpu_counters *c)
 {
@@ -108,6 +179,10 @@ static void vnpu_hwrec_pmu(struct vnpu_ring *r, const struct vnpu_prof *prof, u3
 	u8 cnt;
 	u32 i;
 
+	if (prof->hwts) {
+		vnpu_hwrec_aic_pmu(r, prof, stream_id, id, c);
+		return;
+	}
 	rec = vnpu_chan_reserve(r, VNPU_CH_PMU, 1, &cnt);
 	if (!rec)
 		return;
@@ -224,8 +299,8 @@ static void vnpu_hwrec_collective(struct vnpu_ring *r, const struct vnpu_prof *p
 		/* never past the task's end (a model that changed under it) */
 		d = min(d, task->end - t);
 		vnpu_hwrec_flips(r, prof, task, task->id + i, t);
-		vnpu_hwrec_acsq(r, task->stream->hw_id, task->id + i, vnpu_hccl_sqe[st.kind], t,
-				t + d);
+		vnpu_hwrec_logs(r, prof, task->stream->hw_id, task->id + i,
+				vnpu_hccl_sqe[st.kind], t, t + d);
 		t += d;
 	}
 }
@@ -249,7 +324,7 @@ void vnpu_hwrec_task(struct vnpu_prof *prof, const struct vnpu_ktask *task,
 		return;
 	}
 	vnpu_hwrec_flips(r, prof, task, task->id, task->start);
-	vnpu_hwrec_acsq(r, task->stream->hw_id, task->id, vnpu_sqe_type(type), task->start,
+	vnpu_hwrec_logs(r, prof, task->stream->hw_id, task->id, vnpu_sqe_type(type), task->start,
 			task->end);
 	/* the context PMU of plain tasks; MIX tasks need FFTS+ logs (not modelled) */
 	if (prof->level >= VNPU_PROF_L1 &&
@@ -305,7 +380,8 @@ int vnpu_hwrec_bench(struct vnpu_device *vdev, u32 n)
 		r = prof->ring;
 		for (i = 0; i < VNPU_BENCH_BATCH && done < n; i++, done++) {
 			t = vdev->clock + done * 1000ull;
-			vnpu_hwrec_acsq(r, VNPU_BENCH_STREAM, done, VNPU_SQE_AI_CORE, t, t + 900);
+			vnpu_hwrec_logs(r, prof, VNPU_BENCH_STREAM, done, VNPU_SQE_AI_CORE, t,
+					t + 900);
 			if (prof->level >= VNPU_PROF_L1)
 				vnpu_hwrec_pmu(r, prof, VNPU_BENCH_STREAM, done, false, t, t + 900,
 					       &ctr);

@@ -155,6 +155,7 @@ static struct vnpu_prof *vnpu_prof_new(struct vnpu_device *vdev,
 			[VNPU_CH_TS_TRACK] = max(1u, ps->ring_pages / 256),
 			[VNPU_CH_AICPU] = max(1u, ps->ring_pages / 8),
 		};
+		/* an HWTS device's records are the same sizes (uapi/vnpu_ascend.h) */
 		const u32 sizes[VNPU_CH_COUNT] = {
 			[VNPU_CH_ACSQ] = sizeof(struct vnpu_acsq_log),
 			[VNPU_CH_PMU] = sizeof(struct vnpu_ffts_pmu),
@@ -162,6 +163,8 @@ static struct vnpu_prof *vnpu_prof_new(struct vnpu_device *vdev,
 			[VNPU_CH_AICPU] = sizeof(struct vnpu_aicpu_node),
 		};
 
+		BUILD_BUG_ON(sizeof(struct vnpu_hwts_log) != sizeof(struct vnpu_acsq_log));
+		BUILD_BUG_ON(sizeof(struct vnpu_aic_pmu) != sizeof(struct vnpu_ffts_pmu));
 		ring = vnpu_ring_alloc_chans(pages, sizes, VNPU_CH_COUNT);
 	} else {
 		ring = vnpu_ring_alloc(ps->ring_pages);
@@ -178,6 +181,7 @@ static struct vnpu_prof *vnpu_prof_new(struct vnpu_device *vdev,
 	prof->owner = vfile;
 	prof->id = atomic_inc_return(&vnpu_prof_ids);
 	prof->level = ps->level;
+	prof->hwts = !(p->caps & VNPU_CAP_STARS);
 	prof->group = ps->metric_group;
 	if (prof->group != VNPU_METRIC_NONE) {
 		n_aic = vnpu_metric_events(p, prof->group, false, prof->aic_events);

@@ -1,13 +1,24 @@
 /* SPDX-License-Identifier: GPL-2.0 WITH Linux-syscall-note */
 /*
- * vnpu: the device's own record formats, as an Ascend STARS device (Atlas
- * A2 = 910B, Atlas A3 = 910_93, chip id 5) writes them and as msprof's
- * parser reads them (Ascend/msprof analysis/, commit 9ba1ac7be; the parser
- * files are named at each record). All little-endian, packed, fixed size:
- * a raw file is whole records back to back.
+ * vnpu: the device's own record formats, as an Ascend device writes them
+ * and as msprof's parser reads them (Ascend/msprof analysis/, commit
+ * 9ba1ac7be; the parser files are named at each record). All
+ * little-endian, packed, fixed size: a raw file is whole records back to
+ * back. A STARS device (VNPU_CAP_STARS: Atlas A2 = 910B, Atlas A3 =
+ * 910_93, chip id 5; Atlas 200I/500 A2, chip id 7) writes
  *
  *   stars_soc.data.N.slice_K     struct vnpu_acsq_log      64 B
  *   ffts_profile.data.N.slice_K  struct vnpu_ffts_pmu     128 B
+ *
+ * and a device of the HWTS generation (no VNPU_CAP_STARS: Atlas training
+ * series = 910A, chip id 1; Atlas inference series = 310P, chip id 4)
+ * writes, in the same two channels,
+ *
+ *   hwts.data.N.slice_K          struct vnpu_hwts_log      64 B
+ *   aicore.data.N.slice_K        struct vnpu_aic_pmu      128 B
+ *
+ * and both write
+ *
  *   ts_track.data.N.slice_K      struct vnpu_ts_flip       40 B
  *   aicpu.data.N.slice_K         struct vnpu_aicpu_node   256 B
  *
@@ -129,6 +140,94 @@ struct vnpu_ffts_pmu {
 	__u64 pmu[VNPU_PMU_COUNTERS];
 	__u64 start_syscnt;
 	__u64 end_syscnt;
+};
+
+/* struct vnpu_hwts_log.word0: the log type in bits 0-2, a counter in bits 4-7 */
+#define VNPU_HWTS_LOG_START 0
+#define VNPU_HWTS_LOG_END 1
+#define VNPU_HWTS_WORD0(type, cnt) ((__u8)(((type) & 0x7) | (((cnt) & 0xf) << 4)))
+#define VNPU_HWTS_TYPE(w) ((w) & 0x7)
+#define VNPU_HWTS_CNT(w) (((w) >> 4) & 0xf)
+
+/* Task types of an HWTS log (msprof's SqeType.HwSqeType) */
+enum vnpu_hwts_task_type {
+	VNPU_HWTS_AI_CORE = 0,
+	VNPU_HWTS_AI_CPU = 1,
+	VNPU_HWTS_AIV = 2,
+	VNPU_HWTS_PLACE_HOLDER = 3,
+	VNPU_HWTS_EVENT_RECORD = 4,
+	VNPU_HWTS_EVENT_WAIT = 5,
+	VNPU_HWTS_NOTIFY_RECORD = 6,
+	VNPU_HWTS_NOTIFY_WAIT = 7,
+	VNPU_HWTS_WRITE_VALUE = 8,
+	VNPU_HWTS_SDMA = 9,
+};
+
+/**
+ * struct vnpu_hwts_log - one HWTS task log: a task's start or its end, on
+ * a device without STARS (mscalculate/hwts/hwts_calculator.py,
+ * profiling_bean/struct_info/hwts_log.py; struct format "=BBHHHQ12I")
+ * @word0: bits 0-2 VNPU_HWTS_LOG_START or _END, bits 4-7 a counter that
+ *         steps by one with every record of the channel, modulo 16 (msprof
+ *         logs a loss at a gap).
+ * @task_type: enum vnpu_hwts_task_type.
+ * @reserved0: zero.
+ * @reserved1: zero.
+ * @task_id: the task's 16-bit id on its stream.
+ * @syscnt: when, in system counter ticks.
+ * @stream_id: the stream (msprof takes it modulo 2048).
+ * @reserved: zero.
+ *
+ * msprof pairs an end with the last start of its (stream, task) before it
+ * in file order, and an end with none becomes a task that started at tick
+ * -1: the device writes a task's two logs together, or neither.
+ */
+struct vnpu_hwts_log {
+	__u8 word0;
+	__u8 task_type;
+	__u16 reserved0;
+	__u16 reserved1;
+	__u16 task_id;
+	__u64 syscnt;
+	__u32 stream_id;
+	__u32 reserved[11];
+};
+
+/**
+ * struct vnpu_aic_pmu - the PMU counters of one AI Core task, on a device
+ * without STARS (mscalculate/aic/aic_calculator.py,
+ * profiling_bean/struct_info/aic_pmu.py; struct format "=BBHHHII10Q8I")
+ * @word0: bits 4-7 the channel's counter, as in struct vnpu_hwts_log.
+ * @reserved0: zero.
+ * @reserved1: zero.
+ * @reserved2: zero.
+ * @task_id: the task's 16-bit id.
+ * @reserved3: zero.
+ * @reserved4: zero.
+ * @total_cycle: the task's cycles, summed over its blocks.
+ * @reserved5: zero.
+ * @pmu: the 8 programmed counters, summed over blocks, in the order of
+ *       sample.json's ai_core_profiling_events.
+ * @stream_id: the task's stream (msprof takes it modulo 2048).
+ * @reserved: zero.
+ *
+ * The record has no time and no batch: msprof gives a stream's records
+ * of one task id to its tasks of that id in order, so the device writes
+ * them in the order its tasks end.
+ */
+struct vnpu_aic_pmu {
+	__u8 word0;
+	__u8 reserved0;
+	__u16 reserved1;
+	__u16 reserved2;
+	__u16 task_id;
+	__u32 reserved3;
+	__u32 reserved4;
+	__u64 total_cycle;
+	__u64 reserved5;
+	__u64 pmu[VNPU_PMU_COUNTERS];
+	__u32 stream_id;
+	__u32 reserved[7];
 };
 
 /* struct vnpu_ts_flip.tag */

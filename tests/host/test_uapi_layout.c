@@ -206,6 +206,36 @@ TEST(vnpu_ffts_pmu)
 	EXPECT_EQ(40, VNPU_FUNC_CONTEXT_PMU);
 }
 
+/* the HWTS chips' records: "=BBHHHQ12I" and "=BBHHHII10Q8I" (docs/msprof-parser.md section 12) */
+TEST(vnpu_hwts_log)
+{
+	static const struct member m[] = {
+		MEMBER(vnpu_hwts_log, word0, 0, 1),	 MEMBER(vnpu_hwts_log, task_type, 1, 1),
+		MEMBER(vnpu_hwts_log, reserved0, 2, 2),	 MEMBER(vnpu_hwts_log, reserved1, 4, 2),
+		MEMBER(vnpu_hwts_log, task_id, 6, 2),	 MEMBER(vnpu_hwts_log, syscnt, 8, 8),
+		MEMBER(vnpu_hwts_log, stream_id, 16, 4), MEMBER(vnpu_hwts_log, reserved, 20, 44),
+	};
+
+	CHECK_LAYOUT(vnpu_hwts_log, 64, m);
+	EXPECT_EQ(0x51, VNPU_HWTS_WORD0(VNPU_HWTS_LOG_END, 5));
+	EXPECT_EQ(0x01, VNPU_HWTS_WORD0(VNPU_HWTS_LOG_END, 16));
+	EXPECT_EQ(9, VNPU_HWTS_SDMA);
+}
+
+TEST(vnpu_aic_pmu)
+{
+	static const struct member m[] = {
+		MEMBER(vnpu_aic_pmu, word0, 0, 1),	MEMBER(vnpu_aic_pmu, reserved0, 1, 1),
+		MEMBER(vnpu_aic_pmu, reserved1, 2, 2),	MEMBER(vnpu_aic_pmu, reserved2, 4, 2),
+		MEMBER(vnpu_aic_pmu, task_id, 6, 2),	MEMBER(vnpu_aic_pmu, reserved3, 8, 4),
+		MEMBER(vnpu_aic_pmu, reserved4, 12, 4), MEMBER(vnpu_aic_pmu, total_cycle, 16, 8),
+		MEMBER(vnpu_aic_pmu, reserved5, 24, 8), MEMBER(vnpu_aic_pmu, pmu, 32, 64),
+		MEMBER(vnpu_aic_pmu, stream_id, 96, 4), MEMBER(vnpu_aic_pmu, reserved, 100, 28),
+	};
+
+	CHECK_LAYOUT(vnpu_aic_pmu, 128, m);
+}
+
 TEST(vnpu_ts_flip)
 {
 	static const struct member m[] = {

@@ -7,8 +7,10 @@
  * the channel; a context PMU record per AI Core / Vector task at L1 and
  * L2 with the programmed counters; a flip per stream and task id epoch;
  * and exact loss accounting per channel (produced == read + lost), a
- * task's start and end logs lost together or not at all. Also debugfs
- * vnpuN/bench_tasks, the producer of bench/ring_transport.c.
+ * task's start and end logs lost together or not at all. A device without
+ * STARS (910A, 310P) writes HWTS logs and AI Core PMU records in the same
+ * channels. Also debugfs vnpuN/bench_tasks, the producer of
+ * bench/ring_transport.c.
  */
 #include <signal.h>
 #include <sys/mman.h>
@@ -165,6 +167,77 @@ TEST(records_are_the_devices_own)
 	EXPECT_EQ(ids[31] >> 16, chan_read(&c, VNPU_CH_TS_TRACK, NULL, 0));
 	EXPECT_EQ(0, vnpu_prof_stop(c.fd));
 	chans_end(&c);
+}
+
+/*
+ * The HWTS generation (no VNPU_CAP_STARS: the training series, 910A, and
+ * the inference series, 310P): HWTS start and end logs whose counter runs
+ * over the channel, with the HWTS task type (AI CPU 1, not STARS's SQE
+ * type), and an AI Core PMU record per AI Core task, in the order the
+ * tasks ran, for the AI CPU tasks none.
+ */
+TEST(hwts_records_without_stars)
+{
+	static struct vnpu_hwts_log logs[80];
+	static struct vnpu_aic_pmu pmu[40];
+
+	ASSERT_EQ(0, vnpu_module_unload_settled());
+	ASSERT_EQ(0, vnpu_module_load("devices=2 product=910,310p"));
+	for (int dev = 0; dev < 2; dev++) {
+		struct vnpu_info info;
+		struct chans c = { 0 };
+		__u64 ids[32], cpu_ids[4];
+		__u32 hw, cpu_hw;
+		size_t n;
+
+		ASSERT_EQ(0, chans_start(&c, dev, VNPU_PROF_L1, 4));
+		ASSERT_EQ(0, vnpu_get_info(c.fd, &info));
+		ASSERT_EQ(0, info.caps & VNPU_CAP_STARS) TH_LOG("%s", info.product_name);
+		EXPECT_EQ(64, chan(&c, VNPU_CH_ACSQ)->rec_size);
+		EXPECT_EQ(128, chan(&c, VNPU_CH_PMU)->rec_size);
+		ASSERT_EQ(0, run(c.fd, 32, VNPU_TASK_AI_CORE, ids, &hw));
+		ASSERT_EQ(0, run(c.fd, 4, VNPU_TASK_AI_CPU, cpu_ids, &cpu_hw));
+
+		n = chan_read(&c, VNPU_CH_ACSQ, logs, 80);
+		ASSERT_EQ(72, n);
+		for (size_t i = 0; i < n; i++) {
+			const struct vnpu_hwts_log *l = &logs[i];
+			bool cpu = i >= 64;
+
+			EXPECT_EQ(i % 2 ? VNPU_HWTS_LOG_END : VNPU_HWTS_LOG_START,
+				  VNPU_HWTS_TYPE(l->word0));
+			EXPECT_EQ(i & 0xf, VNPU_HWTS_CNT(l->word0));
+			EXPECT_EQ(0, l->word0 & 0x8);
+			EXPECT_EQ(cpu ? VNPU_HWTS_AI_CPU : VNPU_HWTS_AI_CORE, l->task_type);
+			EXPECT_EQ(cpu ? cpu_hw : hw, l->stream_id);
+			EXPECT_EQ((cpu ? cpu_ids[(i - 64) / 2] : ids[i / 2]) & 0xffff, l->task_id);
+			if (i % 2)
+				EXPECT_LT(logs[i - 1].syscnt, l->syscnt);
+			EXPECT_EQ(0, l->reserved0 | l->reserved1);
+			for (int k = 0; k < 11; k++)
+				EXPECT_EQ(0, l->reserved[k]);
+		}
+		n = chan_read(&c, VNPU_CH_PMU, pmu, 40);
+		ASSERT_EQ(32, n) TH_LOG("%s: the AI CPU tasks have none", info.product_name);
+		for (size_t i = 0; i < n; i++) {
+			const struct vnpu_aic_pmu *p = &pmu[i];
+			__u64 any = 0;
+
+			EXPECT_EQ((i & 0xf) << 4, p->word0);
+			EXPECT_EQ(hw, p->stream_id);
+			EXPECT_EQ(ids[i] & 0xffff, p->task_id);
+			EXPECT_LT(0, p->total_cycle);
+			EXPECT_EQ(0, p->reserved0 | p->reserved1 | p->reserved2 | p->reserved3 |
+					     p->reserved4 | p->reserved5);
+			for (unsigned int k = 0; k < c.ps.n_events && k < VNPU_PMU_COUNTERS; k++)
+				any |= p->pmu[k];
+			EXPECT_NE(0, any);
+		}
+		EXPECT_EQ(0, vnpu_prof_stop(c.fd));
+		chans_end(&c);
+	}
+	vnpu_module_unload_settled();
+	vnpu_module_restore();
 }
 
 /* L0: the ACSQ logs only; an AI CPU task never has a PMU record */
