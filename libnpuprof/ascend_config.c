@@ -121,7 +121,9 @@ static int load_clock(const char *start, const char *end, struct npa_clock *c, s
 /*
  * msprof's chip ids (ChipModel); the export reads the formats of the STARS
  * chips 5 (Atlas A2/A3) and 7 (Atlas 200I/500 A2), whose device records
- * are alike (docs/msprof-parser.md section 11). The id into *@chip.
+ * are alike (docs/msprof-parser.md section 11), and of the HWTS chips 1
+ * (Atlas training series) and 4 (Atlas inference series, section 12). The
+ * id into *@chip.
  */
 static int check_platform(struct json_object *o, const char *path, uint32_t *chip,
 			  struct npx_warn *w, struct npuprof_error *err)
@@ -137,12 +139,11 @@ static int check_platform(struct json_object *o, const char *path, uint32_t *chi
 			continue;
 		*chip = (uint32_t)known[i];
 		if (!npa_chip_read(*chip))
-			npx_warn(
-				w,
-				"%s: platform_version %s: only the formats of chips 5 (Atlas A2/A3)"
-				" and 7 (Atlas 200I/500 A2) are read; the raw files are read as"
-				" chip 5's",
-				path, s);
+			npx_warn(w,
+				 "%s: platform_version %s: only the formats of chips 1, 4, 5 and 7"
+				 " (Atlas training series, inference series, A2/A3, 200I/500 A2)"
+				 " are read; the raw files are read as chip 5's",
+				 path, s);
 		return 0;
 	}
 	return npuprof_set_error(

@@ -1,13 +1,18 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
  * libnpuprof export: a device_N folder of the real layout, and its join
- * with the host tasks (docs/msprof-parser.md sections 1.9-1.12 and 3.3):
+ * with the host tasks (docs/msprof-parser.md sections 1.9-1.12, 3.3, 12):
  *
  *  - ACSQ logs (stars_soc) pair into tasks per (task id, stream): an end
  *    belongs to the earliest start before it, unless the next start comes
- *    first (then that start lost its end);
+ *    first (then that start lost its end); on the HWTS chips, HWTS logs
+ *    (hwts) pair in file order: an end takes the last start of its
+ *    (stream, task) before it, or one at tick -1;
  *  - ts_track flips give each stream's tasks their batch;
- *  - context PMU records (ffts_profile) are the tasks' counters;
+ *  - context PMU records (ffts_profile) are the tasks' counters, by
+ *    (stream, task, batch); the HWTS chips' AI Core PMU records (aicore)
+ *    have no time, so no batch: op_summary's rows take a (stream, task)'s
+ *    records in order, AI CPU rows none;
  *  - a device task joins the host task with the same (stream, task,
  *    context, batch): one host task takes every device task of its key,
  *    a device task with none stays device-only, and a key with several of
@@ -136,6 +141,7 @@ struct dev_read {
 	struct pmu_rec *pr;
 	size_t cap_pmu, cap_pr;
 	uint64_t bad_magic, bad_func, overflow, bad_ffts;
+	bool hwts; /* an HWTS chip's records */
 };
 
 /* msprof's StarsCommon stream/task re-encoding of bits 12 and 13 */
@@ -251,6 +257,141 @@ static int on_pmu(void *arg, const void *rec, const char *file, uint64_t off)
 	pr->end_ns = npa_syscnt_ns(&d->cfg, p.end_syscnt);
 	pr->idx = d->n_pmu++;
 	return 0;
+}
+
+/* ---- the HWTS chips' records ---- */
+
+static int on_hwts(void *arg, const void *rec, const char *file, uint64_t off)
+{
+	struct dev_read *r = arg;
+	struct vnpu_hwts_log l;
+	struct acsq *e;
+	uint32_t type;
+
+	(void)file;
+	(void)off;
+	memcpy(&l, rec, sizeof(l));
+	type = VNPU_HWTS_TYPE(l.word0);
+	/* msprof keeps the start and end logs and drops the other types */
+	if (type != VNPU_HWTS_LOG_START && type != VNPU_HWTS_LOG_END)
+		return 0;
+	if (npa_grow((void **)&r->ev, &r->cap_ev, r->n_ev, sizeof(*r->ev), 4096))
+		return npuprof_set_error(r->err, -ENOMEM, "out of memory");
+	e = &r->ev[r->n_ev];
+	e->stream = l.stream_id % 2048;
+	e->task = l.task_id;
+	e->sqe = l.task_type;
+	e->end = type == VNPU_HWTS_LOG_END;
+	e->ns = npa_syscnt_ns(&r->d->cfg, l.syscnt);
+	e->seq = r->n_ev++;
+	return 0;
+}
+
+static int on_aic_pmu(void *arg, const void *rec, const char *file, uint64_t off)
+{
+	struct dev_read *r = arg;
+	struct npa_dev *d = r->d;
+	struct vnpu_aic_pmu p;
+	struct pmu_rec *pr;
+
+	(void)file;
+	(void)off;
+	memcpy(&p, rec, sizeof(p));
+	if (npa_grow((void **)&d->pmu, &r->cap_pmu, d->n_pmu, sizeof(*d->pmu), 4096) ||
+	    npa_grow((void **)&r->pr, &r->cap_pr, d->n_pmu, sizeof(*r->pr), 4096))
+		return npuprof_set_error(r->err, -ENOMEM, "out of memory");
+	d->pmu[d->n_pmu].total = p.total_cycle;
+	memcpy(d->pmu[d->n_pmu].pmu, p.pmu, sizeof(p.pmu));
+	d->pmu[d->n_pmu].aiv = false;
+	pr = &r->pr[d->n_pmu];
+	pr->stream = p.stream_id % 2048;
+	pr->task = p.task_id;
+	pr->ctx = NPA_NO_CTX;
+	pr->batch = 0; /* none: matched in order */
+	pr->end_ns = 0;
+	pr->idx = d->n_pmu++;
+	return 0;
+}
+
+static int cmp_hwts_key(const void *a, const void *b)
+{
+	const struct acsq *x = a, *y = b;
+
+	if (x->stream != y->stream)
+		return x->stream < y->stream ? -1 : 1;
+	if (x->task != y->task)
+		return x->task < y->task ? -1 : 1;
+	return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+static int cmp_task_start(const void *a, const void *b);
+
+/*
+ * msprof's HwtsCalculator._prep_data, per (stream, task) in file order: an
+ * end takes the last start before it, or, with none, a start at tick -1
+ * (a task of huge duration, as msprof shows it); a start no end takes is
+ * no task.
+ */
+static int pair_hwts(struct dev_read *r)
+{
+	struct npa_dev *d = r->d;
+	size_t i, j;
+
+	d->tasks = calloc(r->n_ev + 1, sizeof(*d->tasks));
+	if (!d->tasks)
+		return npuprof_set_error(r->err, -ENOMEM, "out of memory");
+	qsort(r->ev, r->n_ev, sizeof(*r->ev), cmp_hwts_key);
+	for (i = 0; i < r->n_ev; i = j) {
+		int64_t start = -1;
+
+		for (j = i; j < r->n_ev && r->ev[j].task == r->ev[i].task &&
+			    r->ev[j].stream == r->ev[i].stream;
+		     j++) {
+			const struct acsq *e = &r->ev[j];
+			struct npa_task *t;
+
+			if (!e->end) {
+				if (start >= 0)
+					d->mismatched++;
+				start = (int64_t)j;
+				continue;
+			}
+			t = &d->tasks[d->n_tasks++];
+			t->stream = e->stream;
+			t->task = e->task;
+			t->sqe = e->sqe;
+			t->ctx = NPA_NO_CTX;
+			if (start >= 0) {
+				t->start = r->ev[start].ns;
+			} else {
+				t->start = npa_syscnt_ns_d(&d->cfg, -1.0);
+				d->mismatched++;
+			}
+			t->dur = e->ns - t->start;
+			t->host = -1;
+			t->pmu = -1;
+			start = -1;
+		}
+		if (start >= 0)
+			d->mismatched++;
+	}
+	qsort(d->tasks, d->n_tasks, sizeof(*d->tasks), cmp_task_start);
+	if (d->mismatched)
+		npx_warn(r->w, "device_%u: %llu task starts and ends do not pair (lost records?)",
+			 d->cfg.id, (unsigned long long)d->mismatched);
+	return 0;
+}
+
+/*
+ * Whether op_summary's row of @t takes a PMU record on an HWTS chip:
+ * msprof's rows (a kernel's task with its op) in start order take them,
+ * but for AI CPU and DVPP ops (ai_core_op_report.py HARDWARE_OP_LIST)
+ */
+static bool hwts_row_takes_pmu(const struct npa_host *h, const struct npa_task *t)
+{
+	const struct npa_op *op = npa_task_op(h, t);
+
+	return op && op->task_type != CANN_GE_AI_CPU && op->task_type != CANN_GE_DVPP;
 }
 
 /* ---- pairing ---- */
@@ -398,7 +539,8 @@ static int join(struct dev_read *r, const struct npa_host *h)
 	for (i = 0; i < d->n_tasks; i++)
 		d->tasks[i].batch =
 			batch_at(r->flips, r->n_flips, d->tasks[i].stream, d->tasks[i].start);
-	for (i = 0; i < d->n_pmu; i++)
+	/* an HWTS chip's PMU records have no time: batch 0, and tasks look them up so */
+	for (i = 0; i < d->n_pmu && !r->hwts; i++)
 		r->pr[i].batch = batch_at(r->flips, r->n_flips, r->pr[i].stream, r->pr[i].end_ns);
 
 	if (kmap_init(&hm, h->n_htask) || kmap_init(&pm, d->n_pmu))
@@ -431,6 +573,13 @@ static int join(struct dev_read *r, const struct npa_host *h)
 			continue;
 		}
 		t->host = hi;
+		if (r->hwts) {
+			key = task_key(t->stream, t->task, t->ctx, 0);
+			if (!hwts_row_takes_pmu(h, t)) {
+				d->tasks[out++] = *t;
+				continue;
+			}
+		}
 		/* the key's PMU records, taken in order */
 		for (pi = kmap_get(&pm, key); pi >= 0 && used[pi]; pi = pm.next[pi])
 			;
@@ -490,17 +639,28 @@ int npa_dev_load(struct npa_dev *d, const char *prof, uint32_t id, const struct 
 	npa_loss_load(dir, &d->loss, w);
 	snprintf(data, sizeof(data), "%s/data", dir);
 	snprintf(label, sizeof(label), "device_%u/data", id);
-	rc = read_kind(&r, data, label, "stars_soc", sizeof(struct vnpu_acsq_log), false, on_acsq);
+	r.hwts = npa_chip_hwts(d->cfg.chip_id);
+	if (r.hwts)
+		rc = read_kind(&r, data, label, "hwts", sizeof(struct vnpu_hwts_log), false,
+			       on_hwts);
+	else
+		rc = read_kind(&r, data, label, "stars_soc", sizeof(struct vnpu_acsq_log), false,
+			       on_acsq);
 	if (!rc)
 		rc = read_kind(&r, data, label, "ts_track", sizeof(struct vnpu_ts_flip), false,
 			       on_flip);
-	/* msprof frames each ffts_profile slice alone */
-	if (!rc)
+	/* msprof frames each ffts_profile slice alone, aicore as one stream */
+	if (!rc && r.hwts)
+		rc = read_kind(&r, data, label, "aicore", sizeof(struct vnpu_aic_pmu), false,
+			       on_aic_pmu);
+	else if (!rc)
 		rc = read_kind(&r, data, label, "ffts_profile", sizeof(struct vnpu_ffts_pmu), true,
 			       on_pmu);
 	if (!rc)
 		rc = npa_aicpu_load(d, data, label, w, err);
-	if (!rc) {
+	if (!rc && r.hwts) {
+		rc = pair_hwts(&r);
+	} else if (!rc) {
 		qsort(r.ev, r.n_ev, sizeof(*r.ev), cmp_acsq_time);
 		rc = pair_tasks(&r);
 	}

@@ -37,6 +37,28 @@ const char *npa_ge_task_type_name(uint32_t t)
 	return t < CANN_GE_TASK_TYPE_COUNT ? ge_task_names[t] : "UNKNOWN";
 }
 
+static bool is_kernel(const char *type)
+{
+	return !strncmp(type, "KERNEL", 6) || !strncmp(type, "STARS_COMMON", 12) ||
+	       !strncmp(type, "FFTS_PLUS", 9);
+}
+
+const struct npa_op *npa_task_op(const struct npa_host *h, const struct npa_task *t)
+{
+	const struct npa_htask *ht;
+	const struct npa_op *op;
+
+	if (t->host < 0)
+		return NULL;
+	ht = &h->htask[t->host];
+	if (ht->op < 0 || !is_kernel(ht->type))
+		return NULL;
+	op = &h->ops[ht->op];
+	if (op->task_type == CANN_GE_WRITE_BACK || op->task_type == CANN_GE_INVALID)
+		return NULL;
+	return op;
+}
+
 /* GE data types (msprof's GeDataType), by value */
 static const char *const ge_dtypes[] = {
 	"FLOAT",

@@ -6,7 +6,10 @@
  * the same double arithmetic in the same order, so that the values agree
  * to the last printed digit. Chip 7 (200I/500 A2) has one set of
  * unprefixed columns for every record, AIV ones too, from the AIC event
- * list, with its V1_1 N/A list and memory_bound (section 11).
+ * list, with its V1_1 N/A list and memory_bound (section 11). The HWTS
+ * chips 1 (training series) and 4 (inference series) have chip 7's
+ * columns, every one printed, from their own MemoryUB events and vector
+ * fops coefficients (section 12).
  *
  *   aicore_time(us) = round(T * 1000 * 1000.0 / int(f) / B * ceil(B / C), 2)
  *   X_ratio         = 1.0 * p(X) / T
@@ -227,6 +230,14 @@ static const struct mdef v11_ub[] = {
 	BW("ub_write_bw_scalar", 0x38, 128.0),
 	END,
 };
+/* chips 1 and 4: the default MemoryUB events, the vector reads one counter */
+static const struct mdef hwts_ub[] = {
+	BW("ub_read_bw_vector", 0x43, 256.0),
+	BW("ub_write_bw_vector", 0x44, 256.0),
+	BW("ub_read_bw_scalar", 0x37, 128.0),
+	BW("ub_write_bw_scalar", 0x38, 128.0),
+	END,
+};
 static const struct mdef v11_cflt[] = { NA_RATIO("vec_bankgroup_cflt", 0x64),
 					NA_RATIO("vec_bank_cflt", 0x65),
 					NA_RATIO("vec_resc_cflt", 0x66), END };
@@ -349,11 +360,13 @@ static bool add_side(struct npa_metrics *m, const struct mdef *defs, bool aiv, c
 	return true;
 }
 
-/* chip 7's columns of sample.json's metric name @name, NULL if none */
-static const struct mdef *v11_cols(const char *name)
+/* chip 7's columns of sample.json's metric name @name, or an HWTS chip's; NULL if none */
+static const struct mdef *v11_cols(const char *name, bool hwts)
 {
 	uint32_t group = npuprof_metric_group(name, false);
 
+	if (hwts && group == VNPU_METRIC_MEMORY_UB)
+		return hwts_ub;
 	for (size_t i = 0; i < NPX_ARRAY_SIZE(v11_groups); i++)
 		if (v11_groups[i].group == group)
 			return v11_groups[i].cols;
@@ -372,9 +385,9 @@ void npa_metrics_init(struct npa_metrics *m, const struct npa_dev_cfg *c, struct
 	memset(m, 0, sizeof(*m));
 	if (!c->aic_metrics[0] || !c->n_aic_events)
 		return;
-	m->flat = npa_chip_v1_1(c);
+	m->flat = npa_chip_v1_1(c) || npa_chip_hwts(c->chip_id);
 	if (m->flat) {
-		aic = v11_cols(c->aic_metrics);
+		aic = v11_cols(c->aic_metrics, npa_chip_hwts(c->chip_id));
 	} else {
 		aic = group_side(c->aic_metrics, false);
 		aiv = group_side(c->aiv_metrics[0] ? c->aiv_metrics : c->aic_metrics, true);
@@ -397,6 +410,9 @@ void npa_metrics_init(struct npa_metrics *m, const struct npa_dev_cfg *c, struct
 		memset(m, 0, sizeof(*m));
 		return;
 	}
+	/* the N/A list is the V1_1 chips' alone: the HWTS chips print every column */
+	if (npa_chip_hwts(c->chip_id))
+		memset(m->na, 0, sizeof(m->na));
 	mac = col_index(m, m->flat ? "mac_ratio" : "aic_mac_ratio");
 	m->cube_util = mac >= 0;
 	m->mac = (int8_t)mac;
@@ -418,13 +434,23 @@ static double ratio(const uint64_t *pmu, int e, double t)
 	return t ? 1.0 * (double)pmu[e] / t : 0;
 }
 
-/* fp16 128 and 64 lanes, fp32, int32, misc: the ops per cycle of each */
-static double vector_fops(const uint32_t *ev, uint32_t n_ev, const uint64_t *v, double t)
+/*
+ * fp16 128 and 64 lanes, fp32, int32, misc: the ops per cycle of each;
+ * the last three are msprof's get_vector_num(), [64, 16, 16] on the
+ * chips it calls v3 (2 to 4: the inference series), else [64, 64, 32]
+ */
+static double vector_fops(const uint32_t *ev, uint32_t n_ev, const uint64_t *v, double t,
+			  uint32_t chip)
 {
-	static const struct {
+	bool v3 = chip >= 2 && chip <= 4;
+	const struct {
 		uint16_t ev;
 		double lanes;
-	} parts[] = { { 0x4c, 128 }, { 0x4d, 64 }, { 0x4b, 64 }, { 0x4e, 64 }, { 0x4f, 32 } };
+	} parts[] = { { 0x4c, 128 },
+		      { 0x4d, 64 },
+		      { 0x4b, 64 },
+		      { 0x4e, v3 ? 16 : 64 },
+		      { 0x4f, v3 ? 16 : 32 } };
 	double sum = 0;
 
 	for (size_t i = 0; i < NPX_ARRAY_SIZE(parts); i++) {
@@ -515,8 +541,8 @@ char *npa_metrics_row(const struct npa_metrics *m, const struct npa_dev_cfg *c,
 			    ratio(v, e2, t) * t * 16 * 16 * 32 * 2;
 			break;
 		case K_VECTOR_FOPS:
-			x = m->flat ? vector_fops(c->aic_events, c->n_aic_events, v, t)
-				    : vector_fops(c->aiv_events, c->n_aiv_events, v, t);
+			x = m->flat ? vector_fops(c->aic_events, c->n_aic_events, v, t, c->chip_id)
+				    : vector_fops(c->aiv_events, c->n_aiv_events, v, t, c->chip_id);
 			break;
 		case K_MEMBOUND: {
 			/* msprof's add_mem_bound, on the ratios as the report rounded them */

@@ -22,6 +22,12 @@ static const char hdr_op_summary[] =
 	"Task Start Time(us),Task Duration(us),Task Wait Time(us),Block Dim,Mix Block Dim,"
 	"HF32 Eligible,Input Shapes,Input Data Types,Input Formats,Output Shapes,"
 	"Output Data Types,Output Formats,Context ID";
+/* the HWTS chips' (1 to 4): no Mix Block Dim and no Context ID (delete_useless_cols) */
+static const char hdr_op_summary_hwts[] =
+	"Device_id,Model ID,Task ID,Stream ID,Op Name,OP Type,OP State,Task Type,"
+	"Task Start Time(us),Task Duration(us),Task Wait Time(us),Block Dim,"
+	"HF32 Eligible,Input Shapes,Input Data Types,Input Formats,Output Shapes,"
+	"Output Data Types,Output Formats";
 
 char *npa_csv_field(char *p, const char *s, size_t max)
 {
@@ -90,29 +96,6 @@ static void task_times(const struct npa_dev *d, const struct npa_task *t, char *
 	*e = 0;
 }
 
-static bool is_kernel(const char *type)
-{
-	return !strncmp(type, "KERNEL", 6) || !strncmp(type, "STARS_COMMON", 12) ||
-	       !strncmp(type, "FFTS_PLUS", 9);
-}
-
-/* the op of a device task for op_summary (TaskInfo), or NULL */
-static const struct npa_op *task_op(const struct npa_export *x, const struct npa_task *t)
-{
-	const struct npa_htask *h;
-	const struct npa_op *op;
-
-	if (t->host < 0)
-		return NULL;
-	h = &x->host.htask[t->host];
-	if (h->op < 0 || !is_kernel(h->type))
-		return NULL;
-	op = &x->host.ops[h->op];
-	if (op->task_type == CANN_GE_WRITE_BACK || op->task_type == CANN_GE_INVALID)
-		return NULL;
-	return op;
-}
-
 static bool op_lonely(const struct npa_export *x, const struct npa_task *t)
 {
 	/* a kernel with no launch window: OP State and HF32 Eligible are N/A */
@@ -179,7 +162,7 @@ int npa_op_summary(struct npa_export *x, const struct npa_dev *d)
 	struct npa_metrics m;
 	char *hdr, start_tab[80], end[80];
 	double prev_start = 0, prev_dur = 0;
-	bool first = true, have_prev = false, printed = false;
+	bool first = true, have_prev = false, printed = false, hwts = npa_chip_hwts(d->cfg.chip_id);
 	size_t *comm = NULL, n_comm = d->comm.n_op, ci = 0;
 	int rc;
 
@@ -188,7 +171,8 @@ int npa_op_summary(struct npa_export *x, const struct npa_dev *d)
 		hdr = malloc(sizeof(hdr_op_summary) + NPA_MCOL_MAX * 64);
 		if (!hdr)
 			return npuprof_set_error(x->o.err, -ENOMEM, "out of memory");
-		*npa_metrics_header(&m, npx_put(hdr, hdr_op_summary)) = 0;
+		*npa_metrics_header(&m, npx_put(hdr, hwts ? hdr_op_summary_hwts : hdr_op_summary)) =
+			0;
 		rc = npx_csv_set_header(&x->o, &x->op_summary, hdr);
 		free(hdr);
 		if (rc)
@@ -204,7 +188,7 @@ int npa_op_summary(struct npa_export *x, const struct npa_dev *d)
 	}
 	for (size_t i = 0; i <= d->n_tasks; i++) {
 		const struct npa_task *t = i < d->n_tasks ? &d->tasks[i] : NULL;
-		const struct npa_op *op = t ? task_op(x, t) : NULL;
+		const struct npa_op *op = t ? npa_task_op(&x->host, t) : NULL;
 		uint32_t blocks;
 		bool lonely;
 		double gap;
@@ -288,8 +272,10 @@ int npa_op_summary(struct npa_export *x, const struct npa_dev *d)
 		*p++ = ',';
 		p = npx_fmt_u64(p, op->block_num);
 		*p++ = ',';
-		p = npx_fmt_u64(p, op->mix_block_num);
-		*p++ = ',';
+		if (!hwts) {
+			p = npx_fmt_u64(p, op->mix_block_num);
+			*p++ = ',';
+		}
 		p = lonely ? npx_lit(p, "N/A") : op->hf32 ? npx_lit(p, "YES") : npx_lit(p, "NO");
 		*p++ = ',';
 		p = csv_opt(p, op->in_shapes);
@@ -303,11 +289,13 @@ int npa_op_summary(struct npa_export *x, const struct npa_dev *d)
 		p = csv_opt(p, op->out_types);
 		*p++ = ',';
 		p = csv_opt(p, op->out_formats);
-		*p++ = ',';
-		if (t->ctx == NPA_NO_CTX)
-			p = npx_lit(p, "N/A");
-		else
-			p = npx_fmt_u64(p, t->ctx);
+		if (!hwts) {
+			*p++ = ',';
+			if (t->ctx == NPA_NO_CTX)
+				p = npx_lit(p, "N/A");
+			else
+				p = npx_fmt_u64(p, t->ctx);
+		}
 		/* a launch before the collection start gives no blocks to the formulas */
 		blocks = (double)x->host.htask[t->host].ts >= d->cfg.host_start_count
 				 ? op->block_num
@@ -320,10 +308,15 @@ int npa_op_summary(struct npa_export *x, const struct npa_dev *d)
 	return 0;
 }
 
-/* task_time's kernel_type of a device task with no host task: its SQE type */
-static const char *sqe_name(uint32_t sqe)
+/*
+ * task_time's kernel_type of a device task with no host task: the name of
+ * its SQE type (msprof's SqeType of the chip: STARS, or HWTS on chips 1-4),
+ * "Other" for one the enum lacks and for every task on chip 1
+ * (TaskTimeViewer.get_device_task_type)
+ */
+static const char *sqe_name(uint32_t sqe, uint32_t chip)
 {
-	static const char *const names[] = {
+	static const char *const stars[] = {
 		"AI_CORE",	    "AI_CPU",	      "AIV_SQE",	   "PLACE_HOLDER_SQE",
 		"EVENT_RECORD_SQE", "EVENT_WAIT_SQE", "NOTIFY_RECORD_SQE", "NOTIFY_WAIT_SQE",
 		"WRITE_VALUE_SQE",  "VQ6_SQE",	      "TOF_SQE",	   "SDMA_SQE",
@@ -331,8 +324,17 @@ static const char *sqe_name(uint32_t sqe)
 		"ROCCE_SQE",	    "PCIE_DMA_SQE",   "HOST_CPU_SQE",	   "CDQM_SQE",
 		"C_CORE_SQE",
 	};
+	static const char *const hwts[] = {
+		"AI_CORE",	    "AI_CPU",	      "AIV_SQE",	   "PLACE_HOLDER_SQE",
+		"EVENT_RECORD_SQE", "EVENT_WAIT_SQE", "NOTIFY_RECORD_SQE", "NOTIFY_WAIT_SQE",
+		"WRITE_VALUE_SQE",  "SDMA_SQE",	      "MAX_SQE",
+	};
 
-	return sqe < NPX_ARRAY_SIZE(names) ? names[sqe] : "UNKNOWN";
+	if (chip == 1)
+		return "Other";
+	if (npa_chip_hwts(chip))
+		return sqe < NPX_ARRAY_SIZE(hwts) ? hwts[sqe] : "Other";
+	return sqe < NPX_ARRAY_SIZE(stars) ? stars[sqe] : "Other";
 }
 
 struct tt_row {
@@ -377,12 +379,12 @@ int npa_task_time(struct npa_export *x, const struct npa_dev *d)
 	for (size_t i = 0; i < n && !rc; i++) {
 		const struct npa_task *t = &d->tasks[rows[i].task];
 		const struct npa_htask *h = t->host >= 0 ? &x->host.htask[t->host] : NULL;
-		const struct npa_op *op = task_op(x, t);
+		const struct npa_op *op = npa_task_op(&x->host, t);
 		const char *kname = h ? h->kernel : op ? op->name : "N/A";
 		/* a level-0 op has no task type: the host task's (msprof's default) */
 		const char *ktype = op && !op->level0 ? npa_ge_task_type_name(op->task_type)
 				    : h		      ? h->type
-						      : sqe_name(t->sqe);
+						      : sqe_name(t->sqe, d->cfg.chip_id);
 		char *p;
 
 		rc = npx_csv_begin(&x->o, &x->task_time, &p);
@@ -485,7 +487,7 @@ int npa_op_statistic(struct npa_export *x, const struct npa_dev *d)
 		return npuprof_set_error(x->o.err, -ENOMEM, "out of memory");
 	for (i = 0; i < d->n_tasks; i++) {
 		const struct npa_task *t = &d->tasks[i];
-		const struct npa_op *op = task_op(x, t);
+		const struct npa_op *op = npa_task_op(&x->host, t);
 
 		if (!op || !(t->start > begin) || !strcmp(op->type, "N/A") ||
 		    op->task_type == CANN_GE_HCCL)

@@ -633,7 +633,8 @@ static int ai_core_freq(struct tl *t, const struct npa_dev *d)
 	char first_ts[NPX_PY_FMT_MAX], label[32];
 	int rc;
 
-	if (!d->cfg.aic_mhz)
+	/* msprof draws it on chips 4, 5 and 7 (ai_core_freq_viewer.py): not on 1 to 3 */
+	if (!d->cfg.aic_mhz || (npa_chip_hwts(d->cfg.chip_id) && d->cfg.chip_id != 4))
 		return 0;
 	rc = npa_tl_process_meta(t, pid, "AI Core Freq");
 	/* the clock at the device's start, then one fill per ms to the end */

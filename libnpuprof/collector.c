@@ -84,14 +84,16 @@ struct chan_collect {
 	uint64_t dropped;
 };
 
+/* each channel's raw file, on a STARS device and on an HWTS one (uapi/vnpu_ascend.h) */
 static const struct {
 	const char *name;
+	const char *hwts_name;
 	uint32_t rec_size;
 } chan_files[VNPU_CH_COUNT] = {
-	[VNPU_CH_ACSQ] = { "stars_soc", sizeof(struct vnpu_acsq_log) },
-	[VNPU_CH_PMU] = { "ffts_profile", sizeof(struct vnpu_ffts_pmu) },
-	[VNPU_CH_TS_TRACK] = { "ts_track", sizeof(struct vnpu_ts_flip) },
-	[VNPU_CH_AICPU] = { "aicpu", sizeof(struct vnpu_aicpu_node) },
+	[VNPU_CH_ACSQ] = { "stars_soc", "hwts", sizeof(struct vnpu_acsq_log) },
+	[VNPU_CH_PMU] = { "ffts_profile", "aicore", sizeof(struct vnpu_ffts_pmu) },
+	[VNPU_CH_TS_TRACK] = { "ts_track", "ts_track", sizeof(struct vnpu_ts_flip) },
+	[VNPU_CH_AICPU] = { "aicpu", "aicpu", sizeof(struct vnpu_aicpu_node) },
 };
 
 /**
@@ -118,6 +120,8 @@ static const struct {
  * @stop_failed: VNPU_IOC_PROF_STOP failed: do not wait for the end.
  * @done: stopped and drained.
  * @chans: a channel session: @ch, not the legacy ring.
+ * @hwts: the device has no STARS: its channels carry HWTS logs and AI Core
+ *        PMU records, written to hwts.data and aicore.data.
  * @ch: its channels.
  * @devdir: device_N.
  */
@@ -145,6 +149,7 @@ struct dev_collect {
 	int stop_failed;
 	int done;
 	int chans;
+	bool hwts;
 	struct chan_collect ch[VNPU_CH_COUNT];
 	char devdir[PATH_MAX];
 };
@@ -761,7 +766,7 @@ static int map_chans(struct dev_collect *d, size_t page)
 		    desc->data_offset + 2 * desc->data_size > d->map_size ||
 		    VNPU_RING_CHAN_CONS_OFFSET(i) + sizeof(uint64_t) > page)
 			return -EPROTO;
-		ch->name = chan_files[i].name;
+		ch->name = d->hwts ? chan_files[i].hwts_name : chan_files[i].name;
 		ch->rec_size = desc->rec_size;
 		ch->desc = desc;
 		ch->data = base + desc->data_offset;
@@ -818,13 +823,14 @@ static void dev_close(struct dev_collect *d)
 }
 
 /*
- * Channel sessions for the STARS products whose formats are written, the
- * chips the export reads as theirs (npa_chip_read(): Atlas A2, A3 and
- * 200I/500 A2); the legacy ring elsewhere (docs/output.md).
+ * Channel sessions for the products whose formats are written, the chips
+ * the export reads as theirs (npa_chip_read(): Atlas A2, A3, 200I/500 A2,
+ * training series and inference series); the legacy ring elsewhere
+ * (docs/output.md).
  */
 static int real_layout(const struct vnpu_info *info)
 {
-	return npa_chip_read(info->chip_id) && (info->caps & VNPU_CAP_STARS);
+	return npa_chip_read(info->chip_id);
 }
 
 /* The device's raw files: device_N/ and its data/, and the first files in them. */
@@ -908,6 +914,7 @@ int npuprof_collector_add(struct npuprof_collector *c, unsigned int dev_id,
 		goto err_close;
 	}
 	d->chans = real_layout(&info);
+	d->hwts = !(info.caps & VNPU_CAP_STARS);
 	if (!c->ndev) {
 		c->cann = d->chans;
 	} else if (d->chans != c->cann) {

@@ -1498,13 +1498,21 @@ struct npa_host_cfg {
 };
 
 /*
- * The chips whose records the export reads as theirs: 5 (Atlas A2/A3) and
- * 7 (Atlas 200I/500 A2); any other is read as chip 5. Chip 7 derives its
- * PMU columns as the V1_1 chips do (docs/msprof-parser.md section 11).
+ * The chips whose records the export reads as theirs: 5 (Atlas A2/A3), 7
+ * (Atlas 200I/500 A2), 1 (Atlas training series) and 4 (Atlas inference
+ * series); any other is read as chip 5. Chip 7 derives its PMU columns as
+ * the V1_1 chips do (docs/msprof-parser.md section 11), chips 1 and 4 read
+ * HWTS logs and AI Core PMU records (section 12).
  */
 static inline bool npa_chip_read(uint32_t chip)
 {
-	return chip == 5 || chip == 7;
+	return chip == 1 || chip == 4 || chip == 5 || chip == 7;
+}
+
+/* the HWTS chips, 1 to 4: HWTS logs and AI Core PMU records, no STARS */
+static inline bool npa_chip_hwts(uint32_t chip)
+{
+	return chip >= 1 && chip <= 4;
 }
 
 static inline bool npa_chip_v1_1(const struct npa_dev_cfg *c)
@@ -1518,9 +1526,14 @@ int npa_dev_cfg_load(const char *dir, uint32_t id, struct npa_dev_cfg *c, struct
 		     struct npuprof_error *err);
 
 /* device ns of a syscnt, as msprof's InfoConfReader.time_from_syscnt (doubles) */
+static inline double npa_syscnt_ns_d(const struct npa_dev_cfg *c, double syscnt)
+{
+	return (syscnt - c->dev_cnt * 1e9) / c->hwts_hz * 1e9 + c->host_mon * 1e9;
+}
+
 static inline double npa_syscnt_ns(const struct npa_dev_cfg *c, uint64_t syscnt)
 {
-	return ((double)syscnt - c->dev_cnt * 1e9) / c->hwts_hz * 1e9 + c->host_mon * 1e9;
+	return npa_syscnt_ns_d(c, (double)syscnt);
 }
 
 /* ---- raw files (ascend_raw.c) ---- */
@@ -1729,6 +1742,10 @@ const char *npa_hash_name(const struct npa_host *h, uint64_t hash, char *buf, si
 const char *npa_host_hash_str(struct npa_host *h, uint64_t hash);
 /* enum cann_ge_task_type's name ("AI_CORE"...) */
 const char *npa_ge_task_type_name(uint32_t t);
+
+struct npa_task;
+/* the op of device task @t for op_summary (msprof's TaskInfo join), or NULL */
+const struct npa_op *npa_task_op(const struct npa_host *h, const struct npa_task *t);
 
 /* ---- collectives, the host side (ascend_hccl.c) ---- */
 
@@ -2023,7 +2040,7 @@ void npa_dev_free(struct npa_dev *d);
  * @k: a bandwidth's pipe width times its scale.
  * @aiv: the column is of the AIV side.
  * @na: the column is computed but printed N/A (chip 7).
- * @flat: one set of columns for every record, AIC or AIV (chip 7).
+ * @flat: one set of columns for every record, AIC or AIV (chips 1, 4, 7).
  * @mb: the columns memory_bound divides: mte2, vec and mac ratios.
  * @cube_util: cube_utilization(%) ends the row.
  * @mac: with @cube_util, the mac_ratio column it is computed from.

@@ -8,6 +8,7 @@
  * and AIV records alike, computed from the AIC event list with C =
  * ai_core_num; the V1_1 chips' N/A list; memory_bound from the real
  * vec_ratio; 0x17f + 0x180 summed (docs/msprof-parser.md section 11).
+ * Then the HWTS chips 1 and 4 (section 12).
  */
 #include <stdio.h>
 #include <string.h>
@@ -152,6 +153,117 @@ TEST(events_not_of_the_group)
 	npa_metrics_init(&m, &c, &w);
 	EXPECT_EQ(0, m.n);
 	EXPECT_EQ(2, w.count);
+}
+
+/* ---- the HWTS chips: 1 (training series, 910A) and 4 (inference series, 310P) ---- */
+
+/*
+ * A device of @chip with @cores AI Cores at @mhz. The records below are
+ * AI Core PMU records a 910 and a 310p vnpu device wrote (the levels
+ * fixture of tests/vm/test_profiler.c), and the cells what msprof wrote
+ * for them (make check-msprof: every cell equal).
+ */
+static void cfg_hwts(struct npa_dev_cfg *c, uint32_t chip, uint32_t cores, double mhz,
+		     const char *metrics, const uint32_t *ev, uint32_t n)
+{
+	memset(c, 0, sizeof(*c));
+	c->chip_id = chip;
+	c->aic_mhz = mhz;
+	c->ai_core_num = cores;
+	c->hwts_hz = chip == 1 ? 100e6 : 38.4e6;
+	snprintf(c->aic_metrics, sizeof(c->aic_metrics), "%s", metrics);
+	for (uint32_t i = 0; i < n; i++)
+		c->aic_events[i] = ev[i];
+	c->n_aic_events = n;
+}
+
+static void row_of(const struct npa_metrics *m, const struct npa_dev_cfg *c, uint64_t total,
+		   uint32_t blocks, double dur_ns, const uint64_t pmu[8], char *buf)
+{
+	struct npa_pmu p = { .total = total };
+
+	memcpy(p.pmu, pmu, 8 * sizeof(pmu[0]));
+	*npa_metrics_row(m, c, &p, blocks, 0, dur_ns, buf) = 0;
+}
+
+/* chip 1: chip 7's columns, vec_* printed (no N/A list), memory_bound of the real vec_ratio */
+TEST(hwts_pipe_utilization)
+{
+	static const uint32_t ev[] = { 0x8, 0xa, 0x9, 0xb, 0xc, 0xd, 0x54, 0x55 };
+	static const uint64_t mm[8] = { 1024, 16384, 4864, 8192, 20976, 6992, 3248, 304 };
+	static const uint64_t add[8] = { 1088, 0, 2648, 0, 13984, 6992, 2064, 160 };
+	struct npx_warn w = { .quiet = 1 };
+	struct npa_dev_cfg c;
+	struct npa_metrics m;
+	char buf[1024];
+
+	cfg_hwts(&c, 1, 32, 1000, "PipeUtilization", ev, 8);
+	npa_metrics_init(&m, &c, &w);
+	EXPECT_EQ(0, w.count);
+	header(&m, buf);
+	EXPECT_STREQ(",aicore_time(us),total_cycles,vec_time(us),vec_ratio,mac_time(us),mac_ratio,"
+		     "scalar_time(us),scalar_ratio,mte1_time(us),mte1_ratio,mte2_time(us),"
+		     "mte2_ratio,mte3_time(us),mte3_ratio,icache_miss_rate,memory_bound,"
+		     "cube_utilization(%)",
+		     buf);
+	row_of(&m, &c, 43968, 16, 4750, mm, buf);
+	EXPECT_STREQ(",2.75,43968,0.064,0.023,1.025,0.373,0.304,0.111,0.512,0.186,1.312,0.477,"
+		     "0.437,0.159,0.094,1.279,28.926",
+		     buf);
+	row_of(&m, &c, 28976, 8, 5630, add, buf);
+	EXPECT_STREQ(",3.62,28976,0.136,0.038,0.0,0.0,0.331,0.091,0.0,0.0,1.747,0.483,0.874,0.241,"
+		     "0.078,12.711,0",
+		     buf);
+}
+
+/* chip 4: vector_fops with msprof's v3 coefficients, fp32 64, int32 16, misc 16 */
+TEST(hwts_arithmetic_utilization)
+{
+	static const uint32_t ev[] = { 0x49, 0x4a, 0x4b, 0x4c, 0x4d, 0x4e, 0x4f };
+	static const uint64_t mm[8] = { 16384, 0, 0, 0, 0, 0, 1024, 0 };
+	static const uint64_t add[8] = { 0, 0, 0, 966, 133, 0, 0, 0 };
+	struct npx_warn w = { .quiet = 1 };
+	struct npa_dev_cfg c;
+	struct npa_metrics m;
+	char buf[1024];
+
+	cfg_hwts(&c, 4, 8, 1080, "ArithmeticUtilization", ev, 7);
+	npa_metrics_init(&m, &c, &w);
+	header(&m, buf);
+	EXPECT_STREQ(",aicore_time(us),total_cycles,mac_fp16_ratio,mac_int8_ratio,vec_fp32_ratio,"
+		     "vec_fp16_ratio,vec_int32_ratio,vec_misc_ratio,cube_fops,vector_fops",
+		     buf);
+	row_of(&m, &c, 52248, 8, 8073, mm, buf);
+	EXPECT_STREQ(",6.05,52248,0.314,0.0,0.0,0.0,0.0,0.02,134217728.0,16384.0", buf);
+	row_of(&m, &c, 36036, 7, 6797, add, buf);
+	EXPECT_STREQ(",4.77,36036,0.0,0.0,0.0,0.03,0.0,0.0,0.0,132160.0", buf);
+	/* chip 1: [64, 64, 32], the misc counter at 32 lanes */
+	cfg_hwts(&c, 1, 8, 1080, "ArithmeticUtilization", ev, 7);
+	npa_metrics_init(&m, &c, &w);
+	row_of(&m, &c, 52248, 8, 8073, mm, buf);
+	EXPECT_STREQ(",6.05,52248,0.314,0.0,0.0,0.0,0.0,0.02,134217728.0,32768.0", buf);
+}
+
+/* chip 4: the default UB events, one vector read counter (0x43); no _mte pair */
+TEST(hwts_memory_ub)
+{
+	static const uint32_t ev[] = { 0x10, 0x13, 0x37, 0x38, 0x3d, 0x3e, 0x43, 0x44 };
+	static const uint64_t softmax[8] = { 1372, 10976, 735, 364, 2737, 5467, 81928, 81928 };
+	struct npx_warn w = { .quiet = 1 };
+	struct npa_dev_cfg c;
+	struct npa_metrics m;
+	char buf[1024];
+
+	cfg_hwts(&c, 4, 8, 1080, "MemoryUB", ev, 8);
+	npa_metrics_init(&m, &c, &w);
+	EXPECT_EQ(0, w.count);
+	header(&m, buf);
+	EXPECT_STREQ(
+		",aicore_time(us),total_cycles,ub_read_bw_vector(GB/s),ub_write_bw_vector(GB/s),"
+		"ub_read_bw_scalar(GB/s),ub_write_bw_scalar(GB/s)",
+		buf);
+	row_of(&m, &c, 45717, 7, 8073, softmax, buf);
+	EXPECT_STREQ(",6.05,45717,57.68,57.68,0.259,0.128", buf);
 }
 
 TEST_HARNESS_MAIN

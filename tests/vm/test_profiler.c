@@ -356,6 +356,20 @@ LV_BASE(p350, "350", "Atlas 350");
 LV_FLAT(p910, "910", "Atlas training series");
 LV_V11(p200i, "200i-a2", "Atlas 200I/500 A2");
 
+/* The inference series (310P, chip 4): chip 1's columns, no Profiler */
+#define LV_HWTS_G(prod, key, pname)                                                         \
+	LV_G(prod, key, pname, l0, "L0", "", NULL);                                         \
+	LV_G(prod, key, pname, l1_default, "L1", "", ",mac_ratio");                         \
+	LV_G(prod, key, pname, l1_arith, "L1", "ArithmeticUtilization", ",vector_fops");    \
+	LV_G(prod, key, pname, l1_pipe, "L1", "PipeUtilization", ",memory_bound");          \
+	LV_G(prod, key, pname, l1_memory, "L1", "Memory", ",main_mem_read_bw(GB/s)");       \
+	LV_G(prod, key, pname, l1_memory_l0, "L1", "MemoryL0", ",l0a_read_bw(GB/s)");       \
+	LV_G(prod, key, pname, l1_memory_ub, "L1", "MemoryUB", ",ub_read_bw_vector(GB/s)"); \
+	LV_G(prod, key, pname, l1_conflict, "L1", "ResourceConflictRatio",                  \
+	     ",vec_bank_cflt_ratio");                                                       \
+	LV_G(prod, key, pname, l2, "L2", "", ",mac_ratio")
+LV_HWTS_G(p310p, "310p", "Atlas inference series");
+
 FIXTURE_SETUP(levels)
 {
 	struct npuprof_error err;
@@ -457,6 +471,11 @@ static void files_and_headers(struct __test_metadata *_metadata, struct npuprof_
 			      const char *metrics, const char *column, const char *keep,
 			      bool global)
 {
+	const struct vnpu_info *info = npuprof_dev_info(dev);
+	/* the raw task logs: HWTS without STARS, ACSQ with; the 350 keeps the vnpu layout */
+	const char *raw = !(info->caps & VNPU_CAP_STARS) ? "hwts"
+			  : info->chip_id != 15		 ? "stars_soc"
+							 : NULL;
 	char prof[PATH_MAX], path[PATH_MAX], header[8192];
 	struct npuprof_scope scope;
 	int rows;
@@ -471,12 +490,15 @@ static void files_and_headers(struct __test_metadata *_metadata, struct npuprof_
 		ASSERT_EQ(0, scope.ret) TH_LOG("%s", scope.err.msg);
 	}
 	ASSERT_EQ(0, find_prof(dir, prof, sizeof(prof)));
-	if (global) {
-		/* chip 7 writes the real layout: the STARS task logs */
+	if (raw) {
+		/* the real layout: the task logs, and the PMU records from L1 on */
+		const char *pmu = strcmp(raw, "hwts") ? "ffts_profile" : "aicore";
 		char logs[PATH_MAX + 64];
 
-		snprintf(logs, sizeof(logs), "%s/device_0/data/stars_soc.data.0.slice_0", prof);
+		snprintf(logs, sizeof(logs), "%s/device_0/data/%s.data.0.slice_0", prof, raw);
 		EXPECT_EQ(0, access(logs, F_OK)) TH_LOG("%s", logs);
+		snprintf(logs, sizeof(logs), "%s/device_0/data/%s.data.0.slice_0", prof, pmu);
+		EXPECT_EQ(strcmp(level, "L0") ? 0 : -1, access(logs, F_OK)) TH_LOG("%s", logs);
 	}
 
 	ASSERT_EQ(0, find_output(prof, "op_summary_*.csv", path, sizeof(path)));
