@@ -10,11 +10,12 @@
  * The data pages are mapped twice, so [consumer, producer) is contiguous
  * and goes to the file with one write() straight from the mapping.
  *
- * A STARS device (chip 5) runs a channel session (VNPU_PROF_F_CHANNELS):
- * each channel is a ring of the device's own fixed-size records, drained
- * into the raw file msprof reads (stars_soc, ffts_profile, ts_track
- * .data.N.slice_K), beside the configuration files of prof_config.c; the
- * host records are the host sink's (host_sink.c). Other products run a
+ * A device of a chip the export reads (1, 4, 5, 7) runs a channel session
+ * (VNPU_PROF_F_CHANNELS): each channel is a ring of the device's own
+ * fixed-size records, drained into the raw file msprof reads (stars_soc
+ * and ffts_profile, or on a device without STARS hwts and aicore; ts_track,
+ * aicpu; .data.N.slice_K), beside the configuration files of prof_config.c;
+ * the host records are the host sink's (host_sink.c). The Atlas 350 runs a
  * legacy session of vnpu records into vnpu.rec.NNNN (raw_format.h).
  *
  * When a write fails (a full disk, an I/O error, the folder removed), the

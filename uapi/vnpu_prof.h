@@ -72,9 +72,12 @@ enum vnpu_prof_level {
  * is a ring of fixed-size records in the device's own format
  * (uapi/vnpu_ascend.h), written to the raw file msprof reads
  * @VNPU_CH_ACSQ: struct vnpu_acsq_log, every task's start and end (L0 on):
- *                stars_soc.data.N.slice_K.
+ *                stars_soc.data.N.slice_K; on a device without
+ *                VNPU_CAP_STARS struct vnpu_hwts_log: hwts.data.N.slice_K.
  * @VNPU_CH_PMU: struct vnpu_ffts_pmu, the counters of each AI Core and AI
- *               Vector Core task (L1 on): ffts_profile.data.N.slice_K.
+ *               Vector Core task (L1 on): ffts_profile.data.N.slice_K; on a
+ *               device without VNPU_CAP_STARS struct vnpu_aic_pmu:
+ *               aicore.data.N.slice_K.
  * @VNPU_CH_TS_TRACK: struct vnpu_ts_flip, a stream's 16-bit task ids
  *                    wrapped (every level): ts_track.data.N.slice_K.
  * @VNPU_CH_AICPU: struct vnpu_aicpu_node, the AI CPU's account of each of
