@@ -195,6 +195,8 @@ struct vnpu_ring_final {
  * @aiv_slots: the same for @aiv_events.
  * @hwts: the product has no STARS (no VNPU_CAP_STARS): its channels carry
  *        HWTS logs and AI Core PMU records (uapi/vnpu_ascend.h).
+ * @ffts: a MIX task is an FFTS+ task (chip 5: FFTS+ logs, block PMU
+ *        records), as msprof reads it on that chip alone.
  * @active: records are being written (under vnpu_device.lock).
  */
 struct vnpu_prof {
@@ -213,6 +215,7 @@ struct vnpu_prof {
 	u8 aic_slots[VNPU_PMU_EVENTS];
 	u8 aiv_slots[VNPU_PMU_EVENTS];
 	bool hwts;
+	bool ffts;
 	bool active;
 };
 

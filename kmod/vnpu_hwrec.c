@@ -10,6 +10,11 @@
  *             (uapi/vnpu_hccl.h), each with its own id and its own pair
  *   PMU       the PMU record of an AI Core / AI Vector Core task (L1 on):
  *             the context PMU, or the AI Core PMU
+ *
+ * A MIX task on a chip-5 device is an FFTS+ task of one context (id 0):
+ * its ACSQ logs hold the context's FFTS+ start and end logs, and from L1
+ * on its context PMU record counts the main core type (AIC for MIX_AIC)
+ * and a block PMU record per block counts the other.
  *   TS_TRACK  a flip before a stream's first task of each new task id epoch
  *   AICPU     the AI CPU's record of an AI CPU task (L2)
  *
@@ -73,6 +78,117 @@ static void vnpu_hwrec_acsq(struct vnpu_ring *r, u32 stream_id, u64 id, u32 sqe,
 		.task_id = id & 0xffff,
 		.syscnt = end,
 	};
+}
+
+/*
+ * A mix task's logs, in one reservation: its ACSQ start, its context's
+ * FFTS+ start and end (the context runs for the whole task), its ACSQ end.
+ */
+static void vnpu_hwrec_mix_logs(struct vnpu_ring *r, u32 stream_id, u64 id, u32 sqe,
+				u32 subtask, u64 start, u64 end)
+{
+	struct vnpu_acsq_log *acsq;
+	struct vnpu_ffts_log *ffts;
+	u8 cnt;
+
+	acsq = vnpu_chan_reserve(r, VNPU_CH_ACSQ, 4, &cnt);
+	if (!acsq)
+		return;
+	BUILD_BUG_ON(sizeof(struct vnpu_ffts_log) != sizeof(struct vnpu_acsq_log));
+	acsq[0] = (struct vnpu_acsq_log){
+		.word0 = VNPU_ACSQ_WORD0(VNPU_FUNC_ACSQ_START, cnt, sqe),
+		.magic = VNPU_STARS_MAGIC,
+		.stream_id = stream_id,
+		.task_id = id & 0xffff,
+		.syscnt = start,
+	};
+	ffts = (struct vnpu_ffts_log *)&acsq[1];
+	ffts[0] = (struct vnpu_ffts_log){
+		.word0 = VNPU_ACSQ_WORD0(VNPU_FUNC_FFTS_LOG_START, cnt + 1, sqe),
+		.magic = VNPU_STARS_MAGIC,
+		.stream_id = stream_id,
+		.task_id = id & 0xffff,
+		.syscnt = start,
+		.subtask_type = subtask,
+		.subtask_id = 0,
+		.ffts = VNPU_FFTS_TYPE_FFTS_PLUS << 13,
+	};
+	ffts[1] = ffts[0];
+	ffts[1].word0 = VNPU_ACSQ_WORD0(VNPU_FUNC_FFTS_LOG_END, cnt + 2, sqe);
+	ffts[1].syscnt = end;
+	acsq[3] = (struct vnpu_acsq_log){
+		.word0 = VNPU_ACSQ_WORD0(VNPU_FUNC_ACSQ_END, cnt + 3, sqe),
+		.magic = VNPU_STARS_MAGIC,
+		.stream_id = stream_id,
+		.task_id = id & 0xffff,
+		.syscnt = end,
+	};
+}
+
+/*
+ * A mix task's PMU: the context PMU record of its main core type, then a
+ * block PMU record per block of the other, each with its share of that
+ * side's counts (the shares add up to the side's counts).
+ */
+static void vnpu_hwrec_mix_pmu(struct vnpu_ring *r, const struct vnpu_prof *prof, u32 stream_id,
+			       u64 id, bool main_aiv, u64 start, u64 end,
+			       const struct vnpu_counters *c)
+{
+	const u8 *slot = main_aiv ? prof->aiv_slots : prof->aic_slots;
+	const u8 *oslot = main_aiv ? prof->aic_slots : prof->aiv_slots;
+	u32 subtask = main_aiv ? VNPU_FFTS_SUBTASK_MIX_AIV : VNPU_FFTS_SUBTASK_MIX_AIC;
+	u32 blocks = main_aiv ? c->aic_blocks : c->aiv_blocks, b, i, rem;
+	u64 total = main_aiv ? c->aic_total_cycles : c->aiv_total_cycles, per = 0;
+	struct vnpu_ffts_block_pmu *blk;
+	struct vnpu_ffts_pmu *rec;
+	u8 cnt;
+
+	rec = vnpu_chan_reserve(r, VNPU_CH_PMU, 1, &cnt);
+	if (rec) {
+		*rec = (struct vnpu_ffts_pmu){
+			.word0 = VNPU_FUNC_CONTEXT_PMU | (cnt << 6),
+			.magic = VNPU_STARS_MAGIC,
+			.stream_id = stream_id,
+			.task_id = id & 0xffff,
+			.subtask = subtask,
+			.subtask_id = 0,
+			.ffts = VNPU_FFTS_TYPE_FFTS_PLUS << 13,
+			.total_cycle = main_aiv ? c->aiv_total_cycles : c->aic_total_cycles,
+			.start_syscnt = start,
+			.end_syscnt = end,
+		};
+		for (i = 0; i < prof->n_events && i < VNPU_PMU_COUNTERS; i++)
+			rec->pmu[i] = vnpu_pmu_read_slot(c, main_aiv, slot[i]);
+	}
+	if (blocks)
+		per = div_u64_rem(total, blocks, &rem);
+	/* one record a block, each its own reservation: a loss costs a block */
+	for (b = 0; b < blocks; b++) {
+		blk = vnpu_chan_reserve(r, VNPU_CH_PMU, 1, &cnt);
+		if (!blk)
+			continue;
+		*blk = (struct vnpu_ffts_block_pmu){
+			.word0 = VNPU_FUNC_BLOCK_PMU | (cnt << 6),
+			.magic = VNPU_STARS_MAGIC,
+			.stream_id = stream_id,
+			.task_id = id & 0xffff,
+			.subtask_type = subtask,
+			.subtask_id = 0,
+			.core = main_aiv ? 0 : VNPU_BLOCK_CORE_AIV,
+			.ffts = VNPU_FFTS_TYPE_FFTS_PLUS << 5,
+			.block_id = b & 0xffff,
+			.total_cycle = per + (b < rem ? 1 : 0),
+			.start_syscnt = start,
+			.end_syscnt = end,
+		};
+		for (i = 0; i < prof->n_events && i < VNPU_PMU_COUNTERS; i++) {
+			u64 v = vnpu_pmu_read_slot(c, !main_aiv, oslot[i]);
+			u32 vrem;
+
+			v = div_u64_rem(v, blocks, &vrem);
+			blk->pmu[i] = v + (b < vrem ? 1 : 0);
+		}
+	}
 }
 
 /* The HWTS task type of STARS SQE type @sqe: they differ in SDMA alone */
@@ -324,9 +440,20 @@ void vnpu_hwrec_task(struct vnpu_prof *prof, const struct vnpu_ktask *task,
 		return;
 	}
 	vnpu_hwrec_flips(r, prof, task, task->id, task->start);
+	if (prof->ffts && (type == VNPU_TASK_MIX_AIC || type == VNPU_TASK_MIX_AIV)) {
+		bool main_aiv = type == VNPU_TASK_MIX_AIV;
+		u32 sub = main_aiv ? VNPU_FFTS_SUBTASK_MIX_AIV : VNPU_FFTS_SUBTASK_MIX_AIC;
+
+		vnpu_hwrec_mix_logs(r, task->stream->hw_id, task->id, vnpu_sqe_type(type), sub,
+				    task->start, task->end);
+		if (prof->level >= VNPU_PROF_L1)
+			vnpu_hwrec_mix_pmu(r, prof, task->stream->hw_id, task->id, main_aiv,
+					   task->start, task->end, c);
+		return;
+	}
 	vnpu_hwrec_logs(r, prof, task->stream->hw_id, task->id, vnpu_sqe_type(type), task->start,
 			task->end);
-	/* the context PMU of plain tasks; MIX tasks need FFTS+ logs (not modelled) */
+	/* the context PMU of plain tasks (a MIX task on chip 7 has none) */
 	if (prof->level >= VNPU_PROF_L1 &&
 	    (type == VNPU_TASK_AI_CORE || type == VNPU_TASK_AI_VECTOR_CORE))
 		vnpu_hwrec_pmu(r, prof, task->stream->hw_id, task->id,

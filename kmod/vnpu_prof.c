@@ -182,6 +182,8 @@ static struct vnpu_prof *vnpu_prof_new(struct vnpu_device *vdev,
 	prof->id = atomic_inc_return(&vnpu_prof_ids);
 	prof->level = ps->level;
 	prof->hwts = !(p->caps & VNPU_CAP_STARS);
+	/* msprof's SubTaskCalculator runs on chip 5 (and 15, 16), not on chip 7 */
+	prof->ffts = p->chip_id == 5;
 	prof->group = ps->metric_group;
 	if (prof->group != VNPU_METRIC_NONE) {
 		n_aic = vnpu_metric_events(p, prof->group, false, prof->aic_events);

@@ -8,7 +8,9 @@
  * 910_93, chip id 5; Atlas 200I/500 A2, chip id 7) writes
  *
  *   stars_soc.data.N.slice_K     struct vnpu_acsq_log      64 B
+ *                                struct vnpu_ffts_log      64 B (mix ops, chip 5)
  *   ffts_profile.data.N.slice_K  struct vnpu_ffts_pmu     128 B
+ *                                struct vnpu_ffts_block_pmu 128 B (mix ops, chip 5)
  *
  * and a device of the HWTS generation (no VNPU_CAP_STARS: Atlas training
  * series = 910A, chip id 1; Atlas inference series = 310P, chip id 4)
@@ -135,6 +137,91 @@ struct vnpu_ffts_pmu {
 	__u16 ffts;
 	__u16 reserved1;
 	__u64 reserved2;
+	__u64 total_cycle;
+	__u64 reserved3;
+	__u64 pmu[VNPU_PMU_COUNTERS];
+	__u64 start_syscnt;
+	__u64 end_syscnt;
+};
+
+/* FFTS+ subtask types (struct vnpu_ffts_log.subtask_type, vnpu_ffts_pmu.subtask) */
+#define VNPU_FFTS_SUBTASK_AIC 0
+#define VNPU_FFTS_SUBTASK_MIX_AIC 6
+#define VNPU_FFTS_SUBTASK_MIX_AIV 7
+
+/**
+ * struct vnpu_ffts_log - one FFTS+ subtask log: a context's start or end,
+ * in the ACSQ channel beside its task's ACSQ logs
+ * (msparser/stars/ffts_log_parser.py, profiling_bean/stars/ffts_plus_log.py;
+ * struct format "4HQ4H10L")
+ * @word0: bits 0-5 VNPU_FUNC_FFTS_LOG_START or _END, bits 6-9 the channel's
+ *         counter, bits 10-15 the task's enum vnpu_sqe_type.
+ * @magic: VNPU_STARS_MAGIC.
+ * @stream_id: the task's stream.
+ * @task_id: the task's 16-bit id.
+ * @syscnt: when, in system counter ticks.
+ * @subtask_type: VNPU_FFTS_SUBTASK_MIX_AIC or _MIX_AIV (low 8 bits).
+ * @subtask_id: the context id (0: a mix op's one context).
+ * @ffts: bits 13-15 VNPU_FFTS_TYPE_FFTS_PLUS.
+ * @thread_id: the context's thread (0).
+ * @reserved: zero.
+ */
+struct vnpu_ffts_log {
+	__u16 word0;
+	__u16 magic;
+	__u16 stream_id;
+	__u16 task_id;
+	__u64 syscnt;
+	__u16 subtask_type;
+	__u16 subtask_id;
+	__u16 ffts;
+	__u16 thread_id;
+	__u32 reserved[10];
+};
+
+/* struct vnpu_ffts_block_pmu.core: bit 0 the core type, the core id above */
+#define VNPU_BLOCK_CORE_AIV _BITUL(0)
+
+/**
+ * struct vnpu_ffts_block_pmu - the PMU counters of one block of an FFTS+
+ * context on the cores of the type that is not its main one (a mix op's
+ * AIV blocks for MIX_AIC), in the PMU channel after the context's
+ * struct vnpu_ffts_pmu (profiling_bean/stars/ffts_block_pmu.py,
+ * mscalculate/stars/ffts_pmu_calculator.py; struct format "4HQ2HBBHLHH12Q")
+ * @word0: bits 0-5 VNPU_FUNC_BLOCK_PMU, bits 6-9 the channel's counter.
+ * @magic: VNPU_STARS_MAGIC.
+ * @stream_id: the task's stream.
+ * @task_id: the task's 16-bit id.
+ * @reserved0: zero.
+ * @subtask_type: the context's VNPU_FFTS_SUBTASK_*.
+ * @subtask_id: the context id.
+ * @core: bit 0 VNPU_BLOCK_CORE_AIV for an AI Vector Core, the core id
+ *        in bits 1-7.
+ * @ffts: bits 5-7 VNPU_FFTS_TYPE_FFTS_PLUS.
+ * @reserved1: zero.
+ * @reserved2: zero.
+ * @sub_block_id: zero.
+ * @block_id: the block.
+ * @total_cycle: the block's cycles.
+ * @reserved3: zero.
+ * @pmu: the block's share of the 8 programmed counters of its core type.
+ * @start_syscnt: when the block started.
+ * @end_syscnt: when it ended.
+ */
+struct vnpu_ffts_block_pmu {
+	__u16 word0;
+	__u16 magic;
+	__u16 stream_id;
+	__u16 task_id;
+	__u64 reserved0;
+	__u16 subtask_type;
+	__u16 subtask_id;
+	__u8 core;
+	__u8 ffts;
+	__u16 reserved1;
+	__u32 reserved2;
+	__u16 sub_block_id;
+	__u16 block_id;
 	__u64 total_cycle;
 	__u64 reserved3;
 	__u64 pmu[VNPU_PMU_COUNTERS];

@@ -170,6 +170,80 @@ TEST(records_are_the_devices_own)
 }
 
 /*
+ * A mix task on the A2 is an FFTS+ task of one context: its ACSQ pair
+ * encloses the context's FFTS+ pair (one reservation, consecutive
+ * counters), and at L1 its context PMU record (FFTS+, subtask MIX_AIC, id
+ * 0) is followed by one block PMU record per AIV block.
+ */
+TEST(mix_task_is_an_ffts_plus_context)
+{
+	static struct vnpu_acsq_log logs[8];
+	static struct vnpu_ffts_pmu pmu[8];
+	struct vnpu_stream_create sc = { .size = sizeof(sc) };
+	const struct vnpu_ffts_log *f;
+	struct chans c = { 0 };
+	struct vnpu_task t;
+	__u64 id, cyc = 0;
+	size_t n;
+
+	ASSERT_EQ(0, chans_start(&c, 0, VNPU_PROF_L1, 4));
+	ASSERT_EQ(0, ioctl(c.fd, VNPU_IOC_STREAM_CREATE, &sc));
+	vnpu_task_init(&t, "MatMul_mix", "MatMul", VNPU_TASK_MIX_AIC, sc.stream_id, 1 << 20,
+		       1 << 18);
+	t.block_num = 2;
+	t.mix_block_num = 4;
+	ASSERT_EQ(0, vnpu_submit_tasks(c.fd, &t, 1, &id));
+	ASSERT_EQ(0, vnpu_sync_stream(c.fd, sc.stream_id, 0, 10000, NULL));
+
+	ASSERT_EQ(4, chan_read(&c, VNPU_CH_ACSQ, logs, 8));
+	EXPECT_EQ(VNPU_FUNC_ACSQ_START, VNPU_ACSQ_FUNC(logs[0].word0));
+	EXPECT_EQ(VNPU_FUNC_FFTS_LOG_START, VNPU_ACSQ_FUNC(logs[1].word0));
+	EXPECT_EQ(VNPU_FUNC_FFTS_LOG_END, VNPU_ACSQ_FUNC(logs[2].word0));
+	EXPECT_EQ(VNPU_FUNC_ACSQ_END, VNPU_ACSQ_FUNC(logs[3].word0));
+	for (int i = 0; i < 4; i++) {
+		EXPECT_EQ(VNPU_STARS_MAGIC, logs[i].magic);
+		EXPECT_EQ((VNPU_ACSQ_CNT(logs[0].word0) + i) & 0xf, VNPU_ACSQ_CNT(logs[i].word0));
+		EXPECT_EQ(id & 0xffff, logs[i].task_id);
+		EXPECT_EQ(sc.hw_stream_id, logs[i].stream_id);
+	}
+	for (int i = 1; i < 3; i++) {
+		f = (const struct vnpu_ffts_log *)&logs[i];
+		EXPECT_EQ(VNPU_FFTS_SUBTASK_MIX_AIC, f->subtask_type);
+		EXPECT_EQ(0, f->subtask_id);
+		EXPECT_EQ(VNPU_FFTS_TYPE_FFTS_PLUS, VNPU_FFTS_TYPE(f->ffts));
+		EXPECT_EQ(0, f->thread_id);
+	}
+	EXPECT_LE(logs[0].syscnt, logs[1].syscnt);
+	EXPECT_LT(logs[1].syscnt, logs[2].syscnt);
+	EXPECT_LE(logs[2].syscnt, logs[3].syscnt);
+
+	n = chan_read(&c, VNPU_CH_PMU, pmu, 8);
+	ASSERT_EQ(5, n) TH_LOG("the context's record and one a block");
+	EXPECT_EQ(VNPU_FUNC_CONTEXT_PMU, pmu[0].word0 & VNPU_FUNC_MASK);
+	EXPECT_EQ(VNPU_FFTS_TYPE_FFTS_PLUS, VNPU_FFTS_TYPE(pmu[0].ffts));
+	EXPECT_EQ(VNPU_FFTS_SUBTASK_MIX_AIC, pmu[0].subtask & 0xff);
+	EXPECT_EQ(0, pmu[0].subtask_id);
+	EXPECT_LT(0, pmu[0].total_cycle);
+	for (size_t i = 1; i < n; i++) {
+		const struct vnpu_ffts_block_pmu *b = (const void *)&pmu[i];
+
+		EXPECT_EQ(VNPU_FUNC_BLOCK_PMU, b->word0 & VNPU_FUNC_MASK);
+		EXPECT_EQ(VNPU_STARS_MAGIC, b->magic);
+		EXPECT_EQ(id & 0xffff, b->task_id);
+		EXPECT_EQ(VNPU_FFTS_SUBTASK_MIX_AIC, b->subtask_type);
+		EXPECT_EQ(0, b->subtask_id);
+		EXPECT_EQ(VNPU_BLOCK_CORE_AIV, b->core);
+		EXPECT_EQ(VNPU_FFTS_TYPE_FFTS_PLUS, b->ffts >> 5);
+		EXPECT_EQ(i - 1, b->block_id);
+		cyc += b->total_cycle;
+	}
+	/* the AIV side works all the way too: cycles on all of its blocks */
+	EXPECT_LT(0, cyc);
+	EXPECT_EQ(0, vnpu_prof_stop(c.fd));
+	chans_end(&c);
+}
+
+/*
  * The HWTS generation (no VNPU_CAP_STARS: the training series, 910A, and
  * the inference series, 310P): HWTS start and end logs whose counter runs
  * over the channel, with the HWTS task type (AI CPU 1, not STARS's SQE
