@@ -130,6 +130,27 @@ struct pmu_rec {
 	size_t idx; /* in npa_dev.pmu */
 };
 
+/* an FFTS+ subtask log: a context's start or end */
+struct sub_ev {
+	uint32_t stream;
+	uint32_t task;
+	uint32_t ctx;
+	uint32_t thread;
+	uint32_t type;
+	bool end;
+	double ns;
+	size_t seq;
+};
+
+/* a block PMU record of a mix op's other core type */
+struct blk {
+	uint32_t stream;
+	uint32_t task;
+	uint32_t ctx;
+	uint64_t total;
+	uint64_t pmu[VNPU_PMU_COUNTERS];
+};
+
 struct dev_read {
 	struct npa_dev *d;
 	struct npx_warn *w;
@@ -142,6 +163,10 @@ struct dev_read {
 	size_t cap_pmu, cap_pr;
 	uint64_t bad_magic, bad_func, overflow, bad_ffts;
 	bool hwts; /* an HWTS chip's records */
+	struct sub_ev *sev;
+	size_t n_sev, cap_sev;
+	struct blk *blk;
+	size_t n_blk, cap_blk;
 };
 
 /* msprof's StarsCommon stream/task re-encoding of bits 12 and 13 */
@@ -158,6 +183,26 @@ void npa_stars_ids(uint32_t raw_stream, uint32_t raw_task, uint32_t *stream, uin
 	} else {
 		*stream = raw_stream % 2048;
 	}
+}
+
+/* an FFTS+ subtask log (FftsPlusLogDecoder) */
+static int on_ffts_log(struct dev_read *r, const void *rec)
+{
+	struct vnpu_ffts_log l;
+	struct sub_ev *e;
+
+	memcpy(&l, rec, sizeof(l));
+	if (npa_grow((void **)&r->sev, &r->cap_sev, r->n_sev, sizeof(*r->sev), 256))
+		return npuprof_set_error(r->err, -ENOMEM, "out of memory");
+	e = &r->sev[r->n_sev];
+	npa_stars_ids(l.stream_id, l.task_id, &e->stream, &e->task);
+	e->ctx = l.subtask_id;
+	e->thread = l.thread_id;
+	e->type = l.subtask_type & 0xff;
+	e->end = VNPU_ACSQ_FUNC(l.word0) == VNPU_FUNC_FFTS_LOG_END;
+	e->ns = npa_syscnt_ns(&r->d->cfg, l.syscnt);
+	e->seq = r->n_sev++;
+	return 0;
 }
 
 static int on_acsq(void *arg, const void *rec, const char *file, uint64_t off)
@@ -177,6 +222,8 @@ static int on_acsq(void *arg, const void *rec, const char *file, uint64_t off)
 		return 0;
 	}
 	func = VNPU_ACSQ_FUNC(l.word0);
+	if (func == VNPU_FUNC_FFTS_LOG_START || func == VNPU_FUNC_FFTS_LOG_END)
+		return on_ffts_log(r, rec);
 	if (func != VNPU_FUNC_ACSQ_START && func != VNPU_FUNC_ACSQ_END) {
 		if (!r->bad_func++)
 			npx_warn(r->w,
@@ -213,16 +260,41 @@ static int on_flip(void *arg, const void *rec, const char *file, uint64_t off)
 	return 0;
 }
 
+/* a block PMU record (FftsBlockPmuBean): kept for the mix op it belongs to */
+static int on_block_pmu(struct dev_read *r, const void *rec)
+{
+	struct vnpu_ffts_block_pmu p;
+	uint32_t sub;
+	struct blk *b;
+
+	memcpy(&p, rec, sizeof(p));
+	sub = p.subtask_type & 0xff;
+	/* msprof's __get_mix_type: FFTS+ and a mix subtask type, else ignored */
+	if (p.ffts >> 5 != VNPU_FFTS_TYPE_FFTS_PLUS ||
+	    (sub != VNPU_FFTS_SUBTASK_MIX_AIC && sub != VNPU_FFTS_SUBTASK_MIX_AIV))
+		return 0;
+	if (npa_grow((void **)&r->blk, &r->cap_blk, r->n_blk, sizeof(*r->blk), 1024))
+		return npuprof_set_error(r->err, -ENOMEM, "out of memory");
+	b = &r->blk[r->n_blk++];
+	npa_stars_ids(p.stream_id, p.task_id, &b->stream, &b->task);
+	b->ctx = p.subtask_id;
+	b->total = p.total_cycle;
+	memcpy(b->pmu, p.pmu, sizeof(b->pmu));
+	return 0;
+}
+
 static int on_pmu(void *arg, const void *rec, const char *file, uint64_t off)
 {
 	struct dev_read *r = arg;
 	struct npa_dev *d = r->d;
 	struct vnpu_ffts_pmu p;
 	struct pmu_rec *pr;
-	uint32_t func, type;
+	uint32_t func, type, sub;
 
 	memcpy(&p, rec, sizeof(p));
 	func = p.word0 & VNPU_FUNC_MASK;
+	if (func == VNPU_FUNC_BLOCK_PMU)
+		return on_block_pmu(r, rec);
 	if (func != VNPU_FUNC_CONTEXT_PMU) {
 		if (!r->bad_func++)
 			npx_warn(r->w,
@@ -237,11 +309,20 @@ static int on_pmu(void *arg, const void *rec, const char *file, uint64_t off)
 		return 0;
 	}
 	type = VNPU_FFTS_TYPE(p.ffts);
-	if (type != VNPU_FFTS_TYPE_AIC && type != VNPU_FFTS_TYPE_AIV) {
+	sub = p.subtask & 0xff;
+	if (type == VNPU_FFTS_TYPE_FFTS_PLUS && sub != VNPU_FFTS_SUBTASK_MIX_AIC &&
+	    sub != VNPU_FFTS_SUBTASK_MIX_AIV) {
 		if (!r->bad_ffts++)
 			npx_warn(r->w,
-				 "%s: offset %llu: FFTS type %u (FFTS+ contexts) is not"
-				 " exported yet: skipped",
+				 "%s: offset %llu: an FFTS+ context of subtask type %u (not a"
+				 " mix op's) is not exported yet: skipped",
+				 file, (unsigned long long)off, sub);
+		return 0;
+	}
+	if (type != VNPU_FFTS_TYPE_AIC && type != VNPU_FFTS_TYPE_AIV &&
+	    type != VNPU_FFTS_TYPE_FFTS_PLUS) {
+		if (!r->bad_ffts++)
+			npx_warn(r->w, "%s: offset %llu: FFTS type %u is not exported yet: skipped",
 				 file, (unsigned long long)off, type);
 		return 0;
 	}
@@ -250,10 +331,14 @@ static int on_pmu(void *arg, const void *rec, const char *file, uint64_t off)
 		return npuprof_set_error(r->err, -ENOMEM, "out of memory");
 	d->pmu[d->n_pmu].total = p.total_cycle;
 	memcpy(d->pmu[d->n_pmu].pmu, p.pmu, sizeof(p.pmu));
-	d->pmu[d->n_pmu].aiv = type == VNPU_FFTS_TYPE_AIV;
+	d->pmu[d->n_pmu].aiv = type == VNPU_FFTS_TYPE_AIV || (type == VNPU_FFTS_TYPE_FFTS_PLUS &&
+							      sub == VNPU_FFTS_SUBTASK_MIX_AIV);
+	d->pmu[d->n_pmu].mix = type == VNPU_FFTS_TYPE_FFTS_PLUS;
+	d->pmu[d->n_pmu].total2 = 0;
+	memset(d->pmu[d->n_pmu].pmu2, 0, sizeof(d->pmu[0].pmu2));
 	pr = &r->pr[d->n_pmu];
 	npa_stars_ids(p.stream_id, p.task_id, &pr->stream, &pr->task);
-	pr->ctx = NPA_NO_CTX;
+	pr->ctx = type == VNPU_FFTS_TYPE_FFTS_PLUS ? p.subtask_id : NPA_NO_CTX;
 	pr->end_ns = npa_syscnt_ns(&d->cfg, p.end_syscnt);
 	pr->idx = d->n_pmu++;
 	return 0;
@@ -313,6 +398,8 @@ static int on_aic_pmu(void *arg, const void *rec, const char *file, uint64_t off
 	return 0;
 }
 
+static int cmp_task_start(const void *a, const void *b);
+
 static int cmp_hwts_key(const void *a, const void *b)
 {
 	const struct acsq *x = a, *y = b;
@@ -323,8 +410,6 @@ static int cmp_hwts_key(const void *a, const void *b)
 		return x->task < y->task ? -1 : 1;
 	return x->seq < y->seq ? -1 : x->seq > y->seq;
 }
-
-static int cmp_task_start(const void *a, const void *b);
 
 /*
  * msprof's HwtsCalculator._prep_data, per (stream, task) in file order: an
@@ -488,6 +573,85 @@ static int pair_tasks(struct dev_read *r)
 	return 0;
 }
 
+/* ---- FFTS+ subtasks ---- */
+
+static int cmp_sub_ev(const void *a, const void *b)
+{
+	const struct sub_ev *x = a, *y = b;
+
+	if (x->stream != y->stream)
+		return x->stream < y->stream ? -1 : 1;
+	if (x->task != y->task)
+		return x->task < y->task ? -1 : 1;
+	if (x->ctx != y->ctx)
+		return x->ctx < y->ctx ? -1 : 1;
+	if (x->thread != y->thread)
+		return x->thread < y->thread ? -1 : 1;
+	if (x->end != y->end)
+		return x->end ? 1 : -1;
+	if (x->ns != y->ns)
+		return x->ns < y->ns ? -1 : 1;
+	return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+/*
+ * msprof's SubTaskCalculator: per (stream, task, subtask, thread), starts
+ * and ends in time order, first in first out; an end before the next
+ * start is dropped, and so is a start left over. The subtasks join the
+ * device's tasks, with the subtask id as their context.
+ */
+static int pair_subtasks(struct dev_read *r)
+{
+	struct npa_dev *d = r->d;
+	size_t i, j, lost = 0;
+	struct npa_task *t;
+
+	if (!r->n_sev)
+		return 0;
+	t = realloc(d->tasks, (d->n_tasks + r->n_sev / 2 + 1) * sizeof(*t));
+	if (!t)
+		return npuprof_set_error(r->err, -ENOMEM, "out of memory");
+	d->tasks = t;
+	qsort(r->sev, r->n_sev, sizeof(*r->sev), cmp_sub_ev);
+	for (i = 0; i < r->n_sev; i = j) {
+		size_t s, e, e0;
+
+		for (j = i; j < r->n_sev && r->sev[j].stream == r->sev[i].stream &&
+			    r->sev[j].task == r->sev[i].task && r->sev[j].ctx == r->sev[i].ctx &&
+			    r->sev[j].thread == r->sev[i].thread;
+		     j++)
+			;
+		for (e0 = i; e0 < j && !r->sev[e0].end; e0++)
+			;
+		for (s = i, e = e0; s < e0 && e < j;) {
+			if (r->sev[s].ns > r->sev[e].ns) {
+				e++;
+				lost++;
+				continue;
+			}
+			t = &d->tasks[d->n_tasks++];
+			memset(t, 0, sizeof(*t));
+			t->stream = r->sev[s].stream;
+			t->task = r->sev[s].task;
+			t->ctx = r->sev[s].ctx;
+			t->sqe = r->sev[s].type;
+			t->sub = true;
+			t->start = r->sev[s].ns;
+			t->dur = r->sev[e].ns - r->sev[s].ns;
+			t->host = -1;
+			t->pmu = -1;
+			s++;
+			e++;
+		}
+		lost += (e0 - s) + (j - e);
+	}
+	qsort(d->tasks, d->n_tasks, sizeof(*d->tasks), cmp_task_start);
+	if (lost)
+		npx_warn(r->w, "device_%u: %zu FFTS+ subtask starts and ends do not pair",
+			 d->cfg.id, lost);
+	return 0;
+}
+
 /* ---- batches ---- */
 
 static int cmp_flip(const void *a, const void *b)
@@ -525,12 +689,178 @@ static uint32_t batch_at(const struct flip *f, size_t n, uint32_t stream, double
 	return (uint32_t)(lo - first);
 }
 
+/* ---- a mix op's other side: its block PMU records ---- */
+
+/* msprof's FftsPmuCalculator._get_group_number */
+static int64_t group_number(size_t n, const uint32_t *sz, size_t k)
+{
+	uint64_t sum = 0;
+
+	if (k == 1 && sz[0])
+		return (int64_t)(n / sz[0]);
+	for (size_t i = 0; i < k; i++) {
+		sum += sz[i];
+		if (n < sum)
+			return (int64_t)i;
+	}
+	return (int64_t)k - 1;
+}
+
+struct mix_state {
+	struct kmap bm; /* block records by (stream, task, ctx) */
+	struct kmap sk; /* the mix TaskInfo rows, same key */
+	int64_t *cursor; /* per key (its first block): the next block */
+	size_t *done; /* blocks taken */
+	size_t *pops; /* mix_block_num values taken */
+};
+
+/*
+ * The other side of mix context @t: the next group of its key's block
+ * records, groups of mix_block_num records (the key's TaskInfo rows in
+ * order: msprof's get_group_size_list, block mode off), none when the
+ * context's mix_block_num is 0 (_get_current_block pops a key's values
+ * but the last)
+ */
+static void mix_blocks(struct dev_read *r, const struct npa_host *h, struct mix_state *ms,
+		       const struct npa_task *t)
+{
+	struct npa_pmu *p = &r->d->pmu[t->pmu];
+	uint64_t key = task_key(t->stream, t->task, t->ctx, 0);
+	uint32_t sz[64], val;
+	int64_t head, b, hi, g;
+	size_t k = 0;
+
+	if (!ms->bm.cap)
+		return;
+	head = kmap_get(&ms->bm, key);
+	for (hi = kmap_get(&ms->sk, key); hi >= 0 && k < NPX_ARRAY_SIZE(sz); hi = ms->sk.next[hi])
+		sz[k++] = h->ops[h->htask[hi].op].mix_block_num;
+	if (head < 0 || !k)
+		return;
+	val = sz[ms->pops[head] < k ? ms->pops[head] : k - 1];
+	if (k - ms->pops[head] > 1)
+		ms->pops[head]++;
+	if (!val)
+		return;
+	b = ms->cursor[head];
+	if (b < 0)
+		return;
+	g = group_number(ms->done[head], sz, k);
+	while (b >= 0 && group_number(ms->done[head], sz, k) == g) {
+		p->total2 += r->blk[b].total;
+		for (int i = 0; i < VNPU_PMU_COUNTERS; i++)
+			p->pmu2[i] += r->blk[b].pmu[i];
+		ms->done[head]++;
+		b = ms->bm.next[b];
+	}
+	ms->cursor[head] = b;
+}
+
+/* a mix op's TaskInfo row of device @dev: its mix_block_num sizes the block groups */
+static bool mix_row(const struct npa_host *h, const struct npa_htask *ht, uint32_t dev,
+		    double host_start)
+{
+	const struct npa_op *op = ht->op >= 0 ? &h->ops[ht->op] : NULL;
+
+	return ht->dev == dev && ht->ctx != NPA_NO_CTX && op && op->ctx == ht->ctx &&
+	       (op->task_type == CANN_GE_MIX_AIC || op->task_type == CANN_GE_MIX_AIV) &&
+	       (double)ht->ts >= host_start;
+}
+
+/* the maps of mix_blocks(); nothing when the device has no block records */
+static int mix_init(struct dev_read *r, const struct npa_host *h, struct mix_state *ms)
+{
+	double host_start = r->d->cfg.host_start_count;
+	size_t i, n_rows = 0, n;
+	int64_t *tail;
+
+	memset(ms, 0, sizeof(*ms));
+	if (!r->n_blk)
+		return 0;
+	for (i = 0; i < h->n_htask; i++)
+		n_rows += mix_row(h, &h->htask[i], r->d->cfg.id, host_start);
+	n = r->n_blk > h->n_htask ? r->n_blk : h->n_htask;
+	if (kmap_init(&ms->bm, r->n_blk) || kmap_init(&ms->sk, n_rows))
+		return -ENOMEM;
+	/* the rows' map holds host task indices: its next[] must reach them all */
+	free(ms->sk.next);
+	ms->sk.next = malloc((h->n_htask ? h->n_htask : 1) * sizeof(*ms->sk.next));
+	tail = malloc((n ? n : 1) * sizeof(*tail));
+	ms->cursor = malloc(r->n_blk * sizeof(*ms->cursor));
+	ms->done = calloc(r->n_blk, sizeof(*ms->done));
+	ms->pops = calloc(r->n_blk, sizeof(*ms->pops));
+	if (!ms->sk.next || !tail || !ms->cursor || !ms->done || !ms->pops) {
+		free(tail);
+		return -ENOMEM;
+	}
+	for (i = 0; i < r->n_blk; i++) {
+		kmap_add(&ms->bm, task_key(r->blk[i].stream, r->blk[i].task, r->blk[i].ctx, 0),
+			 (int64_t)i, tail);
+		ms->cursor[i] = (int64_t)i;
+	}
+	for (i = 0; i < h->n_htask; i++)
+		if (mix_row(h, &h->htask[i], r->d->cfg.id, host_start))
+			kmap_add(&ms->sk,
+				 task_key(h->htask[i].stream, h->htask[i].task, h->htask[i].ctx, 0),
+				 (int64_t)i, tail);
+	free(tail);
+	return 0;
+}
+
+static void mix_free(struct mix_state *ms)
+{
+	kmap_free(&ms->bm);
+	kmap_free(&ms->sk);
+	free(ms->cursor);
+	free(ms->done);
+	free(ms->pops);
+}
+
+/*
+ * An ACSQ task with an FFTS+ subtask of its (stream, task, batch) is
+ * shown through the subtask (task_op_viewer.py, task_time_viewer.py)
+ */
+static int mark_shadowed(struct npa_dev *d)
+{
+	struct kmap sm = { 0 };
+	int64_t *tail;
+	size_t i, n_sub = 0;
+
+	for (i = 0; i < d->n_tasks; i++)
+		n_sub += d->tasks[i].sub;
+	if (!n_sub)
+		return 0;
+	tail = malloc(d->n_tasks * sizeof(*tail));
+	if (!tail || kmap_init(&sm, d->n_tasks)) {
+		free(tail);
+		kmap_free(&sm);
+		return -ENOMEM;
+	}
+	for (i = 0; i < d->n_tasks; i++)
+		if (d->tasks[i].sub)
+			kmap_add(&sm,
+				 task_key(d->tasks[i].stream, d->tasks[i].task, NPA_NO_CTX,
+					  d->tasks[i].batch),
+				 (int64_t)i, tail);
+	for (i = 0; i < d->n_tasks; i++) {
+		struct npa_task *t = &d->tasks[i];
+
+		if (!t->sub &&
+		    kmap_get(&sm, task_key(t->stream, t->task, NPA_NO_CTX, t->batch)) >= 0)
+			t->shadowed = true;
+	}
+	free(tail);
+	kmap_free(&sm);
+	return 0;
+}
+
 /* ---- the join ---- */
 
 static int join(struct dev_read *r, const struct npa_host *h)
 {
 	struct npa_dev *d = r->d;
 	struct kmap hm = { 0 }, pm = { 0 };
+	struct mix_state ms = { 0 };
 	int64_t *tail = NULL, *ptail = NULL, *used = NULL;
 	size_t i, out = 0, dropped = 0;
 	int rc = -ENOMEM;
@@ -543,6 +873,8 @@ static int join(struct dev_read *r, const struct npa_host *h)
 	for (i = 0; i < d->n_pmu && !r->hwts; i++)
 		r->pr[i].batch = batch_at(r->flips, r->n_flips, r->pr[i].stream, r->pr[i].end_ns);
 
+	if (mark_shadowed(d) || mix_init(r, h, &ms))
+		goto out;
 	if (kmap_init(&hm, h->n_htask) || kmap_init(&pm, d->n_pmu))
 		goto out;
 	tail = malloc((h->n_htask ? h->n_htask : 1) * sizeof(*tail));
@@ -586,6 +918,8 @@ static int join(struct dev_read *r, const struct npa_host *h)
 		if (pi >= 0) {
 			used[pi] = 1;
 			t->pmu = (int64_t)r->pr[pi].idx;
+			if (d->pmu[t->pmu].mix)
+				mix_blocks(r, h, &ms, t);
 		}
 		d->tasks[out++] = *t;
 	}
@@ -602,6 +936,7 @@ out:
 		npuprof_set_error(r->err, rc, "out of memory");
 	kmap_free(&hm);
 	kmap_free(&pm);
+	mix_free(&ms);
 	free(tail);
 	free(ptail);
 	free(used);
@@ -663,6 +998,8 @@ int npa_dev_load(struct npa_dev *d, const char *prof, uint32_t id, const struct 
 	} else if (!rc) {
 		qsort(r.ev, r.n_ev, sizeof(*r.ev), cmp_acsq_time);
 		rc = pair_tasks(&r);
+		if (!rc)
+			rc = pair_subtasks(&r);
 	}
 	if (!rc)
 		rc = join(&r, h);
@@ -677,6 +1014,8 @@ int npa_dev_load(struct npa_dev *d, const char *prof, uint32_t id, const struct 
 	free(r.ev);
 	free(r.flips);
 	free(r.pr);
+	free(r.sev);
+	free(r.blk);
 	return rc;
 }
 

@@ -56,6 +56,9 @@ const struct npa_op *npa_task_op(const struct npa_host *h, const struct npa_task
 	op = &h->ops[ht->op];
 	if (op->task_type == CANN_GE_WRITE_BACK || op->task_type == CANN_GE_INVALID)
 		return NULL;
+	/* TaskInfo joins on the context: a mix op's row is its context's task */
+	if (op->ctx != t->ctx)
+		return NULL;
 	return op;
 }
 
@@ -288,10 +291,14 @@ struct node_rec {
 		struct cann_node_basic_info nbi;
 		struct cann_task_track tt;
 		size_t ti;
+		struct {
+			uint32_t num;
+			uint32_t first;
+		} ctx;
 	} rec;
 };
 
-enum { REC_NBI, REC_TENSOR, REC_TRACK };
+enum { REC_NBI, REC_TENSOR, REC_TRACK, REC_CTX };
 
 struct host_read {
 	struct npa_host *h;
@@ -385,6 +392,12 @@ static int on_node_rec(void *arg, const void *rec, const char *file, uint64_t of
 		}
 		memcpy(&r->ti[r->n_ti], rec, sizeof(*r->ti));
 		n->rec.ti = r->n_ti++;
+	} else if (r->kind == REC_CTX) {
+		struct cann_context_id_info ci;
+
+		memcpy(&ci, rec, sizeof(ci));
+		n->rec.ctx.num = ci.ctx_num;
+		n->rec.ctx.first = ci.ctx_id[0];
 	} else {
 		memcpy(&n->rec, rec, r->kind == REC_NBI ? sizeof(n->rec.nbi) : sizeof(n->rec.tt));
 	}
@@ -757,6 +770,7 @@ static int level0_op(struct npa_host *h, size_t *cap_ops, int64_t win, int64_t *
 		return -ENOMEM;
 	op = &h->ops[h->n_ops];
 	memset(op, 0, sizeof(*op));
+	op->ctx = NPA_NO_CTX;
 	op->name = npa_host_hash_str(h, h->api[win].item);
 	if (!op->name)
 		return -ENOMEM;
@@ -782,13 +796,19 @@ static uint32_t lonely_task_type(const char *type)
 	return CANN_GE_AI_CORE;
 }
 
+static bool mix_kernel(const char *type)
+{
+	return !strcmp(type, "KERNEL_MIX_AIC") || !strcmp(type, "KERNEL_MIX_AIV");
+}
+
 static int join(struct host_read *r)
 {
 	struct npa_host *h = r->h;
 	struct npa_windows wn = { .h = h };
 	int64_t *win_op = NULL;
 	const struct cann_tensor_info **tis = NULL;
-	size_t i, cap_ops = 0, n_tis;
+	size_t i, cap_ops = 0, n_tis, n_tracks = 0;
+	const char *tname;
 	int rc = -ENOMEM;
 
 	rc = npa_windows_init(&wn, h, CANN_LEVEL_NODE);
@@ -797,7 +817,17 @@ static int join(struct host_read *r)
 	rc = -ENOMEM;
 	win_op = malloc((h->n_api ? h->n_api : 1) * sizeof(*win_op));
 	tis = malloc((r->n_nr ? r->n_nr : 1) * sizeof(*tis));
-	h->htask = calloc(r->n_nr ? r->n_nr : 1, sizeof(*h->htask));
+	/* a mix kernel's task_track is two host tasks (below) */
+	for (i = 0; i < r->n_nr; i++) {
+		if (r->nr[i].kind != REC_TRACK)
+			continue;
+		n_tracks++;
+		tname = type_name(h, CANN_LEVEL_RUNTIME, r->nr[i].rec.tt.task_type);
+		if (!tname)
+			goto out;
+		n_tracks += mix_kernel(tname);
+	}
+	h->htask = calloc(n_tracks ? n_tracks : 1, sizeof(*h->htask));
 	if (!win_op || !tis || !h->htask)
 		goto out;
 	for (i = 0; i < h->n_api; i++)
@@ -827,6 +857,7 @@ static int join(struct host_read *r)
 			goto out;
 		op = &h->ops[h->n_ops];
 		memset(op, 0, sizeof(*op));
+		op->ctx = NPA_NO_CTX;
 		op->name = npa_host_hash_str(h, h->api[win].item);
 		op->type = npa_host_hash_str(h, b->op_type);
 		if (!op->name || !op->type)
@@ -842,6 +873,28 @@ static int join(struct host_read *r)
 		op->model_id = NPA_NO_MODEL;
 		op->api = (size_t)win;
 		win_op[win] = (int64_t)h->n_ops++;
+	}
+
+	/*
+	 * context ids: a mix op's context_id_info gives its TaskInfo row the
+	 * context (0) its FFTS+ context runs as; one context is read
+	 */
+	for (i = 0; i < r->n_nr; i++) {
+		const struct node_rec *n = &r->nr[i];
+		int64_t win;
+
+		if (n->kind != REC_CTX || !n->rec.ctx.num)
+			continue;
+		win = npa_window_of(&wn, n->tid, n->ts);
+		if (win < 0 || win_op[win] < 0)
+			continue;
+		if (n->rec.ctx.num > 1)
+			npx_warn(r->w,
+				 "host/data: context_id_info of thread %u at %llu ns lists %u"
+				 " contexts: only the first (%u) is read",
+				 n->tid, (unsigned long long)n->ts, n->rec.ctx.num,
+				 n->rec.ctx.first);
+		h->ops[win_op[win]].ctx = n->rec.ctx.first;
 	}
 
 	/* tensors: the tensor_info records of each op's window, in file order */
@@ -928,11 +981,20 @@ static int join(struct host_read *r)
 				goto out;
 			op = &h->ops[h->n_ops];
 			memset(op, 0, sizeof(*op));
+			op->ctx = NPA_NO_CTX;
 			op->name = op->type = ht->kernel;
 			op->task_type = lonely_task_type(type);
 			op->model_id = NPA_NO_MODEL;
 			op->api = SIZE_MAX;
 			ht->op = (int64_t)h->n_ops++;
+		}
+		/*
+		 * a mix kernel runs as an FFTS+ context (0) and as its task
+		 * (msprof's get_context_ids: "0" is added to the default)
+		 */
+		if (mix_kernel(type)) {
+			h->htask[h->n_htask] = *ht;
+			h->htask[h->n_htask++].ctx = 0;
 		}
 	}
 	host_batches(h);
@@ -974,6 +1036,9 @@ int npa_host_load(struct npa_host *h, const char *prof, struct npx_warn *w,
 	if (!rc)
 		rc = read_kind(&r, data, "compact.task_track.", sizeof(struct cann_task_track),
 			       false, on_node_rec, REC_TRACK);
+	if (!rc)
+		rc = read_kind(&r, data, "additional.context_id_info.",
+			       sizeof(struct cann_context_id_info), false, on_node_rec, REC_CTX);
 	if (!rc)
 		rc = join(&r);
 	if (!rc)

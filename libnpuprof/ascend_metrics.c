@@ -487,11 +487,13 @@ char *npa_metrics_row(const struct npa_metrics *m, const struct npa_dev_cfg *c,
 	static const uint64_t zeros[VNPU_PMU_COUNTERS];
 	double f = c->aic_mhz * 1e6, mac_ratio = 0, aic_cycles = 0, vals[NPA_MCOL_MAX] = { 0 };
 
-	(void)mix_block_num;
 	for (unsigned int i = 0; i < m->n; i++) {
 		bool mine = pmu && (m->flat || pmu->aiv == m->aiv[i]);
-		const uint64_t *v = mine ? pmu->pmu : zeros;
-		double t = mine ? (double)pmu->total : 0, tt, x = 0;
+		/* a mix op's other side: its block records, over its mix blocks */
+		bool other = pmu && !mine && pmu->mix;
+		const uint64_t *v = mine ? pmu->pmu : other ? pmu->pmu2 : zeros;
+		uint64_t cyc = mine ? pmu->total : other ? pmu->total2 : 0;
+		double t = (double)cyc, tt, x = 0;
 		uint32_t cores = m->aiv[i] && !m->flat ? c->aiv_num : c->ai_core_num;
 		int e = m->ev[i], e2 = m->ev2[i];
 
@@ -500,13 +502,13 @@ char *npa_metrics_row(const struct npa_metrics *m, const struct npa_dev_cfg *c,
 			p = npx_lit(p, "N/A");
 			continue;
 		}
-		tt = total_time(t, f, block_num, cores);
+		tt = total_time(t, f, other ? mix_block_num : block_num, cores);
 		switch (m->kind[i]) {
 		case K_TOTAL_TIME:
 			x = tt;
 			break;
 		case K_CYCLES:
-			p = npx_fmt_u64(p, mine ? pmu->total : 0);
+			p = npx_fmt_u64(p, cyc);
 			if (!m->aiv[i])
 				aic_cycles = t;
 			continue;

@@ -189,8 +189,7 @@ int npa_op_summary(struct npa_export *x, const struct npa_dev *d)
 	for (size_t i = 0; i <= d->n_tasks; i++) {
 		const struct npa_task *t = i < d->n_tasks ? &d->tasks[i] : NULL;
 		const struct npa_op *op = t ? npa_task_op(&x->host, t) : NULL;
-		uint32_t blocks;
-		bool lonely;
+		bool lonely, after;
 		double gap;
 		char *p;
 
@@ -297,11 +296,10 @@ int npa_op_summary(struct npa_export *x, const struct npa_dev *d)
 				p = npx_fmt_u64(p, t->ctx);
 		}
 		/* a launch before the collection start gives no blocks to the formulas */
-		blocks = (double)x->host.htask[t->host].ts >= d->cfg.host_start_count
-				 ? op->block_num
-				 : 0;
-		p = npa_metrics_row(&m, &d->cfg, t->pmu >= 0 ? &d->pmu[t->pmu] : NULL, blocks,
-				    op->mix_block_num, t->dur, p);
+		after = (double)x->host.htask[t->host].ts >= d->cfg.host_start_count;
+		p = npa_metrics_row(&m, &d->cfg, t->pmu >= 0 ? &d->pmu[t->pmu] : NULL,
+				    after ? op->block_num : 0, after ? op->mix_block_num : 0,
+				    t->dur, p);
 		npx_csv_end(&x->op_summary, p);
 	}
 	free(comm);
@@ -312,9 +310,10 @@ int npa_op_summary(struct npa_export *x, const struct npa_dev *d)
  * task_time's kernel_type of a device task with no host task: the name of
  * its SQE type (msprof's SqeType of the chip: STARS, or HWTS on chips 1-4),
  * "Other" for one the enum lacks and for every task on chip 1
- * (TaskTimeViewer.get_device_task_type)
+ * (TaskTimeViewer.get_device_task_type); an FFTS+ subtask's, its subtask
+ * type's (StarsConstant.SUBTASK_TYPE)
  */
-static const char *sqe_name(uint32_t sqe, uint32_t chip)
+static const char *sqe_name(uint32_t sqe, bool sub, uint32_t chip)
 {
 	static const char *const stars[] = {
 		"AI_CORE",	    "AI_CPU",	      "AIV_SQE",	   "PLACE_HOLDER_SQE",
@@ -330,6 +329,27 @@ static const char *sqe_name(uint32_t sqe, uint32_t chip)
 		"WRITE_VALUE_SQE",  "SDMA_SQE",	      "MAX_SQE",
 	};
 
+	static const char *const subtask[] = {
+		"AIC",
+		"AIV",
+		"2",
+		"Notify Wait",
+		"Notify Record",
+		"Write Value",
+		"MIX_AIC",
+		"MIX_AIV",
+		"SDMA",
+		"Data Context",
+		"Invalidate Data Context",
+		"Writeback Data Context",
+		"AI_CPU",
+		"Load Context",
+		"14",
+		"DSA",
+	};
+
+	if (sub)
+		return sqe < NPX_ARRAY_SIZE(subtask) ? subtask[sqe] : "Other";
 	if (chip == 1)
 		return "Other";
 	if (npa_chip_hwts(chip))
@@ -369,6 +389,9 @@ int npa_task_time(struct npa_export *x, const struct npa_dev *d)
 	for (size_t i = 0; i < d->n_tasks; i++) {
 		char end[80];
 
+		/* a mix op's ACSQ task: its FFTS+ context's row stands for it */
+		if (d->tasks[i].shadowed)
+			continue;
 		task_times(d, &d->tasks[i], rows[n].start_tab, end);
 		if (!after_begin(rows[n].start_tab, end, d->cfg.clock.begin))
 			continue;
@@ -384,7 +407,7 @@ int npa_task_time(struct npa_export *x, const struct npa_dev *d)
 		/* a level-0 op has no task type: the host task's (msprof's default) */
 		const char *ktype = op && !op->level0 ? npa_ge_task_type_name(op->task_type)
 				    : h		      ? h->type
-						      : sqe_name(t->sqe, d->cfg.chip_id);
+						      : sqe_name(t->sqe, t->sub, d->cfg.chip_id);
 		char *p;
 
 		rc = npx_csv_begin(&x->o, &x->task_time, &p);

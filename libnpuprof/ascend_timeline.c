@@ -482,7 +482,8 @@ static char *fmt_hw(const struct npa_export *x, const struct npa_dev *d, size_t 
 					     : "AI_CORE";
 
 	p = npx_lit(p, "{\"name\": ");
-	p = npa_tl_json_str(p, op ? op->name : type);
+	/* the name is ge_summary's for the task's context, else its type */
+	p = npa_tl_json_str(p, op && op->ctx == k->ctx ? op->name : type);
 	p = npx_lit(p, ", \"pid\": ");
 	p = npx_fmt_u64(p, npa_tl_fmt_pid(d->cfg.pid, SORT_HW, d->cfg.id));
 	p = npx_lit(p, ", \"tid\": ");
@@ -577,6 +578,9 @@ static int hardware(struct tl *t, const struct npa_export *x, const struct npa_d
 	for (size_t i = 0; !rc && i < d->n_tasks; i++) {
 		const struct npa_task *k = &d->tasks[i];
 
+		/* a mix op's ACSQ task is shown as its FFTS+ context */
+		if (k->shadowed)
+			continue;
 		npx_py_local_time_d(tsb, k->start, d->cfg.clock.offset);
 		if (npa_tl_in_window(tsb, k->dur / 1000, begin))
 			rc = tl_add_ref(t, TL_HW, i, tsb);
@@ -590,7 +594,7 @@ static int hardware(struct tl *t, const struct npa_export *x, const struct npa_d
 		const struct npa_htask *ht = k->host >= 0 ? &h->htask[k->host] : NULL;
 		char hts[NPX_PY_FMT_MAX];
 
-		if (!ht || ht->op < 0 || strncmp(ht->type, "KERNEL", 6))
+		if (!ht || ht->op < 0 || strncmp(ht->type, "KERNEL", 6) || k->shadowed)
 			continue;
 		npx_py_local_time_d(tsb, k->start, d->cfg.clock.offset);
 		npa_tl_host_local(hts, ht->ts, h->cfg.clock.offset);
@@ -629,7 +633,7 @@ static int freq_event(struct tl *t, uint64_t pid, const char *ts, double mhz)
 static int ai_core_freq(struct tl *t, const struct npa_dev *d)
 {
 	uint64_t pid = npa_tl_fmt_pid(d->cfg.pid, SORT_FREQ, d->cfg.id);
-	double begin = strtod(d->cfg.clock.begin, NULL), first, last;
+	double begin = strtod(d->cfg.clock.begin, NULL), first, last, cnt;
 	char first_ts[NPX_PY_FMT_MAX], label[32];
 	int rc;
 
@@ -637,8 +641,16 @@ static int ai_core_freq(struct tl *t, const struct npa_dev *d)
 	if (!d->cfg.aic_mhz || (npa_chip_hwts(d->cfg.chip_id) && d->cfg.chip_id != 4))
 		return 0;
 	rc = npa_tl_process_meta(t, pid, "AI Core Freq");
-	/* the clock at the device's start, then one fill per ms to the end */
-	npx_py_local_time_d(first_ts, d->cfg.host_mon * 1e9, d->cfg.clock.offset);
+	/*
+	 * the clock at the device's start, then one fill per ms to the end:
+	 * msprof's int(cntvct / 1e9 * 1e9) ticks (one short when the double
+	 * is), in microseconds, as trans_syscnt_into_local_time computes them
+	 */
+	cnt = (double)(int64_t)(d->cfg.dev_cnt * 1e9);
+	npx_py_decimal_add3_d(first_ts,
+			      (cnt - d->cfg.dev_cnt * 1e9) / d->cfg.hwts_hz * 1e6 +
+				      d->cfg.host_mon * 1e6,
+			      d->cfg.clock.offset);
 	first = strtod(first_ts, NULL);
 	if (!rc && npa_tl_in_window(first_ts, 0, begin))
 		rc = freq_event(t, pid, first_ts, d->cfg.aic_mhz);
@@ -699,7 +711,8 @@ static char *fmt_overlap(const struct tl *t, size_t i, const char *ts, char *p)
 static bool computing(const struct npa_export *x, const struct npa_task *k)
 {
 	const struct npa_htask *ht = k->host >= 0 ? &x->host.htask[k->host] : NULL;
-	const struct npa_op *op = ht && ht->op >= 0 ? &x->host.ops[ht->op] : NULL;
+	/* op_summary's join: a mix op computes as its context, not its ACSQ task */
+	const struct npa_op *op = npa_task_op(&x->host, k);
 
 	if (!op || strncmp(ht->type, "KERNEL", 6))
 		return false;

@@ -41,6 +41,7 @@ enum cann_level {
 /* Header types of the node level and the runtime level used here */
 #define CANN_NODE_BASIC_INFO 0 /* type_info_dic 10000_0 */
 #define CANN_NODE_TENSOR_INFO 1
+#define CANN_NODE_CONTEXT_ID_INFO 4 /* type_info_dic 10000_4: context_id_info */
 #define CANN_NODE_LAUNCH 5 /* api_event: the node-level launch window */
 #define CANN_RUNTIME_TASK_TRACK 2 /* 5000_2 */
 
@@ -201,7 +202,7 @@ struct cann_tensor_info {
 /**
  * struct cann_context_id_info - the FFTS+ contexts of a mix op
  * (msparser/add_info/ctx_id_bean.py; 256 B)
- * @hdr: level CANN_LEVEL_NODE.
+ * @hdr: level CANN_LEVEL_NODE, type CANN_NODE_CONTEXT_ID_INFO.
  * @op_name: hash of the op name.
  * @ctx_num: ids used.
  * @ctx_id: the context ids.

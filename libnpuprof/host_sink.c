@@ -44,6 +44,7 @@ enum host_kind {
 	HK_NODE, /* node_basic_info of static ops */
 	HK_NODE_AGING, /* node_basic_info of dynamic ops */
 	HK_TENSOR, /* tensor_info */
+	HK_CTX_ID, /* context_id_info */
 	HK_TRACK, /* task_track */
 	HK_HCCL_OP, /* hccl_op_info */
 	HK_HCCL_INFO, /* hccl_info */
@@ -65,6 +66,8 @@ static const struct {
 			    sizeof(struct cann_node_basic_info), "aging.node_basic_info" },
 	[HK_TENSOR] = { "unaging.additional.tensor_info.slice_", sizeof(struct cann_tensor_info),
 			"tensor_info" },
+	[HK_CTX_ID] = { "unaging.additional.context_id_info.slice_",
+			sizeof(struct cann_context_id_info), "context_id_info" },
 	[HK_TRACK] = { "unaging.compact.task_track.slice_", sizeof(struct cann_task_track),
 		       "task_track" },
 	[HK_HCCL_OP] = { "unaging.compact.hccl_op_info.slice_", sizeof(struct cann_hccl_op_info),
@@ -527,9 +530,13 @@ static void put_tensors(struct host_sink *s, const struct vnpu_task *t, uint64_t
 	}
 }
 
-/* The records of task @t (id @id) in its window [b, b + w), w >= 8. */
-static void put_task(struct host_sink *s, unsigned int dev, uint16_t hw, const struct vnpu_task *t,
-		     uint64_t id, uint32_t tid, uint64_t b, uint64_t w)
+/*
+ * The records of task @t (id @id) in its window [b, b + w), w >= 8. With
+ * @ffts (chip 5) a MIX op is an FFTS+ task of one context, id 0: its
+ * context_id_info says so, as CANN's runtime reports it.
+ */
+static void put_task(struct host_sink *s, unsigned int dev, bool ffts, uint16_t hw,
+		     const struct vnpu_task *t, uint64_t id, uint32_t tid, uint64_t b, uint64_t w)
 {
 	uint32_t type = t->task_type < VNPU_TASK_TYPE_COUNT ? t->task_type : VNPU_TASK_AI_CORE;
 	char name[VNPU_OP_NAME_LEN], op_type[VNPU_OP_TYPE_LEN];
@@ -567,6 +574,18 @@ static void put_task(struct host_sink *s, unsigned int dev, uint16_t hw, const s
 	}
 	if (s->level >= VNPU_PROF_L1)
 		put_tensors(s, t, op, tid, b + 3);
+	if (ffts && s->level >= VNPU_PROF_L1 &&
+	    (type == VNPU_TASK_MIX_AIC || type == VNPU_TASK_MIX_AIV)) {
+		struct cann_context_id_info *ci = reserve(s, HK_CTX_ID, sizeof(*ci));
+
+		if (ci) {
+			put_hdr(&ci->hdr, CANN_LEVEL_NODE, CANN_NODE_CONTEXT_ID_INFO, tid,
+				sizeof(*ci) - sizeof(ci->hdr), b + 3);
+			ci->op_name = op;
+			ci->ctx_num = 1;
+			ci->ctx_id[0] = 0;
+		}
+	}
 
 	put_flips(s, dev, hw, (uint32_t)(id >> 16), tid, b + 3);
 	tt = reserve(s, HK_TRACK, sizeof(*tt));
@@ -767,7 +786,8 @@ void npuprof_launch_record(const struct npuprof_dev *dev, const struct vnpu_task
 		if (hw != NPUPROF_NO_HW_STREAM && coll)
 			put_collective(s, dev, hw, &tasks[i], ids[i], tid, start_ns, wi);
 		else if (hw != NPUPROF_NO_HW_STREAM)
-			put_task(s, dev->id, hw, &tasks[i], ids[i], tid, start_ns, wi);
+			put_task(s, dev->id, dev->info.chip_id == 5, hw, &tasks[i], ids[i], tid,
+				 start_ns, wi);
 		/* else not a stream of ours: the device ran nothing */
 		start_ns += wi;
 	}
@@ -804,6 +824,7 @@ int host_sink_create(const char *data_dir, uint32_t level, bool cann, struct hos
 		static const char *const node_types[] = {
 			[CANN_NODE_BASIC_INFO] = "node_basic_info",
 			[CANN_NODE_TENSOR_INFO] = "tensor_info",
+			[CANN_NODE_CONTEXT_ID_INFO] = "context_id_info",
 			[CANN_NODE_LAUNCH] = "launch",
 		};
 

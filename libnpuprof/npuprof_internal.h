@@ -1629,6 +1629,8 @@ struct npa_api {
  * @in_shapes, ...: the tensor strings, NULL for N/A.
  * @model_id: NPA_NO_MODEL.
  * @api: its node launch (index in npa_host.api), SIZE_MAX for none.
+ * @ctx: the context of its TaskInfo row: NPA_NO_CTX, or a mix op's FFTS+
+ *       context from its context_id_info (0).
  */
 /* npa_op.task_type of a level-0 op: "N/A" */
 #define NPA_TASK_TYPE_NA 0xffffffffu
@@ -1646,6 +1648,7 @@ struct npa_op {
 	uint32_t model_id;
 	bool level0;
 	size_t api;
+	uint32_t ctx;
 };
 
 /**
@@ -1838,12 +1841,21 @@ const char *npa_hccl_rdma_type(uint32_t v, char *buf, size_t len);
  * struct npa_pmu - one context PMU record
  * @total: total cycles.
  * @pmu: the counters.
- * @aiv: an AIV task's (ffts type 1).
+ * @aiv: an AIV task's (ffts type 1), or a MIX_AIV context's: the side
+ *       @total and @pmu count.
+ * @mix: a mix op's context (FFTS+, subtask type MIX_AIC or MIX_AIV): the
+ *       other side counts @total2 and @pmu2, its block PMU records summed
+ *       (zero when it has none).
+ * @total2: the other side's cycles.
+ * @pmu2: its counters.
  */
 struct npa_pmu {
 	uint64_t total;
 	uint64_t pmu[VNPU_PMU_COUNTERS];
 	bool aiv;
+	bool mix;
+	uint64_t total2;
+	uint64_t pmu2[VNPU_PMU_COUNTERS];
 };
 
 /**
@@ -1852,11 +1864,15 @@ struct npa_pmu {
  * @task: task id.
  * @batch: batch.
  * @ctx: context.
- * @sqe: enum vnpu_sqe_type of its ACSQ log.
+ * @sqe: enum vnpu_sqe_type of its ACSQ log; of an FFTS+ subtask
+ *       (@sub), its subtask type.
  * @start: device ns (double, as msprof).
  * @dur: end - start ns.
  * @host: its host task, -1 for a device-only task.
  * @pmu: its PMU record, -1 when none.
+ * @sub: an FFTS+ subtask (a context, from FFTS+ logs), not an ACSQ task.
+ * @shadowed: an ACSQ task with a subtask of its (stream, task, batch): the
+ *            subtask stands for it in task_time and the timeline.
  */
 struct npa_task {
 	uint32_t stream;
@@ -1868,6 +1884,8 @@ struct npa_task {
 	double dur;
 	int64_t host;
 	int64_t pmu;
+	bool sub;
+	bool shadowed;
 };
 
 /* ---- collectives, a device's (ascend_hccl.c) ---- */

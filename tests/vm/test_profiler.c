@@ -659,6 +659,82 @@ TEST_F_TIMEOUT(wrap, stream_past_65536_tasks, 600)
 	vnpu_sh(NULL, 0, "rm -rf %s", dir);
 }
 
+/*
+ * MIX ops on the A2 (chip 5) are FFTS+ tasks of one context: the device
+ * writes the context's FFTS+ logs among the ACSQ logs, and from L1 its
+ * context PMU record and a block PMU record per block of the other core
+ * type; the host a context_id_info. op_summary has one row per op, with
+ * Context ID 0 and the Mix Block Dim. The folders are kept for make
+ * check-msprof.
+ */
+static int mix_ops(struct npuprof_dev *dev, uint32_t stream)
+{
+	uint64_t dims[3] = { 4, 128, 256 };
+	struct vnpu_task t[3];
+	int ret;
+
+	ret = npuprof_op_matmul(dev, &t[0], "mm_mix", stream, 512, 256, 512, VNPU_DT_FLOAT16);
+	if (!ret)
+		ret = npuprof_op_add(dev, &t[1], "add_mix", stream, 3, dims, VNPU_DT_FLOAT16);
+	if (!ret)
+		ret = npuprof_op_matmul(dev, &t[2], "mm", stream, 256, 256, 256, VNPU_DT_FLOAT16);
+	if (ret)
+		return ret;
+	t[0].task_type = VNPU_TASK_MIX_AIC;
+	t[0].block_num = 4;
+	t[0].mix_block_num = 8;
+	t[1].task_type = VNPU_TASK_MIX_AIV;
+	t[1].block_num = 4;
+	t[1].mix_block_num = 2;
+	ret = npuprof_launch(dev, t, 3, NULL, NULL);
+	return ret ? ret : npuprof_sync(dev, stream, 10000, NULL);
+}
+
+TEST(mix_ops_are_ffts_plus_tasks)
+{
+	static const char *const levels[] = { "L0", "L1" };
+
+	for (int l = 0; l < 2; l++) {
+		char dir[] = "/tmp/npuprof-mix-XXXXXX", prof[PATH_MAX], path[PATH_MAX + 64];
+		char header[8192], keep[32];
+		struct npuprof_scope scope;
+		struct npuprof_error err;
+		struct npuprof_dev *dev;
+		uint32_t stream;
+		int rows;
+
+		ASSERT_NE(NULL, mkdtemp(dir));
+		ASSERT_EQ(0, npuprof_open(0, &dev, &err)) TH_LOG("%s", err.msg);
+		ASSERT_EQ(0, npuprof_stream_create(dev, &stream, &err));
+		NPUPROF_PROFILER(&scope, .level = levels[l], .output_path = dir)
+		{
+			ASSERT_EQ(0, mix_ops(dev, stream));
+		}
+		ASSERT_EQ(0, scope.ret) TH_LOG("%s", scope.err.msg);
+		ASSERT_EQ(0, find_prof(dir, prof, sizeof(prof)));
+		/* 10 logs of 64 B: 3 tasks' ACSQ pairs, the two mix ops' FFTS+ pairs */
+		snprintf(path, sizeof(path), "%s/device_0/data/stars_soc.data.0.slice_0", prof);
+		EXPECT_EQ(0, vnpu_sh(NULL, 0, "test $(stat -c %%s %s) = 640", path));
+		snprintf(path, sizeof(path),
+			 "%s/host/data/unaging.additional.context_id_info.slice_0", prof);
+		EXPECT_EQ(l ? 0 : -1, access(path, F_OK)) TH_LOG("%s", path);
+		ASSERT_EQ(0, find_output(prof, "op_summary_*.csv", path, sizeof(path)));
+		ASSERT_EQ(0, read_csv(path, header, sizeof(header), &rows));
+		EXPECT_EQ(3, rows);
+		if (l) {
+			EXPECT_EQ(1, grep_file(path, ",mm_mix,MatMul,static,MIX_AIC,"));
+			EXPECT_EQ(1, grep_file(path, ",add_mix,Add,static,MIX_AIV,"));
+		}
+		ASSERT_EQ(0, find_output(prof, "task_time_*.csv", path, sizeof(path)));
+		ASSERT_EQ(0, read_csv(path, header, sizeof(header), &rows));
+		EXPECT_EQ(3, rows);
+		snprintf(keep, sizeof(keep), "a2-mix-%s", levels[l]);
+		vnpu_keep_prof(prof, keep);
+		npuprof_close(dev);
+		vnpu_sh(NULL, 0, "rm -rf %s", dir);
+	}
+}
+
 /* ---- the rules ---- */
 
 TEST_F(prof, nesting_is_an_error)
