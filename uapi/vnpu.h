@@ -66,7 +66,7 @@ enum vnpu_product_id {
 /* struct vnpu_info.caps */
 #define VNPU_CAP_SPLIT_AIC_AIV	 _BITUL(0) /* aic_/aiv_ column prefixes */
 #define VNPU_CAP_SCOPED_PROFILING _BITUL(1) /* Profiler scope supported */
-#define VNPU_CAP_STARS		 _BITUL(2) /* STARS/FFTS: Context ID, Mix Block */
+#define VNPU_CAP_STARS		 _BITUL(2) /* STARS/FFTS: Context ID, Mix Block; STARS records */
 
 /**
  * enum vnpu_metric_group - AI Core metric groups (aic_metrics); the values
