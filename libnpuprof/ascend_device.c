@@ -691,21 +691,6 @@ static uint32_t batch_at(const struct flip *f, size_t n, uint32_t stream, double
 
 /* ---- a mix op's other side: its block PMU records ---- */
 
-/* msprof's FftsPmuCalculator._get_group_number */
-static int64_t group_number(size_t n, const uint32_t *sz, size_t k)
-{
-	uint64_t sum = 0;
-
-	if (k == 1 && sz[0])
-		return (int64_t)(n / sz[0]);
-	for (size_t i = 0; i < k; i++) {
-		sum += sz[i];
-		if (n < sum)
-			return (int64_t)i;
-	}
-	return (int64_t)k - 1;
-}
-
 struct mix_state {
 	struct kmap bm; /* block records by (stream, task, ctx) */
 	struct kmap sk; /* the mix TaskInfo rows, same key */
@@ -713,6 +698,34 @@ struct mix_state {
 	size_t *done; /* blocks taken */
 	size_t *pops; /* mix_block_num values taken */
 };
+
+/* the mix_block_num of TaskInfo row @hi */
+static uint32_t row_size(const struct npa_host *h, int64_t hi)
+{
+	return h->ops[h->htask[hi].op].mix_block_num;
+}
+
+/*
+ * msprof's FftsPmuCalculator._get_group_number of block @n of a key whose
+ * TaskInfo rows start at @first (their mix_block_num are the group sizes)
+ */
+static int64_t group_number(const struct mix_state *ms, const struct npa_host *h, int64_t first,
+			    size_t n)
+{
+	uint64_t sum = 0;
+	int64_t hi, k = 0;
+
+	for (hi = first; hi >= 0; hi = ms->sk.next[hi])
+		k++;
+	if (k == 1 && row_size(h, first))
+		return (int64_t)(n / row_size(h, first));
+	for (hi = first, k = 0; hi >= 0; hi = ms->sk.next[hi], k++) {
+		sum += row_size(h, hi);
+		if (n < sum)
+			return k;
+	}
+	return k - 1;
+}
 
 /*
  * The other side of mix context @t: the next group of its key's block
@@ -726,30 +739,31 @@ static void mix_blocks(struct dev_read *r, const struct npa_host *h, struct mix_
 {
 	struct npa_pmu *p = &r->d->pmu[t->pmu];
 	uint64_t key = task_key(t->stream, t->task, t->ctx, 0);
-	uint32_t sz[64], val;
-	int64_t head, b, hi, g;
-	size_t k = 0;
+	int64_t head, first, b, hi, g;
+	size_t k = 0, i;
+	uint32_t val = 0;
 
 	if (!ms->bm.cap)
 		return;
 	head = kmap_get(&ms->bm, key);
-	for (hi = kmap_get(&ms->sk, key); hi >= 0 && k < NPX_ARRAY_SIZE(sz); hi = ms->sk.next[hi])
-		sz[k++] = h->ops[h->htask[hi].op].mix_block_num;
+	first = kmap_get(&ms->sk, key);
+	for (hi = first; hi >= 0; hi = ms->sk.next[hi])
+		k++;
 	if (head < 0 || !k)
 		return;
-	val = sz[ms->pops[head] < k ? ms->pops[head] : k - 1];
+	for (hi = first, i = 0; hi >= 0; hi = ms->sk.next[hi], i++)
+		if (i == (ms->pops[head] < k ? ms->pops[head] : k - 1))
+			val = row_size(h, hi);
 	if (k - ms->pops[head] > 1)
 		ms->pops[head]++;
-	if (!val)
-		return;
 	b = ms->cursor[head];
-	if (b < 0)
+	if (!val || b < 0)
 		return;
-	g = group_number(ms->done[head], sz, k);
-	while (b >= 0 && group_number(ms->done[head], sz, k) == g) {
+	g = group_number(ms, h, first, ms->done[head]);
+	while (b >= 0 && group_number(ms, h, first, ms->done[head]) == g) {
 		p->total2 += r->blk[b].total;
-		for (int i = 0; i < VNPU_PMU_COUNTERS; i++)
-			p->pmu2[i] += r->blk[b].pmu[i];
+		for (int c = 0; c < VNPU_PMU_COUNTERS; c++)
+			p->pmu2[c] += r->blk[b].pmu[c];
 		ms->done[head]++;
 		b = ms->bm.next[b];
 	}

@@ -808,7 +808,9 @@ static int join(struct host_read *r)
 	int64_t *win_op = NULL;
 	const struct cann_tensor_info **tis = NULL;
 	size_t i, cap_ops = 0, n_tis, n_tracks = 0;
-	const char *tname;
+	const char *tname = NULL;
+	uint64_t last = 0;
+	bool mix = false;
 	int rc = -ENOMEM;
 
 	rc = npa_windows_init(&wn, h, CANN_LEVEL_NODE);
@@ -817,15 +819,19 @@ static int join(struct host_read *r)
 	rc = -ENOMEM;
 	win_op = malloc((h->n_api ? h->n_api : 1) * sizeof(*win_op));
 	tis = malloc((r->n_nr ? r->n_nr : 1) * sizeof(*tis));
-	/* a mix kernel's task_track is two host tasks (below) */
+	/* a mix kernel's task_track is two host tasks (below); types repeat: one lookup a run */
 	for (i = 0; i < r->n_nr; i++) {
 		if (r->nr[i].kind != REC_TRACK)
 			continue;
 		n_tracks++;
-		tname = type_name(h, CANN_LEVEL_RUNTIME, r->nr[i].rec.tt.task_type);
-		if (!tname)
-			goto out;
-		n_tracks += mix_kernel(tname);
+		if (!tname || r->nr[i].rec.tt.task_type != last) {
+			last = r->nr[i].rec.tt.task_type;
+			tname = type_name(h, CANN_LEVEL_RUNTIME, last);
+			if (!tname)
+				goto out;
+			mix = mix_kernel(tname);
+		}
+		n_tracks += mix;
 	}
 	h->htask = calloc(n_tracks ? n_tracks : 1, sizeof(*h->htask));
 	if (!win_op || !tis || !h->htask)

@@ -555,7 +555,9 @@ TEST_F(levels, files_and_headers)
  * 70,000 tasks and their export take over 30 s (the harness's default)
  * under the debug kernel's KASAN in TCG: a fixture for a longer timeout.
  * On the 910A at L1 its AI Core PMU records, which have no batch, go to
- * the tasks of their id in order: every row has its counters.
+ * the tasks of their id in order: every row has its counters. As mix ops
+ * on the A2, the block PMU records of a (stream, task id) go to its two
+ * contexts in turn.
  */
 FIXTURE(wrap){};
 FIXTURE_VARIANT(wrap)
@@ -563,6 +565,7 @@ FIXTURE_VARIANT(wrap)
 	const char *product; /* NULL: the default (a2) */
 	const char *level;
 	const char *keep;
+	bool mix; /* MIX_AIC tasks: a key's block PMU records go to two contexts */
 };
 FIXTURE_VARIANT_ADD(wrap, a2_l0){
 	.product = NULL,
@@ -573,6 +576,12 @@ FIXTURE_VARIANT_ADD(wrap, p910_l1){
 	.product = "910",
 	.level = "L1",
 	.keep = "p910-wrap",
+};
+FIXTURE_VARIANT_ADD(wrap, a2_l1_mix){
+	.product = NULL,
+	.level = "L1",
+	.keep = "a2-mix-wrap",
+	.mix = true,
 };
 FIXTURE_SETUP(wrap)
 {
@@ -627,9 +636,14 @@ TEST_F_TIMEOUT(wrap, stream_past_65536_tasks, 600)
 	ASSERT_NE(NULL, t);
 	ASSERT_EQ(0, npuprof_open(0, &dev, &err)) TH_LOG("%s", err.msg);
 	ASSERT_EQ(0, npuprof_stream_create(dev, &stream, &err));
-	for (unsigned int i = 0; i < batch; i++)
+	for (unsigned int i = 0; i < batch; i++) {
 		ASSERT_EQ(0,
 			  npuprof_op_add(dev, &t[i], "wrap/Add", stream, 2, dims, VNPU_DT_FLOAT16));
+		if (variant->mix) {
+			t[i].task_type = VNPU_TASK_MIX_AIC;
+			t[i].mix_block_num = t[i].block_num;
+		}
+	}
 	NPUPROF_PROFILER(&scope, .level = variant->level, .output_path = dir)
 	{
 		for (unsigned int done = 0; done < total;) {
