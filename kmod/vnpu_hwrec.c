@@ -50,6 +50,19 @@ static u32 vnpu_sqe_type(u32 task_type)
 	}
 }
 
+/* One ACSQ log, every byte set, reserved ones included: the page is the reader's. */
+static struct vnpu_acsq_log vnpu_acsq_rec(u32 func, u8 cnt, u32 sqe, u32 stream_id, u64 id,
+					  u64 syscnt)
+{
+	return (struct vnpu_acsq_log){
+		.word0 = VNPU_ACSQ_WORD0(func, cnt, sqe),
+		.magic = VNPU_STARS_MAGIC,
+		.stream_id = stream_id,
+		.task_id = id & 0xffff,
+		.syscnt = syscnt,
+	};
+}
+
 /*
  * A task's start and end logs, in one reservation: a reader sees both or,
  * if the channel was full, neither (two records counted lost).
@@ -63,21 +76,8 @@ static void vnpu_hwrec_acsq(struct vnpu_ring *r, u32 stream_id, u64 id, u32 sqe,
 	rec = vnpu_chan_reserve(r, VNPU_CH_ACSQ, 2, &cnt);
 	if (!rec)
 		return;
-	/* every byte, reserved ones included: the page is the reader's */
-	rec[0] = (struct vnpu_acsq_log){
-		.word0 = VNPU_ACSQ_WORD0(VNPU_FUNC_ACSQ_START, cnt, sqe),
-		.magic = VNPU_STARS_MAGIC,
-		.stream_id = stream_id,
-		.task_id = id & 0xffff,
-		.syscnt = start,
-	};
-	rec[1] = (struct vnpu_acsq_log){
-		.word0 = VNPU_ACSQ_WORD0(VNPU_FUNC_ACSQ_END, cnt + 1, sqe),
-		.magic = VNPU_STARS_MAGIC,
-		.stream_id = stream_id,
-		.task_id = id & 0xffff,
-		.syscnt = end,
-	};
+	rec[0] = vnpu_acsq_rec(VNPU_FUNC_ACSQ_START, cnt, sqe, stream_id, id, start);
+	rec[1] = vnpu_acsq_rec(VNPU_FUNC_ACSQ_END, cnt + 1, sqe, stream_id, id, end);
 }
 
 /*
@@ -95,13 +95,7 @@ static void vnpu_hwrec_mix_logs(struct vnpu_ring *r, u32 stream_id, u64 id, u32 
 	if (!acsq)
 		return;
 	BUILD_BUG_ON(sizeof(struct vnpu_ffts_log) != sizeof(struct vnpu_acsq_log));
-	acsq[0] = (struct vnpu_acsq_log){
-		.word0 = VNPU_ACSQ_WORD0(VNPU_FUNC_ACSQ_START, cnt, sqe),
-		.magic = VNPU_STARS_MAGIC,
-		.stream_id = stream_id,
-		.task_id = id & 0xffff,
-		.syscnt = start,
-	};
+	acsq[0] = vnpu_acsq_rec(VNPU_FUNC_ACSQ_START, cnt, sqe, stream_id, id, start);
 	ffts = (struct vnpu_ffts_log *)&acsq[1];
 	ffts[0] = (struct vnpu_ffts_log){
 		.word0 = VNPU_ACSQ_WORD0(VNPU_FUNC_FFTS_LOG_START, cnt + 1, sqe),
@@ -116,13 +110,41 @@ static void vnpu_hwrec_mix_logs(struct vnpu_ring *r, u32 stream_id, u64 id, u32 
 	ffts[1] = ffts[0];
 	ffts[1].word0 = VNPU_ACSQ_WORD0(VNPU_FUNC_FFTS_LOG_END, cnt + 2, sqe);
 	ffts[1].syscnt = end;
-	acsq[3] = (struct vnpu_acsq_log){
-		.word0 = VNPU_ACSQ_WORD0(VNPU_FUNC_ACSQ_END, cnt + 3, sqe),
+	acsq[3] = vnpu_acsq_rec(VNPU_FUNC_ACSQ_END, cnt + 3, sqe, stream_id, id, end);
+}
+
+/*
+ * The context PMU record of a task: a plain AI Core / AI Vector Core task
+ * (subtask VNPU_FFTS_NO_SUBTASK, its FFTS type), or a mix task's context.
+ * @aiv: the side counted. The slots were mapped at the session's start: no
+ * search per record.
+ */
+static void vnpu_hwrec_context_pmu(struct vnpu_ring *r, const struct vnpu_prof *prof,
+				   u32 stream_id, u64 id, bool aiv, u16 subtask, u16 subtask_id,
+				   u16 ffts_type, u64 start, u64 end, const struct vnpu_counters *c)
+{
+	const u8 *slot = aiv ? prof->aiv_slots : prof->aic_slots;
+	struct vnpu_ffts_pmu *rec;
+	u8 cnt;
+	u32 i;
+
+	rec = vnpu_chan_reserve(r, VNPU_CH_PMU, 1, &cnt);
+	if (!rec)
+		return;
+	*rec = (struct vnpu_ffts_pmu){
+		.word0 = VNPU_FUNC_CONTEXT_PMU | (cnt << 6),
 		.magic = VNPU_STARS_MAGIC,
 		.stream_id = stream_id,
 		.task_id = id & 0xffff,
-		.syscnt = end,
+		.subtask = subtask,
+		.subtask_id = subtask_id,
+		.ffts = ffts_type << 13,
+		.total_cycle = aiv ? c->aiv_total_cycles : c->aic_total_cycles,
+		.start_syscnt = start,
+		.end_syscnt = end,
 	};
+	for (i = 0; i < prof->n_events && i < VNPU_PMU_COUNTERS; i++)
+		rec->pmu[i] = vnpu_pmu_read_slot(c, aiv, slot[i]);
 }
 
 /*
@@ -134,32 +156,15 @@ static void vnpu_hwrec_mix_pmu(struct vnpu_ring *r, const struct vnpu_prof *prof
 			       u64 id, bool main_aiv, u64 start, u64 end,
 			       const struct vnpu_counters *c)
 {
-	const u8 *slot = main_aiv ? prof->aiv_slots : prof->aic_slots;
 	const u8 *oslot = main_aiv ? prof->aic_slots : prof->aiv_slots;
 	u32 subtask = main_aiv ? VNPU_FFTS_SUBTASK_MIX_AIV : VNPU_FFTS_SUBTASK_MIX_AIC;
 	u32 blocks = main_aiv ? c->aic_blocks : c->aiv_blocks, b, i, rem;
 	u64 total = main_aiv ? c->aic_total_cycles : c->aiv_total_cycles, per = 0;
 	struct vnpu_ffts_block_pmu *blk;
-	struct vnpu_ffts_pmu *rec;
 	u8 cnt;
 
-	rec = vnpu_chan_reserve(r, VNPU_CH_PMU, 1, &cnt);
-	if (rec) {
-		*rec = (struct vnpu_ffts_pmu){
-			.word0 = VNPU_FUNC_CONTEXT_PMU | (cnt << 6),
-			.magic = VNPU_STARS_MAGIC,
-			.stream_id = stream_id,
-			.task_id = id & 0xffff,
-			.subtask = subtask,
-			.subtask_id = 0,
-			.ffts = VNPU_FFTS_TYPE_FFTS_PLUS << 13,
-			.total_cycle = main_aiv ? c->aiv_total_cycles : c->aic_total_cycles,
-			.start_syscnt = start,
-			.end_syscnt = end,
-		};
-		for (i = 0; i < prof->n_events && i < VNPU_PMU_COUNTERS; i++)
-			rec->pmu[i] = vnpu_pmu_read_slot(c, main_aiv, slot[i]);
-	}
+	vnpu_hwrec_context_pmu(r, prof, stream_id, id, main_aiv, subtask, 0,
+			       VNPU_FFTS_TYPE_FFTS_PLUS, start, end, c);
 	if (blocks)
 		per = div_u64_rem(total, blocks, &rem);
 	/* one record a block, each its own reservation: a loss costs a block */
@@ -290,32 +295,12 @@ static void vnpu_hwrec_aic_pmu(struct vnpu_ring *r, const struct vnpu_prof *prof
 static void vnpu_hwrec_pmu(struct vnpu_ring *r, const struct vnpu_prof *prof, u32 stream_id,
 			   u64 id, bool aiv, u64 start, u64 end, const struct vnpu_counters *c)
 {
-	const u8 *slot = aiv ? prof->aiv_slots : prof->aic_slots;
-	struct vnpu_ffts_pmu *rec;
-	u8 cnt;
-	u32 i;
-
-	if (prof->hwts) {
+	if (prof->hwts)
 		vnpu_hwrec_aic_pmu(r, prof, stream_id, id, c);
-		return;
-	}
-	rec = vnpu_chan_reserve(r, VNPU_CH_PMU, 1, &cnt);
-	if (!rec)
-		return;
-	*rec = (struct vnpu_ffts_pmu){
-		.word0 = VNPU_FUNC_CONTEXT_PMU | (cnt << 6),
-		.magic = VNPU_STARS_MAGIC,
-		.stream_id = stream_id,
-		.task_id = id & 0xffff,
-		.subtask_id = VNPU_FFTS_NO_SUBTASK,
-		.ffts = (aiv ? VNPU_FFTS_TYPE_AIV : VNPU_FFTS_TYPE_AIC) << 13,
-		.total_cycle = aiv ? c->aiv_total_cycles : c->aic_total_cycles,
-		.start_syscnt = start,
-		.end_syscnt = end,
-	};
-	/* the slots were mapped at the session's start: no search per record */
-	for (i = 0; i < prof->n_events && i < VNPU_PMU_COUNTERS; i++)
-		rec->pmu[i] = vnpu_pmu_read_slot(c, aiv, slot[i]);
+	else
+		vnpu_hwrec_context_pmu(r, prof, stream_id, id, aiv, 0, VNPU_FFTS_NO_SUBTASK,
+				       aiv ? VNPU_FFTS_TYPE_AIV : VNPU_FFTS_TYPE_AIC, start, end,
+				       c);
 }
 
 /*
