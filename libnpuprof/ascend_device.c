@@ -398,6 +398,30 @@ static int on_aic_pmu(void *arg, const void *rec, const char *file, uint64_t off
 	return 0;
 }
 
+/* a device task (an ACSQ or HWTS pair, or an FFTS+ subtask), not yet joined */
+static void add_task(struct npa_dev *d, uint32_t stream, uint32_t task, uint32_t ctx, uint32_t sqe,
+		     bool sub, double start, double end)
+{
+	d->tasks[d->n_tasks++] = (struct npa_task){
+		.stream = stream,
+		.task = task,
+		.ctx = ctx,
+		.sqe = sqe,
+		.start = start,
+		.dur = end - start,
+		.host = -1,
+		.pmu = -1,
+		.sub = sub,
+	};
+}
+
+static void warn_mismatched(const struct dev_read *r)
+{
+	if (r->d->mismatched)
+		npx_warn(r->w, "device_%u: %llu task starts and ends do not pair (lost records?)",
+			 r->d->cfg.id, (unsigned long long)r->d->mismatched);
+}
+
 static int cmp_task_start(const void *a, const void *b);
 
 static int cmp_hwts_key(const void *a, const void *b)
@@ -433,7 +457,6 @@ static int pair_hwts(struct dev_read *r)
 			    r->ev[j].stream == r->ev[i].stream;
 		     j++) {
 			const struct acsq *e = &r->ev[j];
-			struct npa_task *t;
 
 			if (!e->end) {
 				if (start >= 0)
@@ -441,29 +464,18 @@ static int pair_hwts(struct dev_read *r)
 				start = (int64_t)j;
 				continue;
 			}
-			t = &d->tasks[d->n_tasks++];
-			t->stream = e->stream;
-			t->task = e->task;
-			t->sqe = e->sqe;
-			t->ctx = NPA_NO_CTX;
-			if (start >= 0) {
-				t->start = r->ev[start].ns;
-			} else {
-				t->start = npa_syscnt_ns_d(&d->cfg, -1.0);
+			if (start < 0)
 				d->mismatched++;
-			}
-			t->dur = e->ns - t->start;
-			t->host = -1;
-			t->pmu = -1;
+			add_task(d, e->stream, e->task, NPA_NO_CTX, e->sqe, false,
+				 start >= 0 ? r->ev[start].ns : npa_syscnt_ns_d(&d->cfg, -1.0),
+				 e->ns);
 			start = -1;
 		}
 		if (start >= 0)
 			d->mismatched++;
 	}
 	qsort(d->tasks, d->n_tasks, sizeof(*d->tasks), cmp_task_start);
-	if (d->mismatched)
-		npx_warn(r->w, "device_%u: %llu task starts and ends do not pair (lost records?)",
-			 d->cfg.id, (unsigned long long)d->mismatched);
+	warn_mismatched(r);
 	return 0;
 }
 
@@ -545,16 +557,8 @@ static int pair_tasks(struct dev_read *r)
 				continue;
 			}
 			if (s + 1 == s_end || r->ev[e].ns < r->ev[s + 1].ns) {
-				struct npa_task *t = &d->tasks[d->n_tasks++];
-
-				t->stream = r->ev[s].stream;
-				t->task = r->ev[s].task;
-				t->sqe = r->ev[s].sqe;
-				t->ctx = NPA_NO_CTX;
-				t->start = r->ev[s].ns;
-				t->dur = r->ev[e].ns - r->ev[s].ns;
-				t->host = -1;
-				t->pmu = -1;
+				add_task(d, r->ev[s].stream, r->ev[s].task, NPA_NO_CTX,
+					 r->ev[s].sqe, false, r->ev[s].ns, r->ev[e].ns);
 				s++;
 				e++;
 			} else {
@@ -567,9 +571,7 @@ static int pair_tasks(struct dev_read *r)
 			d->mismatched += s_end - s - 1;
 	}
 	qsort(d->tasks, d->n_tasks, sizeof(*d->tasks), cmp_task_start);
-	if (d->mismatched)
-		npx_warn(r->w, "device_%u: %llu task starts and ends do not pair (lost records?)",
-			 d->cfg.id, (unsigned long long)d->mismatched);
+	warn_mismatched(r);
 	return 0;
 }
 
@@ -629,17 +631,8 @@ static int pair_subtasks(struct dev_read *r)
 				lost++;
 				continue;
 			}
-			t = &d->tasks[d->n_tasks++];
-			memset(t, 0, sizeof(*t));
-			t->stream = r->sev[s].stream;
-			t->task = r->sev[s].task;
-			t->ctx = r->sev[s].ctx;
-			t->sqe = r->sev[s].type;
-			t->sub = true;
-			t->start = r->sev[s].ns;
-			t->dur = r->sev[e].ns - r->sev[s].ns;
-			t->host = -1;
-			t->pmu = -1;
+			add_task(d, r->sev[s].stream, r->sev[s].task, r->sev[s].ctx, r->sev[s].type,
+				 true, r->sev[s].ns, r->sev[e].ns);
 			s++;
 			e++;
 		}
