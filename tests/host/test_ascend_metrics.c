@@ -16,20 +16,30 @@
 #include "kselftest_harness.h"
 #include "npuprof_internal.h"
 
-/* the 200i-a2's DeviceInfo: 1 AIC, 1 AIV, 1250 MHz */
-static void cfg_v11(struct npa_dev_cfg *c, const char *metrics, const uint32_t *ev, uint32_t n)
+/* a device of @chip, @cores AI Cores at @mhz, programmed with @ev for @metrics */
+static void cfg_chip(struct npa_dev_cfg *c, uint32_t chip, uint32_t cores, double mhz,
+		     double hwts_hz, const char *metrics, const uint32_t *ev, uint32_t n)
 {
 	memset(c, 0, sizeof(*c));
-	c->chip_id = 7;
-	c->aic_mhz = 1250;
-	c->ai_core_num = 1;
-	c->aiv_num = 1;
-	c->hwts_hz = 48e6;
+	c->chip_id = chip;
+	c->aic_mhz = mhz;
+	c->ai_core_num = cores;
+	c->hwts_hz = hwts_hz;
 	snprintf(c->aic_metrics, sizeof(c->aic_metrics), "%s", metrics);
+	for (uint32_t i = 0; i < n; i++)
+		c->aic_events[i] = ev[i];
+	c->n_aic_events = n;
+}
+
+/* the 200i-a2's DeviceInfo: 1 AIC, 1 AIV, 1250 MHz; both sides program @ev */
+static void cfg_v11(struct npa_dev_cfg *c, const char *metrics, const uint32_t *ev, uint32_t n)
+{
+	cfg_chip(c, 7, 1, 1250, 48e6, metrics, ev, n);
+	c->aiv_num = 1;
 	snprintf(c->aiv_metrics, sizeof(c->aiv_metrics), "%s", metrics);
 	for (uint32_t i = 0; i < n; i++)
-		c->aic_events[i] = c->aiv_events[i] = ev[i];
-	c->n_aic_events = c->n_aiv_events = n;
+		c->aiv_events[i] = ev[i];
+	c->n_aiv_events = n;
 }
 
 static void header(const struct npa_metrics *m, char *buf)
@@ -37,14 +47,21 @@ static void header(const struct npa_metrics *m, char *buf)
 	*npa_metrics_header(m, buf) = 0;
 }
 
-/* one row: a 1-block task of 10.5 us (msprof's Task Duration) */
+/* one row: a task of @blocks blocks, @total cycles, @dur_ns (msprof's Task Duration) */
+static void row_of(const struct npa_metrics *m, const struct npa_dev_cfg *c, bool aiv,
+		   uint64_t total, uint32_t blocks, double dur_ns, const uint64_t pmu[8], char *buf)
+{
+	struct npa_pmu p = { .total = total, .aiv = aiv };
+
+	memcpy(p.pmu, pmu, 8 * sizeof(pmu[0]));
+	*npa_metrics_row(m, c, &p, blocks, 0, dur_ns, buf) = 0;
+}
+
+/* a 1-block task of 10.5 us */
 static void row(const struct npa_metrics *m, const struct npa_dev_cfg *c, bool aiv,
 		const uint64_t pmu[8], char *buf)
 {
-	struct npa_pmu p = { .total = 10600, .aiv = aiv };
-
-	memcpy(p.pmu, pmu, 8 * sizeof(pmu[0]));
-	*npa_metrics_row(m, c, &p, 1, 0, 10500, buf) = 0;
+	row_of(m, c, aiv, 10600, 1, 10500, pmu, buf);
 }
 
 TEST(pipe_utilization)
@@ -166,24 +183,7 @@ TEST(events_not_of_the_group)
 static void cfg_hwts(struct npa_dev_cfg *c, uint32_t chip, uint32_t cores, double mhz,
 		     const char *metrics, const uint32_t *ev, uint32_t n)
 {
-	memset(c, 0, sizeof(*c));
-	c->chip_id = chip;
-	c->aic_mhz = mhz;
-	c->ai_core_num = cores;
-	c->hwts_hz = chip == 1 ? 100e6 : 38.4e6;
-	snprintf(c->aic_metrics, sizeof(c->aic_metrics), "%s", metrics);
-	for (uint32_t i = 0; i < n; i++)
-		c->aic_events[i] = ev[i];
-	c->n_aic_events = n;
-}
-
-static void row_of(const struct npa_metrics *m, const struct npa_dev_cfg *c, uint64_t total,
-		   uint32_t blocks, double dur_ns, const uint64_t pmu[8], char *buf)
-{
-	struct npa_pmu p = { .total = total };
-
-	memcpy(p.pmu, pmu, 8 * sizeof(pmu[0]));
-	*npa_metrics_row(m, c, &p, blocks, 0, dur_ns, buf) = 0;
+	cfg_chip(c, chip, cores, mhz, chip == 1 ? 100e6 : 38.4e6, metrics, ev, n);
 }
 
 /* chip 1: chip 7's columns, vec_* printed (no N/A list), memory_bound of the real vec_ratio */
@@ -206,11 +206,11 @@ TEST(hwts_pipe_utilization)
 		     "mte2_ratio,mte3_time(us),mte3_ratio,icache_miss_rate,memory_bound,"
 		     "cube_utilization(%)",
 		     buf);
-	row_of(&m, &c, 43968, 16, 4750, mm, buf);
+	row_of(&m, &c, false, 43968, 16, 4750, mm, buf);
 	EXPECT_STREQ(",2.75,43968,0.064,0.023,1.025,0.373,0.304,0.111,0.512,0.186,1.312,0.477,"
 		     "0.437,0.159,0.094,1.279,28.926",
 		     buf);
-	row_of(&m, &c, 28976, 8, 5630, add, buf);
+	row_of(&m, &c, false, 28976, 8, 5630, add, buf);
 	EXPECT_STREQ(",3.62,28976,0.136,0.038,0.0,0.0,0.331,0.091,0.0,0.0,1.747,0.483,0.874,0.241,"
 		     "0.078,12.711,0",
 		     buf);
@@ -233,14 +233,14 @@ TEST(hwts_arithmetic_utilization)
 	EXPECT_STREQ(",aicore_time(us),total_cycles,mac_fp16_ratio,mac_int8_ratio,vec_fp32_ratio,"
 		     "vec_fp16_ratio,vec_int32_ratio,vec_misc_ratio,cube_fops,vector_fops",
 		     buf);
-	row_of(&m, &c, 52248, 8, 8073, mm, buf);
+	row_of(&m, &c, false, 52248, 8, 8073, mm, buf);
 	EXPECT_STREQ(",6.05,52248,0.314,0.0,0.0,0.0,0.0,0.02,134217728.0,16384.0", buf);
-	row_of(&m, &c, 36036, 7, 6797, add, buf);
+	row_of(&m, &c, false, 36036, 7, 6797, add, buf);
 	EXPECT_STREQ(",4.77,36036,0.0,0.0,0.0,0.03,0.0,0.0,0.0,132160.0", buf);
 	/* chip 1: [64, 64, 32], the misc counter at 32 lanes */
 	cfg_hwts(&c, 1, 8, 1080, "ArithmeticUtilization", ev, 7);
 	npa_metrics_init(&m, &c, &w);
-	row_of(&m, &c, 52248, 8, 8073, mm, buf);
+	row_of(&m, &c, false, 52248, 8, 8073, mm, buf);
 	EXPECT_STREQ(",6.05,52248,0.314,0.0,0.0,0.0,0.0,0.02,134217728.0,32768.0", buf);
 }
 
@@ -262,7 +262,7 @@ TEST(hwts_memory_ub)
 		",aicore_time(us),total_cycles,ub_read_bw_vector(GB/s),ub_write_bw_vector(GB/s),"
 		"ub_read_bw_scalar(GB/s),ub_write_bw_scalar(GB/s)",
 		buf);
-	row_of(&m, &c, 45717, 7, 8073, softmax, buf);
+	row_of(&m, &c, false, 45717, 7, 8073, softmax, buf);
 	EXPECT_STREQ(",6.05,45717,57.68,57.68,0.259,0.128", buf);
 }
 
