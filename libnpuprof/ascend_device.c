@@ -958,7 +958,8 @@ static int read_kind(struct dev_read *r, const char *data, const char *label, co
 	struct npa_slices s;
 	int rc;
 
-	snprintf(prefix, sizeof(prefix), "%s.data.%u.", what, r->d->cfg.id);
+	snprintf(prefix, sizeof(prefix), "%s%s.data.%u.", npa_chip_file_prefix(r->d->cfg.chip_id),
+		 what, r->d->cfg.id);
 	rc = npa_slices_find(&s, data, label, prefixes, r->err);
 	if (!rc)
 		rc = npa_slices_read(&s, size, per_file, fn, r, r->w, r->err);

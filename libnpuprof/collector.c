@@ -58,7 +58,8 @@
 
 /**
  * struct chan_collect - one channel of a channel session and its slices
- * @name: the raw file's name before ".data.N.slice_K".
+ * @name: the raw file's name before ".data.N.slice_K" (with the chip's
+ *        npa_chip_file_prefix()).
  * @rec_size: bytes of a record.
  * @desc: its descriptor in the control page.
  * @data: its data (mapped twice), @size bytes.
@@ -71,7 +72,7 @@
  * @dropped: records drained but not written (after a write error).
  */
 struct chan_collect {
-	const char *name;
+	char name[32];
 	uint32_t rec_size;
 	const struct vnpu_ring_chan *desc;
 	const unsigned char *data;
@@ -123,6 +124,7 @@ static const struct {
  * @chans: a channel session: @ch, not the legacy ring.
  * @hwts: the device has no STARS: its channels carry HWTS logs and AI Core
  *        PMU records, written to hwts.data and aicore.data.
+ * @prefix: npa_chip_file_prefix() of its chip.
  * @ch: its channels.
  * @devdir: device_N.
  */
@@ -151,6 +153,7 @@ struct dev_collect {
 	int done;
 	int chans;
 	bool hwts;
+	const char *prefix;
 	struct chan_collect ch[VNPU_CH_COUNT];
 	char devdir[PATH_MAX];
 };
@@ -767,7 +770,8 @@ static int map_chans(struct dev_collect *d, size_t page)
 		    desc->data_offset + 2 * desc->data_size > d->map_size ||
 		    VNPU_RING_CHAN_CONS_OFFSET(i) + sizeof(uint64_t) > page)
 			return -EPROTO;
-		ch->name = d->hwts ? chan_files[i].hwts_name : chan_files[i].name;
+		snprintf(ch->name, sizeof(ch->name), "%s%s", d->prefix,
+			 d->hwts ? chan_files[i].hwts_name : chan_files[i].name);
 		ch->rec_size = desc->rec_size;
 		ch->desc = desc;
 		ch->data = base + desc->data_offset;
@@ -916,6 +920,7 @@ int npuprof_collector_add(struct npuprof_collector *c, unsigned int dev_id,
 	}
 	d->chans = real_layout(&info);
 	d->hwts = !(info.caps & VNPU_CAP_STARS);
+	d->prefix = npa_chip_file_prefix(info.chip_id);
 	if (!c->ndev) {
 		c->cann = d->chans;
 	} else if (d->chans != c->cann) {

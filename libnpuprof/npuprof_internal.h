@@ -1499,14 +1499,27 @@ struct npa_host_cfg {
 
 /*
  * The chips whose records the export reads as theirs: 5 (Atlas A2/A3), 7
- * (Atlas 200I/500 A2), 1 (Atlas training series) and 4 (Atlas inference
- * series); any other is read as chip 5. Chip 7 derives its PMU columns as
+ * (Atlas 200I/500 A2), 1 (Atlas training series), 4 (Atlas inference
+ * series) and 15 (Atlas 350, which writes chip 5's records); any other is
+ * read as chip 5. Chip 7 derives its PMU columns as
  * the V1_1 chips do (docs/msprof-parser.md section 11), chips 1 and 4 read
  * HWTS logs and AI Core PMU records (section 12).
  */
 static inline bool npa_chip_read(uint32_t chip)
 {
-	return chip == 1 || chip == 4 || chip == 5 || chip == 7;
+	return chip == 1 || chip == 4 || chip == 5 || chip == 7 || chip == 15;
+}
+
+/*
+ * The prefix of a device's raw file names. The Atlas 350 (chip 15) writes
+ * chip 5's records, not its own v6 formats (docs/output.md): under
+ * msprof's names, msprof would parse them as v6 records and print wrong
+ * rows without a word, so they are named chip5_stars_soc... and so on,
+ * which msprof does not read and our export does.
+ */
+static inline const char *npa_chip_file_prefix(uint32_t chip)
+{
+	return chip == 15 ? "chip5_" : "";
 }
 
 /* the HWTS chips, 1 to 4: HWTS logs and AI Core PMU records, no STARS */
