@@ -40,7 +40,7 @@
 
 #include "bench.h"
 #include "npuprof_export.h"
-#include "raw_format.h"
+#include "prof_layout.h"
 #include "synth_prof.h"
 
 #define TIMESTAMP "20251129164800"

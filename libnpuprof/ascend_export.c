@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "npuprof_internal.h"
@@ -27,22 +28,19 @@ static bool exists(const char *dir, const char *name)
 }
 
 /*
- * host/info.json, and no vnpu.ctrl or api.rec.NNNN of the old layout (which
- * the vnpu layout's reader, export_*.c, reads).
+ * The vnpu layout of earlier versions (device_N/data/vnpu.ctrl,
+ * host/data/api.rec.NNNN): named in the error, as it is no longer read.
  */
-bool npa_is_ascend_layout(const char *prof)
+static bool vnpu_layout(const char *prof)
 {
 	char dir[PATH_MAX];
 	struct dirent *de;
 	bool old = false;
 	DIR *dp;
 
-	snprintf(dir, sizeof(dir), "%s/host", prof);
-	if (!exists(dir, "info.json"))
-		return false;
 	snprintf(dir, sizeof(dir), "%s/host/data", prof);
-	if (exists(dir, NPUPROF_RAW_API_PREFIX "0000"))
-		return false;
+	if (exists(dir, "api.rec.0000"))
+		return true;
 	dp = opendir(prof);
 	if (!dp)
 		return false;
@@ -53,13 +51,81 @@ bool npa_is_ascend_layout(const char *prof)
 		old = exists(dir, "vnpu.ctrl");
 	}
 	closedir(dp);
-	return !old;
+	return old;
+}
+
+static bool digits(const char *s, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (s[i] < '0' || s[i] > '9')
+			return false;
+	return true;
+}
+
+/* PROF_{6 digits}_{17 digits}_{one or more [A-Za-z0-9]} (trailing slashes allowed) */
+static bool prof_name_ok(const char *path)
+{
+	size_t n = strlen(path), i;
+	const char *b;
+
+	while (n > 1 && path[n - 1] == '/')
+		n--;
+	for (b = path + n; b > path && b[-1] != '/'; b--)
+		;
+	n -= (size_t)(b - path);
+	if (n < 5 + 6 + 1 + 17 + 2 || strncmp(b, "PROF_", 5) || !digits(b + 5, 6) || b[11] != '_' ||
+	    !digits(b + 12, 17) || b[29] != '_')
+		return false;
+	for (i = 30; i < n; i++)
+		if (!((b[i] >= 'A' && b[i] <= 'Z') || (b[i] >= 'a' && b[i] <= 'z') ||
+		      (b[i] >= '0' && b[i] <= '9')))
+			return false;
+	return true;
+}
+
+/* bytes of the regular files in @dir: the raw data, as the progress counts it */
+static uint64_t dir_bytes(const char *dir)
+{
+	DIR *dp = opendir(dir);
+	struct dirent *de;
+	uint64_t n = 0;
+	struct stat st;
+
+	if (!dp)
+		return 0;
+	while ((de = readdir(dp)))
+		if (!fstatat(dirfd(dp), de->d_name, &st, 0) && S_ISREG(st.st_mode))
+			n += (uint64_t)st.st_size;
+	closedir(dp);
+	return n;
+}
+
+/* @done more bytes read: tell the caller's progress callback, which may cancel */
+static int progress(struct npa_export *x, uint64_t done)
+{
+	x->done += done;
+	if (!x->progress)
+		return 0;
+	if (x->progress(x->progress_arg, x->done, x->total))
+		return npuprof_set_error(x->o.err, -ECANCELED,
+					 "export cancelled by the progress callback");
+	return 0;
 }
 
 struct dev_id {
 	uint32_t id;
 	char name[16];
+	uint64_t bytes; /* of its data/ */
 };
+
+static uint64_t ids_bytes(const struct dev_id *ids, unsigned int n)
+{
+	uint64_t b = 0;
+
+	for (unsigned int k = 0; k < n; k++)
+		b += ids[k].bytes;
+	return b;
+}
 
 static int cmp_dev_name(const void *a, const void *b)
 {
@@ -199,19 +265,28 @@ static int readme(struct npa_export *x)
 static int run(struct npa_export *x)
 {
 	struct dev_id ids[NPA_MAX_DEVICES];
-	char host[PATH_MAX + 8], who[32];
+	char host[PATH_MAX + 8], dir[PATH_MAX + 32], who[32];
 	unsigned int n, k;
 	int rc;
 
+	rc = scan_devices(x, ids, &n);
+	if (rc)
+		return rc;
+	snprintf(host, sizeof(host), "%s/host/data", x->prof);
+	x->total = dir_bytes(host);
+	for (k = 0; k < n; k++) {
+		snprintf(dir, sizeof(dir), "%s/%s/data", x->prof, ids[k].name);
+		x->total += ids[k].bytes = dir_bytes(dir);
+	}
 	rc = npa_host_load(&x->host, x->prof, &x->w, x->o.err);
+	if (!rc)
+		rc = progress(x, x->total - x->done - ids_bytes(ids, n));
 	if (rc)
 		return rc;
 	snprintf(host, sizeof(host), "%s/host", x->prof);
 	npa_loss_load(host, &x->host_loss, &x->w);
 	warn_loss(x, "host", &x->host_loss);
-	rc = scan_devices(x, ids, &n);
-	if (!rc)
-		rc = npx_out_open(&x->o, x->prof);
+	rc = npx_out_open(&x->o, x->prof);
 	if (rc)
 		return rc;
 
@@ -228,9 +303,12 @@ static int run(struct npa_export *x)
 		if (rc) {
 			npx_warn(&x->w, "%s: device_%u is not exported", e.msg, ids[k].id);
 			npa_dev_free(d);
+			rc = progress(x, ids[k].bytes);
+			if (rc)
+				return rc;
 			continue;
 		}
-		x->ndev++;
+		x->dev_bytes[x->ndev++] = ids[k].bytes;
 		snprintf(who, sizeof(who), "device_%u", ids[k].id);
 		warn_loss(x, who, &d->loss);
 		rc = npa_op_summary(x, d);
@@ -244,6 +322,8 @@ static int run(struct npa_export *x)
 			rc = npa_aicpu_csv(x, d);
 		if (!rc)
 			rc = npa_comm_statistic(x, d);
+		if (!rc)
+			rc = progress(x, ids[k].bytes);
 		if (rc)
 			return rc;
 	}
@@ -266,7 +346,8 @@ static int run(struct npa_export *x)
 	return rc;
 }
 
-int npa_export(const char *prof, const struct npuprof_export_opts *opts, struct npuprof_error *err)
+static int export(const char *prof, const struct npuprof_export_opts *opts,
+		  struct npuprof_error *err)
 {
 	struct npa_export *x = calloc(1, sizeof(*x));
 	int rc;
@@ -274,7 +355,9 @@ int npa_export(const char *prof, const struct npuprof_export_opts *opts, struct 
 	if (!x)
 		return npuprof_set_error(err, -ENOMEM, "out of memory");
 	x->prof = prof;
-	x->w.quiet = opts ? opts->quiet : 0;
+	x->w.quiet = opts->quiet;
+	x->progress = opts->progress;
+	x->progress_arg = opts->progress_arg;
 	npx_csv_init(&x->op_summary, "op_summary");
 	npx_csv_init(&x->task_time, "task_time");
 	npx_csv_init(&x->op_stat, "op_statistic");
@@ -292,13 +375,18 @@ int npa_export(const char *prof, const struct npuprof_export_opts *opts, struct 
 	};
 
 	rc = npx_out_init(&x->o, opts, err);
+	if (!rc && !prof_name_ok(prof))
+		npx_warn(&x->w,
+			 "%s: the folder name is not PROF_{6 digits}_{17 digits}_{id}:"
+			 " msprof tools may not recognise it",
+			 prof);
 	if (!rc)
 		rc = run(x);
 	npx_out_end(&x->o, &x->out, rc);
 	if (rc) {
 		if (err && !err->code)
 			npuprof_set_error(err, rc, "export failed: %s", strerror(-rc));
-	} else if (opts && opts->summary) {
+	} else if (opts->summary) {
 		struct npuprof_export_summary *s = opts->summary;
 
 		memset(s, 0, sizeof(*s));
@@ -315,6 +403,7 @@ int npa_export(const char *prof, const struct npuprof_export_opts *opts, struct 
 			s->dev[k].metric_group = d->cfg.metric_group;
 			s->dev[k].tasks = d->n_tasks;
 			s->dev[k].records = d->loss.written;
+			s->dev[k].bytes = x->dev_bytes[k];
 			s->dev[k].lost = d->loss.lost;
 			s->dev[k].seq_missing = d->loss.not_written;
 			s->lost += d->loss.lost;
@@ -326,4 +415,43 @@ int npa_export(const char *prof, const struct npuprof_export_opts *opts, struct 
 	npa_host_free(&x->host);
 	free(x);
 	return rc;
+}
+
+NPUPROF_API int npuprof_export(const char *prof_dir, const struct npuprof_export_opts *user,
+			       struct npuprof_error *err)
+{
+	/* the caller's options as this library's struct (the OPTS rules, opts.c) */
+	struct npuprof_export_opts o = { .sz = sizeof(o) };
+	char host[PATH_MAX];
+	struct stat st;
+	int rc;
+
+	npuprof_clear_error(err);
+	if (!prof_dir || !*prof_dir)
+		return npuprof_set_error(err, -EINVAL, "prof_dir is NULL or empty");
+	if (strlen(prof_dir) > PATH_MAX - 128)
+		return npuprof_set_error(err, -ENAMETOOLONG, "prof_dir is too long");
+	rc = npuprof_opts_check(user, sizeof(*user), "npuprof_export_opts", err);
+	if (rc)
+		return rc;
+	o.timestamp = npuprof_opts_get(user, timestamp, NULL);
+	o.slice_rows = npuprof_opts_get(user, slice_rows, 0);
+	o.progress = npuprof_opts_get(user, progress, NULL);
+	o.progress_arg = npuprof_opts_get(user, progress_arg, NULL);
+	o.quiet = npuprof_opts_get(user, quiet, 0);
+	o.summary = npuprof_opts_get(user, summary, NULL);
+	if (stat(prof_dir, &st))
+		return npuprof_set_error(err, -errno, "%s: %s", prof_dir, strerror(errno));
+	if (!S_ISDIR(st.st_mode))
+		return npuprof_set_error(err, -ENOTDIR, "%s: not a folder", prof_dir);
+	snprintf(host, sizeof(host), "%s/host", prof_dir);
+	if (exists(host, "info.json"))
+		return export(prof_dir, &o, err);
+	if (vnpu_layout(prof_dir))
+		return npuprof_set_error(err, -EPROTONOSUPPORT,
+					 "%s: raw data in the vnpu layout of libnpuprof before 0.5"
+					 " (vnpu.ctrl, api.rec.NNNN), which is no longer read",
+					 prof_dir);
+	return npuprof_set_error(err, -ENOENT, "%s: nothing to export: no host/info.json",
+				 prof_dir);
 }

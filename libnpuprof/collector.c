@@ -3,28 +3,28 @@
  * libnpuprof: the collector - one PROF_* folder, one profiling session per
  * device, and a background thread that drains every ring into raw files
  * as records arrive, so that nothing drained is lost if the workload dies
- * (the raw layout is in raw_format.h and docs/output.md).
+ * (the raw layout is docs/output.md's).
+ *
+ * Each device runs a channel session: each channel is a ring of the
+ * device's own fixed-size records (uapi/vnpu_ascend.h), drained into the
+ * raw file msprof reads (stars_soc and ffts_profile, or on a device without
+ * STARS hwts and aicore; ts_track, aicpu; .data.N.slice_K, with
+ * npa_chip_file_prefix() on the Atlas 350), beside the configuration files
+ * of prof_config.c; the host records are the host sink's (host_sink.c).
  *
  * The reader follows the ring's barrier contract (uapi/vnpu_prof.h):
- * load-acquire producer_pos, write the bytes, store-release consumer_pos.
- * The data pages are mapped twice, so [consumer, producer) is contiguous
- * and goes to the file with one write() straight from the mapping.
- *
- * A device of a chip the export reads (1, 4, 5, 7) runs a channel session
- * (VNPU_PROF_F_CHANNELS): each channel is a ring of the device's own
- * fixed-size records, drained into the raw file msprof reads (stars_soc
- * and ffts_profile, or on a device without STARS hwts and aicore; ts_track,
- * aicpu; .data.N.slice_K), beside the configuration files of prof_config.c;
- * the host records are the host sink's (host_sink.c). The Atlas 350 runs a
- * legacy session of vnpu records into vnpu.rec.NNNN (raw_format.h).
+ * load-acquire a channel's producer_pos, write the bytes, store-release its
+ * consumer_pos. The data pages are mapped twice, so [consumer, producer)
+ * is contiguous and goes to the file with one write() straight from the
+ * mapping.
  *
  * When a write fails (a full disk, an I/O error, the folder removed), the
- * file is cut back to its last whole record and the device's data is no
- * longer written, but the thread goes on draining the ring, so the workload
- * runs on as before; it counts the records it drops, and at the end appends
- * one LOST record with NPUPROF_RAW_LOST_F_COLLECTOR that carries the count
- * (overwriting the last records, counted too, when there is no room for
- * it). The raw data stays exportable and its loss is reported in it.
+ * slice is cut back to its last whole record and the device's data is no
+ * longer written, but the thread goes on draining the rings, so the
+ * workload runs on as before; it counts the records it drops per channel,
+ * and the loss report (vnpu_loss.json, written into room reserved at the
+ * start) carries the counts. The raw data stays exportable and its loss is
+ * reported in it.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -44,8 +44,6 @@
 #include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
-
-#include <json-c/json.h>
 
 #include "npuprof_internal.h"
 #include "vnpu_ascend.h"
@@ -105,23 +103,14 @@ static const struct {
  * @map: the ring, read-only, @map_size bytes.
  * @cons: the consumer page, read-write.
  * @ctrl: the control page.
- * @data: the data area (twice).
- * @pos: our consumer position.
  * @dir: device_N/data.
- * @path: the current record file, @out.
- * @out: the current vnpu.rec.NNNN.
- * @file_no: NNNN.
- * @file_bytes: bytes in @out (whole records).
+ * @path: the slice opened last.
  * @bytes: bytes collected.
  * @error: the first write error (negative errno), then nothing is written.
  * @error_path: the file it happened on.
- * @dropped: data records drained but not written since @error.
- * @dropped_lost: the counts of the LOST records drained but not written.
- * @drop_seq: seq of the first record not written.
- * @dropping: @drop_seq is set.
+ * @dropped: records drained but not written since @error.
  * @stop_failed: VNPU_IOC_PROF_STOP failed: do not wait for the end.
  * @done: stopped and drained.
- * @chans: a channel session: @ch, not the legacy ring.
  * @hwts: the device has no STARS: its channels carry HWTS logs and AI Core
  *        PMU records, written to hwts.data and aicore.data.
  * @prefix: npa_chip_file_prefix() of its chip.
@@ -135,23 +124,14 @@ struct dev_collect {
 	size_t map_size;
 	struct vnpu_ring_cons *cons;
 	const struct vnpu_ring_ctrl *ctrl;
-	const unsigned char *data;
-	uint64_t pos;
 	char dir[PATH_MAX];
 	char path[PATH_MAX];
-	int out;
-	unsigned int file_no;
-	uint64_t file_bytes;
 	uint64_t bytes;
 	int error;
 	char error_path[PATH_MAX];
 	uint64_t dropped;
-	uint64_t dropped_lost;
-	uint64_t drop_seq;
-	int dropping;
 	int stop_failed;
 	int done;
-	int chans;
 	bool hwts;
 	const char *prefix;
 	struct chan_collect ch[VNPU_CH_COUNT];
@@ -170,7 +150,6 @@ struct npuprof_collector {
 	atomic_int stopping;
 	char host_dir[PATH_MAX];
 	struct host_sink *host; /* from the first device on */
-	int cann; /* the first device's session has channels */
 };
 
 /* PROF_NNNNNN: sessions of this process, from 1. */
@@ -179,26 +158,6 @@ static atomic_uint prof_index;
 static int write_some(int fd, const void *buf, size_t n, size_t *done)
 {
 	return npuprof_write_at(fd, buf, n, -1, done);
-}
-
-static int write_all(int fd, const void *buf, size_t n)
-{
-	size_t done;
-
-	return write_some(fd, buf, n, &done);
-}
-
-static int write_file(const char *path, const void *buf, size_t n)
-{
-	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-	int ret;
-
-	if (fd < 0)
-		return -errno;
-	ret = write_all(fd, buf, n);
-	if (close(fd) && !ret)
-		ret = -errno;
-	return ret;
 }
 
 /* snprintf into a PATH_MAX buffer; -1 with errno ENAMETOOLONG if cut. */
@@ -217,24 +176,6 @@ static int pathf(char *buf, const char *fmt, ...)
 		return -1;
 	}
 	return 0;
-}
-
-/*
- * Create file @no of a record stream; its name in @path. Readable too:
- * record_dropped() reads its last records back.
- */
-static int open_seq_file(char *path, const char *dir, const char *prefix, unsigned int no)
-{
-	if (pathf(path, "%s/%s" NPUPROF_RAW_SEQ_FMT, dir, prefix, no))
-		return -1;
-	return open(path, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-}
-
-static int pwrite_all(int fd, const void *buf, size_t n, uint64_t off)
-{
-	size_t done;
-
-	return npuprof_write_at(fd, buf, n, (int64_t)off, &done);
 }
 
 static int rm_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
@@ -316,7 +257,7 @@ int npuprof_collector_create(const struct npuprof_collect_opts *opts, struct npu
 	c->wake_fd = -1;
 	pthread_mutex_init(&c->lock, NULL);
 	for (int i = 0; i < VNPU_MAX_DEVICES; i++)
-		c->devs[i].fd = c->devs[i].out = -1;
+		c->devs[i].fd = -1;
 
 	ret = make_prof_name(name, sizeof(name));
 	if (ret) {
@@ -361,10 +302,7 @@ static void wake_cb(void *arg)
 	wake(arg);
 }
 
-/*
- * The host side, at the first device: its sink (the format follows the
- * device's session) and, for channel sessions, its configuration files.
- */
+/* The host side, at the first device: its sink and its configuration files. */
 static int host_start(struct npuprof_collector *c, const struct npc_session *sess,
 		      struct npuprof_error *err)
 {
@@ -374,19 +312,17 @@ static int host_start(struct npuprof_collector *c, const struct npc_session *ses
 
 	if (pathf(data, "%s/" NPUPROF_RAW_DATA_DIR, c->host_dir))
 		return npuprof_set_error(err, -ENAMETOOLONG, "path too long: %s", c->host_dir);
-	ret = host_sink_create(data, c->opts.level, c->cann, &c->host, err);
+	ret = host_sink_create(data, c->opts.level, &c->host, err);
 	if (ret)
 		return ret;
-	if (c->cann) {
-		npc_now(&now);
-		ret = npc_write_host(c->host_dir, sess, &now, err);
-		if (!ret)
-			ret = npc_reserve_ends(c->host_dir, -1, err);
-		if (ret) {
-			host_sink_forget(c->host);
-			c->host = NULL;
-			return ret;
-		}
+	npc_now(&now);
+	ret = npc_write_host(c->host_dir, sess, &now, err);
+	if (!ret)
+		ret = npc_reserve_ends(c->host_dir, -1, err);
+	if (ret) {
+		host_sink_forget(c->host);
+		c->host = NULL;
+		return ret;
 	}
 	host_sink_install(c->host, wake_cb, c);
 	return 0;
@@ -394,50 +330,11 @@ static int host_start(struct npuprof_collector *c, const struct npc_session *ses
 
 /* ---- draining ---- */
 
-static const struct vnpu_rec_hdr *ring_rec(const struct dev_collect *d, uint64_t pos)
-{
-	return (const void *)(d->data + vnpu_ring_offset(pos, d->ctrl->data_size));
-}
-
-/* Bytes of the whole records from @pos that fit in @room (at least one). */
-static uint64_t whole_records(const struct dev_collect *d, uint64_t pos, uint64_t end,
-			      uint64_t room)
-{
-	uint64_t n = 0;
-
-	while (pos + n < end) {
-		const struct vnpu_rec_hdr *h = ring_rec(d, pos + n);
-		uint32_t size = h->size;
-
-		/* not the kernel's framing: take the rest as it is (the export reports it) */
-		if (size < sizeof(*h) || size % 8 || size > end - pos - n)
-			return end - pos;
-		if (n && n + size > room)
-			break;
-		n += size;
-	}
-	return n;
-}
-
-/* Bytes of the whole records from @pos that fit in @limit (maybe none). */
-static uint64_t fitting_records(const struct dev_collect *d, uint64_t pos, uint64_t limit)
-{
-	uint64_t n = 0;
-
-	while (n < limit) {
-		uint64_t size = ring_rec(d, pos + n)->size;
-
-		if (size < sizeof(struct vnpu_rec_hdr) || n + size > limit)
-			break;
-		n += size;
-	}
-	return n;
-}
-
 /*
- * The first write error of a device: cut @d->path back to its whole
- * records (a write that failed half way leaves part of a record), and
- * write nothing more; drain() then drops and counts what it drains.
+ * The first write error of a device: cut the file of @fd back to its
+ * @whole bytes of whole records (a write that failed half way leaves part
+ * of a record), and write nothing more; drain_chan() then drops and counts
+ * what it drains.
  */
 static void write_failed_at(struct dev_collect *d, int fd, uint64_t whole, int error,
 			    const char *path)
@@ -447,100 +344,6 @@ static void write_failed_at(struct dev_collect *d, int fd, uint64_t whole, int e
 	/* if this fails too, the export ignores a cut record at the end */
 	if (fd >= 0 && !ftruncate(fd, (off_t)whole))
 		lseek(fd, (off_t)whole, SEEK_SET);
-}
-
-static void write_failed(struct dev_collect *d, int error, const char *path)
-{
-	write_failed_at(d, d->out, d->file_bytes, error, path);
-}
-
-/* Drop [pos, @end): count its data records, and the counts of its LOST records. */
-static void discard(struct dev_collect *d, uint64_t end)
-{
-	while (d->pos != end) {
-		const struct vnpu_rec_hdr *h = ring_rec(d, d->pos);
-		uint64_t size = h->size;
-
-		if (!d->dropping) {
-			d->drop_seq = h->seq;
-			d->dropping = 1;
-		}
-		if (size < sizeof(*h) || size % 8 || size > end - d->pos) {
-			/* not the kernel's framing: count one, drop the rest */
-			d->dropped++;
-			d->pos = end;
-			break;
-		}
-		if (h->type == VNPU_REC_LOST && size >= sizeof(struct vnpu_rec_lost))
-			d->dropped_lost += ((const struct vnpu_rec_lost *)h)->lost;
-		else
-			d->dropped++;
-		d->pos += size;
-	}
-	/* pairs with the kernel's load-acquire of consumer_pos */
-	__atomic_store_n(&d->cons->consumer_pos, d->pos, __ATOMIC_RELEASE);
-}
-
-/* Start the next record file; the current one stays open if that fails. */
-static void rotate(struct dev_collect *d)
-{
-	char path[PATH_MAX];
-	int fd = open_seq_file(path, d->dir, NPUPROF_RAW_REC_PREFIX, d->file_no + 1);
-
-	if (fd < 0) {
-		write_failed(d, -errno, path);
-		return;
-	}
-	if (close(d->out)) {
-		/* what the old file held may not have reached the disk */
-		d->out = -1;
-		write_failed(d, -errno, d->path);
-	}
-	d->out = fd;
-	d->file_no++;
-	d->file_bytes = 0;
-	memcpy(d->path, path, sizeof(path));
-}
-
-/* Move [pos, producer) to the raw files (or drop it after an error). */
-static void drain(struct dev_collect *d)
-{
-	uint64_t prod = __atomic_load_n(&d->ctrl->producer_pos, __ATOMIC_ACQUIRE);
-
-	while (d->pos != prod) {
-		uint64_t n = prod - d->pos, room = NPUPROF_RAW_ROTATE_BYTES - d->file_bytes;
-		const void *src = ring_rec(d, d->pos);
-		size_t done;
-		int ret;
-
-		if (d->error) {
-			discard(d, prod);
-			break;
-		}
-		if (n > room)
-			n = whole_records(d, d->pos, prod, room);
-		ret = write_some(d->out, src, n, &done);
-		if (ret) {
-			/* keep the whole records that were written */
-			n = fitting_records(d, d->pos, done);
-			d->file_bytes += n;
-			d->pos += n;
-			d->bytes += n;
-			__atomic_store_n(&d->cons->consumer_pos, d->pos, __ATOMIC_RELEASE);
-			write_failed(d, ret, d->path);
-			continue;
-		}
-		d->file_bytes += n;
-		d->pos += n;
-		d->bytes += n;
-		/* pairs with the kernel's load-acquire of consumer_pos */
-		__atomic_store_n(&d->cons->consumer_pos, d->pos, __ATOMIC_RELEASE);
-		if (d->pos != prod || d->file_bytes >= NPUPROF_RAW_ROTATE_BYTES)
-			rotate(d);
-	}
-	if (!d->done && __atomic_load_n(&d->ctrl->stopped, __ATOMIC_ACQUIRE) &&
-	    d->pos == __atomic_load_n(&d->ctrl->producer_pos, __ATOMIC_ACQUIRE))
-		d->done = 1;
 }
 
 /* The first write error of a channel session: cut @ch's slice to whole records. */
@@ -643,14 +446,6 @@ static void drain_chans(struct dev_collect *d)
 	d->done = all;
 }
 
-static void drain_dev(struct dev_collect *d)
-{
-	if (d->chans)
-		drain_chans(d);
-	else
-		drain(d);
-}
-
 static void *reader_main(void *arg)
 {
 	struct npuprof_collector *c = arg;
@@ -673,7 +468,7 @@ static void *reader_main(void *arg)
 
 		/* devs[0..n) do not move while the thread runs */
 		for (unsigned int i = 0; i < n; i++) {
-			drain_dev(&c->devs[i]);
+			drain_chans(&c->devs[i]);
 			all_done &= c->devs[i].done || c->devs[i].stop_failed;
 		}
 		if (c->host)
@@ -690,66 +485,6 @@ static void wake(struct npuprof_collector *c)
 
 	if (write(c->wake_fd, &one, sizeof(one)) < 0)
 		return; /* the counter is full: the thread is awake anyway */
-}
-
-/* add @key = @v (a string) to @o; false when out of memory */
-static bool put_str(struct json_object *o, const char *key, const char *v)
-{
-	struct json_object *s = json_object_new_string(v);
-
-	return s && !json_object_object_add(o, key, s);
-}
-
-static bool put_uint(struct json_object *o, const char *key, uint64_t v)
-{
-	struct json_object *n = json_object_new_uint64(v);
-
-	return n && !json_object_object_add(o, key, n);
-}
-
-/*
- * msprof's device info file (the vnpu layout's); readers take the core
- * counts from it. Built with json-c: the names come from the driver, and
- * nothing here should depend on their being plain ASCII.
- */
-static int write_info_json(const struct dev_collect *d, const char *path,
-			   const struct vnpu_info *info)
-{
-	struct json_object *o = json_object_new_object(), *devs = json_object_new_array();
-	struct json_object *dev = json_object_new_object();
-	char num[32], hwts[32];
-	const char *text;
-	char *line = NULL;
-	bool ok;
-	int ret = -ENOMEM;
-
-	snprintf(num, sizeof(num), "%u", info->chip_id);
-	snprintf(hwts, sizeof(hwts), "%.3f", info->sys_cnt_freq_khz / 1000.0);
-	ok = o && devs && dev && put_str(o, "platform_version", num) &&
-	     put_str(o, "product", info->product_name) && put_uint(dev, "id", d->dev_id) &&
-	     put_str(dev, "chip_name", info->chip_name) &&
-	     put_uint(dev, "npu_arch", info->npu_arch) &&
-	     put_uint(dev, "ai_core_num", info->aic_num) &&
-	     put_uint(dev, "aiv_num", info->aiv_num) &&
-	     put_uint(dev, "ai_cpu_num", info->aicpu_num);
-	snprintf(num, sizeof(num), "%u", info->aic_freq_khz / 1000);
-	ok = ok && put_str(dev, "aic_frequency", num) && put_str(dev, "aiv_frequency", num) &&
-	     put_str(dev, "hwts_frequency", hwts) &&
-	     put_uint(dev, "hbm_bandwidth_mbps", info->hbm_bw_mbps) &&
-	     !json_object_array_add(devs, dev);
-	if (ok)
-		dev = NULL; /* the array owns it */
-	ok = ok && !json_object_object_add(o, "DeviceInfo", devs);
-	if (ok)
-		devs = NULL;
-	text = ok ? json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN) : NULL;
-	if (text && asprintf(&line, "%s\n", text) > 0)
-		ret = write_file(path, line, strlen(line));
-	free(line);
-	json_object_put(dev);
-	json_object_put(devs);
-	json_object_put(o);
-	return ret;
 }
 
 /* The channels of a channel session, checked against the mapping. */
@@ -800,11 +535,7 @@ static int map_ring(struct dev_collect *d, const struct vnpu_prof_start *ps)
 	d->ctrl = d->map;
 	if (d->ctrl->magic != VNPU_RING_MAGIC || d->ctrl->compat_version != 1)
 		return -EPROTO;
-	if (d->chans)
-		return map_chans(d, (size_t)page);
-	d->data = (const unsigned char *)d->map + d->ctrl->data_offset;
-	d->pos = __atomic_load_n(&d->cons->consumer_pos, __ATOMIC_ACQUIRE);
-	return 0;
+	return map_chans(d, (size_t)page);
 }
 
 static void dev_close(struct dev_collect *d)
@@ -813,8 +544,6 @@ static void dev_close(struct dev_collect *d)
 		munmap(d->cons, (size_t)sysconf(_SC_PAGESIZE));
 	if (d->map)
 		munmap(d->map, d->map_size);
-	if (d->out >= 0)
-		close(d->out);
 	for (int i = 0; i < VNPU_CH_COUNT; i++) {
 		if (d->ch[i].out >= 0)
 			close(d->ch[i].out);
@@ -824,18 +553,7 @@ static void dev_close(struct dev_collect *d)
 		close(d->fd);
 	d->cons = NULL;
 	d->map = NULL;
-	d->out = d->fd = -1;
-}
-
-/*
- * Channel sessions for the products whose formats are written, the chips
- * the export reads as theirs (npa_chip_read(): Atlas A2, A3, 200I/500 A2,
- * training series and inference series); the legacy ring elsewhere
- * (docs/output.md).
- */
-static int real_layout(const struct vnpu_info *info)
-{
-	return npa_chip_read(info->chip_id);
+	d->fd = -1;
 }
 
 /* The device's raw files: device_N/ and its data/, and the first files in them. */
@@ -843,7 +561,6 @@ static int dev_files(struct npuprof_collector *c, struct dev_collect *d,
 		     const struct vnpu_info *info, struct npuprof_error *err)
 {
 	struct npc_session sess = { .level = c->opts.level, .info = info, .ctrl = d->ctrl };
-	char file[PATH_MAX];
 	struct npc_instant now;
 	int ret;
 
@@ -861,26 +578,9 @@ static int dev_files(struct npuprof_collector *c, struct dev_collect *d,
 		if (ret)
 			return ret;
 	}
-	if (d->chans) {
-		npc_now(&now);
-		ret = npc_write_device(d->devdir, d->dev_id, &sess, &now, err);
-		return ret ? ret : npc_reserve_ends(d->devdir, (int)d->dev_id, err);
-	}
-	ret = pathf(file, "%s/" NPUPROF_RAW_INFO_JSON, d->devdir, d->dev_id) ? -errno : 0;
-	if (!ret)
-		ret = write_info_json(d, file, info);
-	if (!ret) {
-		ret = pathf(file, "%s/" NPUPROF_RAW_CTRL_FILE, d->dir) ? -errno : 0;
-		if (!ret)
-			ret = write_file(file, d->ctrl, sizeof(*d->ctrl));
-	}
-	if (ret)
-		return npuprof_set_error(err, ret, "cannot write %s: %s", file, strerror(-ret));
-	d->out = open_seq_file(d->path, d->dir, NPUPROF_RAW_REC_PREFIX, 0);
-	if (d->out < 0)
-		return npuprof_set_error(err, -errno, "cannot create %s: %s", d->path,
-					 strerror(errno));
-	return 0;
+	npc_now(&now);
+	ret = npc_write_device(d->devdir, d->dev_id, &sess, &now, err);
+	return ret ? ret : npc_reserve_ends(d->devdir, (int)d->dev_id, err);
 }
 
 int npuprof_collector_add(struct npuprof_collector *c, unsigned int dev_id,
@@ -905,7 +605,6 @@ int npuprof_collector_add(struct npuprof_collector *c, unsigned int dev_id,
 
 	d = &c->devs[c->ndev];
 	memset(d, 0, sizeof(*d));
-	d->out = -1;
 	for (int i = 0; i < VNPU_CH_COUNT; i++)
 		d->ch[i].out = -1;
 	d->dev_id = dev_id;
@@ -918,24 +617,13 @@ int npuprof_collector_add(struct npuprof_collector *c, unsigned int dev_id,
 					strerror(errno));
 		goto err_close;
 	}
-	d->chans = real_layout(&info);
 	d->hwts = !(info.caps & VNPU_CAP_STARS);
 	d->prefix = npa_chip_file_prefix(info.chip_id);
-	if (!c->ndev) {
-		c->cann = d->chans;
-	} else if (d->chans != c->cann) {
-		ret = npuprof_set_error(err, -EOPNOTSUPP,
-					"%s (%s): its raw layout differs from the session's first"
-					" device: profile it in a session of its own",
-					path, info.product_name);
-		goto err_close;
-	}
+	ps.flags = VNPU_PROF_F_CHANNELS;
 	if (c->opts.metric_group != VNPU_METRIC_NONE) {
-		ps.flags = VNPU_PROF_F_METRIC_GROUP;
+		ps.flags |= VNPU_PROF_F_METRIC_GROUP;
 		ps.metric_group = c->opts.metric_group;
 	}
-	if (d->chans)
-		ps.flags |= VNPU_PROF_F_CHANNELS;
 	/*
 	 * L1/L2 write ~10x the bytes of L0 per task: a bigger ring, and a
 	 * wakeup at a quarter of it, so that a submitter running flat out does
@@ -996,150 +684,6 @@ int npuprof_collector_start(struct npuprof_collector *c, struct npuprof_error *e
 					 strerror(-ret));
 	c->thread_started = 1;
 	return 0;
-}
-
-/**
- * struct tail_rec - a record near the end of a record file
- * @off: its offset.
- * @seq: its seq.
- * @lost: a LOST record: its count.
- * @is_lost: it is a LOST record.
- */
-struct tail_rec {
-	uint64_t off;
-	uint64_t seq;
-	uint64_t lost;
-	int is_lost;
-};
-
-#define TAIL_RECS 3 /* records of >= 16 bytes: three hold two LOST records */
-
-/* The last TAIL_RECS records of the first @end bytes of @fd (whole records). */
-static int last_records(int fd, uint64_t end, struct tail_rec *t, unsigned int *nt)
-{
-	const size_t cap = 1 << 20;
-	uint64_t off = 0, boff = 0;
-	size_t len = 0;
-	char *buf = malloc(cap);
-	int ret = 0;
-
-	*nt = 0;
-	if (!buf)
-		return -ENOMEM;
-	while (off < end) {
-		struct vnpu_rec_lost r = { 0 };
-		size_t have = off - boff < len ? len - (size_t)(off - boff) : 0;
-
-		if (have < sizeof(r) && boff + len < end) {
-			uint64_t want = end - off < cap ? end - off : cap;
-			ssize_t n = pread(fd, buf, (size_t)want, (off_t)off);
-
-			if (n <= 0) {
-				ret = n < 0 ? -errno : -EIO;
-				break;
-			}
-			boff = off;
-			len = (size_t)n;
-			continue;
-		}
-		if (have < sizeof(r.hdr)) {
-			ret = -EBADMSG;
-			break;
-		}
-		memcpy(&r, buf + (off - boff), have < sizeof(r) ? sizeof(r.hdr) : sizeof(r));
-		if (r.hdr.size < sizeof(r.hdr) || r.hdr.size % 8) {
-			ret = -EBADMSG;
-			break;
-		}
-		memmove(t, t + 1, (TAIL_RECS - 1) * sizeof(*t));
-		t[TAIL_RECS - 1] = (struct tail_rec){ .off = off, .seq = r.hdr.seq };
-		if (r.hdr.type == VNPU_REC_LOST && r.hdr.size >= sizeof(r)) {
-			t[TAIL_RECS - 1].is_lost = 1;
-			t[TAIL_RECS - 1].lost = r.lost;
-		}
-		if (*nt < TAIL_RECS)
-			(*nt)++;
-		off += r.hdr.size;
-	}
-	free(buf);
-	return ret;
-}
-
-/* The LOST records that report @data and @lost from @seq on, in @rec; their bytes. */
-static size_t lost_records(struct vnpu_rec_lost rec[2], uint64_t seq, uint64_t data, uint64_t lost)
-{
-	unsigned int n = 0;
-
-	memset(rec, 0, 2 * sizeof(*rec));
-	/* what the device dropped, as the device reports it */
-	if (lost) {
-		rec[n].hdr = (struct vnpu_rec_hdr){ .type = VNPU_REC_LOST,
-						    .size = sizeof(*rec),
-						    .seq = seq + n };
-		rec[n++].lost = lost;
-	}
-	/* what the collector dropped */
-	if (data) {
-		rec[n].hdr = (struct vnpu_rec_hdr){ .type = VNPU_REC_LOST,
-						    .size = sizeof(*rec),
-						    .flags = NPUPROF_RAW_LOST_F_COLLECTOR,
-						    .seq = seq + n };
-		rec[n++].lost = data;
-	}
-	return n * sizeof(*rec);
-}
-
-/*
- * Put the device's dropped records into its raw data: at the end of the
- * current file, a LOST record with the counts of the LOST records it did
- * not write, and one flagged NPUPROF_RAW_LOST_F_COLLECTOR with the data
- * records it did not write. Without room for them, they overwrite the last
- * whole records (rewriting bytes the file already holds needs no new
- * space), which are counted too. Returns 0 when they are in the file.
- */
-static int record_dropped(struct dev_collect *d)
-{
-	struct vnpu_rec_lost rec[2];
-	struct tail_rec t[TAIL_RECS] = { { 0 } };
-	uint64_t off = d->file_bytes, data = d->dropped, lost = d->dropped_lost;
-	size_t n = lost_records(rec, d->drop_seq, data, lost);
-	unsigned int nt;
-	int k;
-
-	if (d->out < 0)
-		return -EBADF;
-	if (!pwrite_all(d->out, rec, n, off) && !ftruncate(d->out, (off_t)(off + n)))
-		return 0;
-	if (last_records(d->out, d->file_bytes, t, &nt) || !nt)
-		goto cut;
-	/* the fewest last records that make room: two LOST records at most */
-	for (k = TAIL_RECS - 1; k >= (int)(TAIL_RECS - nt); k--) {
-		data = d->dropped;
-		lost = d->dropped_lost;
-		for (int i = k; i < TAIL_RECS; i++) {
-			if (t[i].is_lost)
-				lost += t[i].lost;
-			else
-				data++;
-		}
-		n = lost_records(rec, t[k].seq, data, lost);
-		if (d->file_bytes - t[k].off >= n)
-			break;
-	}
-	if (k < (int)(TAIL_RECS - nt))
-		goto cut;
-	off = t[k].off;
-	if (!pwrite_all(d->out, rec, n, off) && !ftruncate(d->out, (off_t)(off + n))) {
-		d->dropped = data;
-		d->dropped_lost = lost;
-		d->file_bytes = off + n;
-		return 0;
-	}
-cut:
-	/* whole records at least */
-	if (ftruncate(d->out, (off_t)d->file_bytes))
-		return -errno;
-	return -ENOSPC;
 }
 
 /* Is the file of @fd still in the tree (not removed while we wrote it)? */
@@ -1251,7 +795,7 @@ int npuprof_collector_finish(struct npuprof_collector *c, int export, struct npu
 		pthread_join(c->thread, NULL);
 	} else {
 		for (unsigned int i = 0; i < c->ndev; i++)
-			drain_dev(&c->devs[i]);
+			drain_chans(&c->devs[i]);
 	}
 	/* no runtime call reaches the host sink from here on */
 	if (c->host)
@@ -1270,19 +814,10 @@ int npuprof_collector_finish(struct npuprof_collector *c, int export, struct npu
 	}
 	for (unsigned int i = 0; i < c->ndev; i++) {
 		struct dev_collect *d = &c->devs[i];
-		int in_band = 0;
+		int in_band = chans_end(d, &ret, err);
 
-		if (!d->error && file_removed(d->out)) {
-			d->error = -ENOENT;
-			snprintf(d->error_path, sizeof(d->error_path), "%s", d->path);
-		}
-		if (d->chans)
-			in_band = chans_end(d, &ret, err);
-		else if (d->dropped || d->dropped_lost)
-			in_band = !record_dropped(d);
 		ret = dev_report(d, ret, in_band, err);
-		if (d->chans)
-			ret = write_end(d->devdir, (int)d->dev_id, &end, ret, err);
+		ret = write_end(d->devdir, (int)d->dev_id, &end, ret, err);
 		if (d->ctrl && (d->ctrl->lost || d->dropped))
 			npuprof_print(
 				NPUPROF_WARN,
@@ -1294,8 +829,8 @@ int npuprof_collector_finish(struct npuprof_collector *c, int export, struct npu
 		dev_close(d);
 	}
 	if (c->host)
-		ret = host_sink_close(c->host, c->cann ? c->host_dir : NULL, ret, err);
-	if (c->cann && !stat(c->dir, &sb))
+		ret = host_sink_close(c->host, c->host_dir, ret, err);
+	if (!stat(c->dir, &sb))
 		ret = write_end(c->host_dir, -1, &end, ret, err);
 	if (!ret && export)
 		ret = npuprof_export(c->dir, &eo, err);

@@ -21,7 +21,6 @@
 #include <unistd.h>
 
 #include "npuprof_internal.h"
-#include "vnpu_names.h"
 
 void npx_warn(struct npx_warn *w, const char *fmt, ...)
 {
@@ -102,57 +101,6 @@ char *npx_fmt_milli128(char *p, npx_u128 v)
 	p[1] = (char)('0' + frac / 100);
 	memcpy(p + 2, npx_digits2 + 2 * (frac % 100), 2);
 	return p + 4;
-}
-
-/*
- * Copy @s (at most @max bytes) for a CSV cell or a JSON string: characters
- * the name rule allows (uapi/vnpu_names.h: printable ASCII and well-formed
- * UTF-8) pass, each other byte becomes '?', so that a name keeps its
- * length and nothing in it can break a row. @quote: the byte to double
- * (CSV's '"'), else 0; @escape: the bytes to escape with '\\' (JSON's).
- */
-static char *npx_name_copy(char *p, const char *s, size_t max, char quote, const char *escape)
-{
-	size_t n = strnlen(s, max);
-	unsigned int step;
-
-	for (size_t i = 0; i < n; i += step) {
-		step = vnpu_name_char((const __u8 *)s + i, n - i);
-		if (!step) {
-			*p++ = '?';
-			step = 1;
-			continue;
-		}
-		if (quote && s[i] == quote)
-			*p++ = quote;
-		else if (escape && step == 1 && strchr(escape, s[i]))
-			*p++ = '\\';
-		memcpy(p, s + i, step);
-		p += step;
-	}
-	return p;
-}
-
-char *npx_csv_name(char *p, const char *s, size_t max)
-{
-	size_t n = strnlen(s, max);
-
-	if (!n)
-		return npx_lit(p, NPX_NA);
-	if (!memchr(s, ',', n) && !memchr(s, '"', n))
-		return npx_name_copy(p, s, n, 0, NULL);
-	*p++ = '"';
-	p = npx_name_copy(p, s, n, '"', NULL);
-	*p++ = '"';
-	return p;
-}
-
-char *npx_json_str(char *p, const char *s, size_t max)
-{
-	*p++ = '"';
-	p = npx_name_copy(p, s, max, 0, "\"\\");
-	*p++ = '"';
-	return p;
 }
 
 /* ---- the writer thread ---- */

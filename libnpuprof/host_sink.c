@@ -50,7 +50,6 @@ enum host_kind {
 	HK_HCCL_INFO, /* hccl_info */
 	HK_HASH, /* hash_dic, text */
 	HK_TYPE, /* type_info_dic, text */
-	HK_LEGACY, /* struct npuprof_api_rec */
 	HK_COUNT
 };
 
@@ -76,7 +75,6 @@ static const struct {
 			   "hccl_info" },
 	[HK_HASH] = { "unaging.additional.hash_dic.slice_", 0, "hash_dic" },
 	[HK_TYPE] = { "unaging.additional.type_info_dic.slice_", 0, "type_info_dic" },
-	[HK_LEGACY] = { NPUPROF_RAW_API_PREFIX, sizeof(struct npuprof_api_rec), "api.rec" },
 };
 
 /*
@@ -204,9 +202,6 @@ struct kind_file {
  * struct host_sink - see npuprof_internal.h, "the host sink"
  * @dir: host/data.
  * @level: enum vnpu_prof_level.
- * @cann: CANN format, else legacy.
- * @mono_minus_raw: CLOCK_MONOTONIC - CLOCK_MONOTONIC_RAW at the start: the
- *                  legacy records are in CLOCK_MONOTONIC.
  * @buf: under host_lock: the records buffered, per kind.
  * @spare: the writer's.
  * @produced: under host_lock: records made, per kind (bytes for text).
@@ -226,8 +221,6 @@ struct kind_file {
 struct host_sink {
 	char dir[PATH_MAX];
 	uint32_t level;
-	bool cann;
-	int64_t mono_minus_raw;
 	struct buf buf[HK_COUNT];
 	struct buf spare[HK_COUNT];
 	uint64_t produced[HK_COUNT];
@@ -283,14 +276,6 @@ static void atfork_child(void)
 static void atfork_register(void)
 {
 	pthread_atfork(NULL, NULL, atfork_child);
-}
-
-static uint64_t clock_ns(clockid_t id)
-{
-	struct timespec ts;
-
-	clock_gettime(id, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 }
 
 /* ---- buffering (under host_lock) ---- */
@@ -439,7 +424,6 @@ bool npuprof_host_recording(void)
 void npuprof_api_record(enum npuprof_api_id api, uint64_t start_ns, uint64_t rt_start,
 			uint64_t rt_end)
 {
-	struct npuprof_api_rec *r;
 	struct host_sink *s;
 	uint64_t end_ns;
 	uint32_t tid;
@@ -453,21 +437,9 @@ void npuprof_api_record(enum npuprof_api_id api, uint64_t start_ns, uint64_t rt_
 	s = host_sink;
 	if (!s)
 		goto out_unlock;
-	if (!s->cann) {
-		r = reserve(s, HK_LEGACY, sizeof(*r));
-		if (r) {
-			r->type = NPUPROF_API_REC_TYPE;
-			r->size = sizeof(*r);
-			r->api_id = api;
-			r->start_ns = (uint64_t)((int64_t)start_ns + s->mono_minus_raw);
-			r->end_ns = (uint64_t)((int64_t)end_ns + s->mono_minus_raw);
-			r->tid = tid;
-		}
-	} else {
-		put_api(s, CANN_LEVEL_ACL, api_names[api].acl_type, tid, start_ns, end_ns, 0);
-		if (s->level >= VNPU_PROF_L2 && rt_start && rt_end >= rt_start)
-			put_api(s, CANN_LEVEL_RUNTIME, RT_API_BASE + api, tid, rt_start, rt_end, 0);
-	}
+	put_api(s, CANN_LEVEL_ACL, api_names[api].acl_type, tid, start_ns, end_ns, 0);
+	if (s->level >= VNPU_PROF_L2 && rt_start && rt_end >= rt_start)
+		put_api(s, CANN_LEVEL_RUNTIME, RT_API_BASE + api, tid, rt_start, rt_end, 0);
 	maybe_wake(s);
 out_unlock:
 	pthread_mutex_unlock(&host_lock);
@@ -762,7 +734,7 @@ void npuprof_launch_record(const struct npuprof_dev *dev, const struct vnpu_task
 	s = host_sink;
 	if (!s)
 		goto out_unlock;
-	if (!s->cann || !ids) {
+	if (!ids) {
 		pthread_mutex_unlock(&host_lock);
 		npuprof_api_record(NPUPROF_API_LAUNCH, start_ns, 0, 0);
 		return;
@@ -798,14 +770,57 @@ out_unlock:
 
 /* ---- the sink ---- */
 
+/* type_info_dic: the names of the record types the sink writes */
+static void put_type_names(struct host_sink *s)
+{
+	static const char *const node_types[] = {
+		[CANN_NODE_BASIC_INFO] = "node_basic_info",
+		[CANN_NODE_TENSOR_INFO] = "tensor_info",
+		[CANN_NODE_CONTEXT_ID_INFO] = "context_id_info",
+		[CANN_NODE_LAUNCH] = "launch",
+	};
+	char line[64];
+
+	for (size_t i = 0; i < sizeof(node_types) / sizeof(node_types[0]); i++) {
+		if (!node_types[i])
+			continue;
+		snprintf(line, sizeof(line), "%d_%zu:%s\n", CANN_LEVEL_NODE, i, node_types[i]);
+		append_text(s, HK_TYPE, line);
+	}
+	for (size_t i = 0; i < sizeof(rt_task_types) / sizeof(rt_task_types[0]); i++) {
+		snprintf(line, sizeof(line), "%d_%u:%s\n", CANN_LEVEL_RUNTIME,
+			 rt_task_types[i].type, rt_task_types[i].name);
+		append_text(s, HK_TYPE, line);
+	}
+	for (int a = 0; a < NPUPROF_API_COUNT; a++) {
+		snprintf(line, sizeof(line), "%d_%u:%s\n", CANN_LEVEL_ACL, api_names[a].acl_type,
+			 api_names[a].acl);
+		append_text(s, HK_TYPE, line);
+		snprintf(line, sizeof(line), "%d_%d:%s\n", CANN_LEVEL_RUNTIME, RT_API_BASE + a,
+			 api_names[a].rt);
+		append_text(s, HK_TYPE, line);
+	}
+	snprintf(line, sizeof(line), "%d_%d:hccl_op_info\n", CANN_LEVEL_NODE,
+		 CANN_NODE_HCCL_OP_INFO);
+	append_text(s, HK_TYPE, line);
+	snprintf(line, sizeof(line), "%d_%d:master\n", CANN_LEVEL_HCCL, CANN_HCCL_MASTER);
+	append_text(s, HK_TYPE, line);
+	snprintf(line, sizeof(line), "%d_%d:hccl_info\n", CANN_LEVEL_HCCL, CANN_HCCL_INFO);
+	append_text(s, HK_TYPE, line);
+	for (int op = 0; op < VNPU_COMM_OP_COUNT; op++) {
+		snprintf(line, sizeof(line), "%d_%u:%s\n", CANN_LEVEL_ACL, ACL_HCCL(op),
+			 hccl_ops[op].api);
+		append_text(s, HK_TYPE, line);
+	}
+}
+
 static bool open_slice(struct host_sink *s, enum host_kind k, unsigned int no);
 static void free_sink(struct host_sink *s);
 
-int host_sink_create(const char *data_dir, uint32_t level, bool cann, struct host_sink **sp,
+int host_sink_create(const char *data_dir, uint32_t level, struct host_sink **sp,
 		     struct npuprof_error *err)
 {
 	struct host_sink *s = calloc(1, sizeof(*s));
-	char line[64];
 
 	*sp = NULL;
 	if (!s)
@@ -815,64 +830,13 @@ int host_sink_create(const char *data_dir, uint32_t level, bool cann, struct hos
 		return npuprof_set_error(err, -ENAMETOOLONG, "path too long: %s", data_dir);
 	}
 	s->level = level;
-	s->cann = cann;
-	s->mono_minus_raw =
-		(int64_t)clock_ns(CLOCK_MONOTONIC) - (int64_t)clock_ns(CLOCK_MONOTONIC_RAW);
 	for (int k = 0; k < HK_COUNT; k++)
 		s->file[k].fd = -1;
-	if (cann) {
-		static const char *const node_types[] = {
-			[CANN_NODE_BASIC_INFO] = "node_basic_info",
-			[CANN_NODE_TENSOR_INFO] = "tensor_info",
-			[CANN_NODE_CONTEXT_ID_INFO] = "context_id_info",
-			[CANN_NODE_LAUNCH] = "launch",
-		};
-
-		for (size_t i = 0; i < sizeof(node_types) / sizeof(node_types[0]); i++) {
-			if (!node_types[i])
-				continue;
-			snprintf(line, sizeof(line), "%d_%zu:%s\n", CANN_LEVEL_NODE, i,
-				 node_types[i]);
-			append_text(s, HK_TYPE, line);
-		}
-		for (size_t i = 0; i < sizeof(rt_task_types) / sizeof(rt_task_types[0]); i++) {
-			snprintf(line, sizeof(line), "%d_%u:%s\n", CANN_LEVEL_RUNTIME,
-				 rt_task_types[i].type, rt_task_types[i].name);
-			append_text(s, HK_TYPE, line);
-		}
-		for (int a = 0; a < NPUPROF_API_COUNT; a++) {
-			snprintf(line, sizeof(line), "%d_%u:%s\n", CANN_LEVEL_ACL,
-				 api_names[a].acl_type, api_names[a].acl);
-			append_text(s, HK_TYPE, line);
-			snprintf(line, sizeof(line), "%d_%d:%s\n", CANN_LEVEL_RUNTIME,
-				 RT_API_BASE + a, api_names[a].rt);
-			append_text(s, HK_TYPE, line);
-		}
-		snprintf(line, sizeof(line), "%d_%d:hccl_op_info\n", CANN_LEVEL_NODE,
-			 CANN_NODE_HCCL_OP_INFO);
-		append_text(s, HK_TYPE, line);
-		snprintf(line, sizeof(line), "%d_%d:master\n", CANN_LEVEL_HCCL, CANN_HCCL_MASTER);
-		append_text(s, HK_TYPE, line);
-		snprintf(line, sizeof(line), "%d_%d:hccl_info\n", CANN_LEVEL_HCCL, CANN_HCCL_INFO);
-		append_text(s, HK_TYPE, line);
-		for (int op = 0; op < VNPU_COMM_OP_COUNT; op++) {
-			snprintf(line, sizeof(line), "%d_%u:%s\n", CANN_LEVEL_ACL, ACL_HCCL(op),
-				 hccl_ops[op].api);
-			append_text(s, HK_TYPE, line);
-		}
-		if (s->nomem[HK_TYPE]) {
-			free(s->buf[HK_TYPE].p);
-			free(s);
-			return npuprof_set_error(err, -ENOMEM, "out of memory");
-		}
-	}
-	/* the legacy reader expects the first record file, records or not */
-	if (!cann && !open_slice(s, HK_LEGACY, 0)) {
-		int ret = npuprof_set_error(err, s->error, "cannot create %s: %s",
-					    s->file[HK_LEGACY].path, strerror(-s->error));
-
-		free_sink(s);
-		return ret;
+	put_type_names(s);
+	if (s->nomem[HK_TYPE]) {
+		free(s->buf[HK_TYPE].p);
+		free(s);
+		return npuprof_set_error(err, -ENOMEM, "out of memory");
 	}
 	*sp = s;
 	return 0;
@@ -913,10 +877,7 @@ static bool open_slice(struct host_sink *s, enum host_kind k, unsigned int no)
 {
 	struct kind_file *f = &s->file[k];
 	char path[PATH_MAX];
-	int n = k == HK_LEGACY
-			? snprintf(path, sizeof(path), "%s/%s" NPUPROF_RAW_SEQ_FMT, s->dir,
-				   kinds[k].prefix, no)
-			: snprintf(path, sizeof(path), "%s/%s%u", s->dir, kinds[k].prefix, no);
+	int n = snprintf(path, sizeof(path), "%s/%s%u", s->dir, kinds[k].prefix, no);
 	int fd;
 
 	memcpy(f->path, path, sizeof(path));

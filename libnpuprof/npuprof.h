@@ -38,7 +38,7 @@ extern "C" {
  * libnpuprof keeps working with a newer one.
  */
 #define NPUPROF_VERSION_MAJOR 0
-#define NPUPROF_VERSION_MINOR 4
+#define NPUPROF_VERSION_MINOR 5
 #define NPUPROF_VERSION_PATCH 0
 
 unsigned int npuprof_major_version(void);

@@ -46,20 +46,17 @@ typedef int (*npuprof_progress_fn)(void *arg, uint64_t done, uint64_t total);
  * @dev_id: the N of device_N.
  * @level: enum vnpu_prof_level of the session.
  * @metric_group: enum vnpu_metric_group (VNPU_METRIC_NONE at L0).
- * @product: enum vnpu_product_id.
- * @records: records read (all types).
- * @bytes: bytes of record files.
- * @tasks: tasks exported (TASK_START and TASK_END both present).
- * @lost: data records the device dropped (sum of its LOST records).
- * @seq_missing: records missing from the record files, not lost on the
- *               device: seq gaps, a record cut at the end of the last file
- *               (one), and the counts of the collector's LOST records
- *               (NPUPROF_RAW_LOST_F_COLLECTOR: records it could not write).
- * @incomplete: tasks dropped because a record of theirs is missing (no
- *              TASK_START or no TASK_END) and records of no known task.
- * @unknown: records of an unknown type, skipped.
- * @out_of_order: tasks that reached the reorder buffer too late to be
- *                exported in start-time order.
+ * @product: 0 (the vnpu layout of libnpuprof before 0.5 named it).
+ * @records: records in the raw files, as the loss report counts them.
+ * @bytes: bytes of device_N/data.
+ * @tasks: tasks exported.
+ * @lost: records the device dropped (its rings were full), from the loss
+ *        report (device_N/vnpu_loss.json).
+ * @seq_missing: records missing from the raw files, not lost on the device:
+ *               drained by the collector but not written (a full disk...),
+ *               from the loss report.
+ * @incomplete, @unknown, @out_of_order: 0 (counts of the vnpu layout's
+ *               reader, kept for the ABI).
  */
 struct npuprof_export_device {
 	uint32_t dev_id;
@@ -81,7 +78,7 @@ struct npuprof_export_device {
  * @n_devices: entries used in @dev, in export order.
  * @warnings: warnings issued (printed to stderr unless quiet).
  * @dev: per device.
- * @host_api_records: host API records read.
+ * @host_api_records: host api_event records read.
  * @lost: sum of @dev[].lost.
  * @op_summary_rows: op_summary data rows.
  * @op_summary_files: op_summary files (more than one: sliced).

@@ -7,19 +7,16 @@
  * symbols). The public API is npuprof.h and the headers it includes.
  *
  * Data formats stay in headers of their own, since they describe bytes on
- * disk rather than code: raw_format.h (the vnpu layout's raw files, shared
- * with tests and benchmarks) and cann_format.h (CANN's host records); the
- * uapi/ headers describe the device.
+ * disk rather than code: prof_layout.h (the names in a PROF_* folder,
+ * shared with tests and benchmarks) and cann_format.h (CANN's host
+ * records); the uapi/ headers describe the device's records.
  *
  * Sections, each with the files that define it:
  *   1. the runtime, names, output folders, global profiling, the collector
  *   2. the host sink                             host_sink.c
  *   3. the configuration files of a PROF_* folder  prof_config.c
- *   4. the export: output files, record files, statistics, timeline, and
- *      the vnpu layout's export                  csv_writer.c, raw_reader.c,
- *                                                metric_layout.c,
- *                                                export_stats.c,
- *                                                timeline_writer.c, export_*.c
+ *   4. the export's output files, a set of keys   csv_writer.c, output_folder.c,
+ *                                                u64set.c
  *   5. msprof's Python numbers                   pyfmt.c
  *   6. the export of the real Ascend layout      ascend_*.c
  */
@@ -36,7 +33,7 @@
 
 #include "cann_format.h"
 #include "npuprof.h"
-#include "raw_format.h"
+#include "prof_layout.h"
 #include "vnpu_ascend.h"
 #include "vnpu_prof.h"
 
@@ -288,12 +285,10 @@ int npuprof_global_parse(const char *json, struct npuprof_collect_opts *co, char
  * (never a write() under it); the collector's reader thread, or its end,
  * swaps the buffers out and writes them to host/data/ without the lock.
  *
- * Two formats, one per sink:
- *  - CANN (STARS products): what CANN's runtime writes (cann_format.h):
- *    api_event, node_basic_info, tensor_info, task_track, hash_dic and
- *    type_info_dic, in slices as msprof's (docs/output.md);
- *  - legacy (other products): struct npuprof_api_rec in api.rec.NNNN
- *    (raw_format.h).
+ * The records are what CANN's runtime writes (cann_format.h): api_event,
+ * node_basic_info, tensor_info, context_id_info, task_track, hccl_op_info,
+ * hccl_info, hash_dic and type_info_dic, in slices as msprof's
+ * (docs/output.md).
  */
 
 struct host_sink;
@@ -302,11 +297,10 @@ struct host_sink;
  * host_sink_create() - a sink writing into @data_dir (host/data)
  * @data_dir: the directory, which exists.
  * @level: enum vnpu_prof_level: what the CANN records include.
- * @cann: the CANN format, else the legacy one.
  * @sp: out: the sink.
  * @err: filled on failure.
  */
-int host_sink_create(const char *data_dir, uint32_t level, bool cann, struct host_sink **sp,
+int host_sink_create(const char *data_dir, uint32_t level, struct host_sink **sp,
 		     struct npuprof_error *err);
 
 /*
@@ -419,19 +413,16 @@ struct npc_loss {
 int npc_write_loss(const char *dir, const struct npc_loss *l, unsigned int n,
 		   struct npuprof_error *err);
 
-/* ======== 4. the export: output, records, statistics, timeline, the vnpu layout ======== */
+/* ======== 4. the export: output files, a set of keys ======== */
 
 /*
- * The offline export (npuprof_export()): what both layouts use, and the
- * vnpu layout's own.
+ * The offline export's (npuprof_export(), section 6) output files and
+ * helpers:
  *
- *   raw_reader.c       list and stream the record files, validate framing
- *   csv_writer.c       number/string formatting, buffered files under
- *                      temporary names, sliced CSVs, commit/discard
- *   metric_layout.c    op_summary metric columns and their formulas
- *   export_stats.c     op_statistic, communication_statistic, api_statistic
- *   timeline_writer.c  msprof_{ts}.json
- *   export_*.c         the vnpu layout's npuprof_export() (its own part below)
+ *   csv_writer.c       number formatting, buffered files under temporary
+ *                      names written by a writer thread, sliced CSVs
+ *   output_folder.c    mindstudio_profiler_output/: commit or discard all
+ *   u64set.c           a set of 64-bit keys
  */
 
 typedef unsigned __int128 npx_u128;
@@ -518,30 +509,8 @@ static inline char *npx_fmt_milli(char *p, npx_u128 v)
 	return p + 4;
 }
 
-/* a short name and its length, copied 16 bytes at a time */
-struct npx_name {
-	char s[16];
-	uint8_t n;
-};
-
-#define NPX_NAME(str)                \
-	{                            \
-		str, sizeof(str) - 1 \
-	}
-
-static inline char *npx_put_name(char *p, const struct npx_name *n)
-{
-	memcpy(p, n->s, sizeof(n->s));
-	return p + n->n;
-}
-
 /* append a string literal (its length known at compile time) */
 #define npx_lit(p, s) ((char *)memcpy((p), "" s, sizeof(s) - 1) + sizeof(s) - 1)
-
-/* A name as one CSV field: N/A when empty, quoted when it holds , or " */
-char *npx_csv_name(char *p, const char *s, size_t max);
-/* A name as a JSON string, quotes included */
-char *npx_json_str(char *p, const char *s, size_t max);
 
 static inline char *npx_put(char *p, const char *s)
 {
@@ -748,216 +717,7 @@ int npx_readme_begin(struct npx_out *o, struct npx_file *readme, const char *int
 /* rename every file of @f to its final name (after they are closed) */
 int npx_out_commit(struct npx_out *o, const struct npx_outputs *f);
 
-/* ---- record files (raw_reader.c) ---- */
-
-/**
- * struct npx_rfiles - the record files of one stream (vnpu.rec.* or api.rec.*)
- * @dir: the folder holding them.
- * @label: the folder relative to the PROF folder, for messages.
- * @prefix: NPUPROF_RAW_REC_PREFIX or NPUPROF_RAW_API_PREFIX.
- * @n: files, indices 0 .. n - 1.
- * @bytes: their total size.
- */
-struct npx_rfiles {
-	char dir[PATH_MAX];
-	char label[64];
-	const char *prefix;
-	unsigned int n;
-	uint64_t bytes;
-};
-
-int npx_rfiles_scan(struct npx_rfiles *s, const char *dir, const char *label, const char *prefix,
-		    struct npx_warn *w, struct npuprof_error *err);
-
-/**
- * struct npx_reader - streams the records of a struct npx_rfiles
- * @files: the files.
- * @cur: the file being read.
- * @fd: its descriptor, -1 when none.
- * @buf: read buffer.
- * @len: bytes in @buf.
- * @pos: the next record in @buf.
- * @base: offset in the file of @buf[0].
- * @eof: the file has been read to its end.
- * @min_size: the smallest valid record size.
- * @consumed: bytes of all files consumed so far.
- * @truncated: bytes of a truncated record dropped at the end of the last file.
- */
-struct npx_reader {
-	const struct npx_rfiles *files;
-	unsigned int cur;
-	int fd;
-	char *buf;
-	size_t len;
-	size_t pos;
-	uint64_t base;
-	bool eof;
-	size_t min_size;
-	uint64_t consumed;
-	uint64_t truncated;
-};
-
-int npx_reader_open(struct npx_reader *r, const struct npx_rfiles *files, size_t min_size,
-		    struct npuprof_error *err);
-/*
- * The next record: 1 with *rec (8-byte aligned, valid until the next call),
- * *size and *off (its offset in npx_reader_path()), 0 at the end, or a
- * negative errno (malformed framing, I/O).
- */
-int npx_reader_next(struct npx_reader *r, const void **rec, size_t *size, uint64_t *off,
-		    struct npx_warn *w, struct npuprof_error *err);
-/* "device_0/data/vnpu.rec.0001" of the current file */
-void npx_reader_path(const struct npx_reader *r, char *buf, size_t len);
-void npx_reader_close(struct npx_reader *r);
-
-/* ---- metric columns (metric_layout.c) ---- */
-
-#define NPX_MCOL_MAX 48
-
-struct npx_mcol;
-
-/**
- * struct npx_mres - a metric column resolved against a session's events
- * @idx: counter index of each event of the column, -1 if not programmed.
- * @alt: counter index of the fallback event, -1 if none.
- * @na: the value does not exist in this session (events not programmed).
- */
-struct npx_mres {
-	int8_t idx[5];
-	int8_t alt;
-	bool na;
-};
-
-/**
- * struct npx_layout - the op_summary metric columns of a session
- * @split: aic_/aiv_ columns (VNPU_CAP_SPLIT_AIC_AIV).
- * @stars: Context ID, Mix Block Dim and aiv_time(us) exist (VNPU_CAP_STARS).
- * @group: enum vnpu_metric_group, VNPU_METRIC_NONE for no columns.
- * @n: metric columns.
- * @col: the columns, in order.
- * @res: their resolution.
- * @freq_khz: AI Core clock.
- * @aic_num: AI Cores.
- * @aiv_num: AI Vector Cores.
- */
-struct npx_layout {
-	bool split;
-	bool stars;
-	uint32_t group;
-	unsigned int n;
-	const struct npx_mcol *col[NPX_MCOL_MAX];
-	struct npx_mres res[NPX_MCOL_MAX];
-	uint32_t freq_khz;
-	uint32_t aic_num;
-	uint32_t aiv_num;
-};
-
-/**
- * struct npx_mrow - what the metric columns of one op_summary row need
- * @pmu: the task's PMU record, NULL when it has none.
- * @task_type: enum vnpu_task_type.
- * @block_num: OP_INFO block_num, 0 when unknown.
- * @mix_block_num: OP_INFO mix_block_num, 0 when unknown.
- * @dur_ns: Task Duration in ns.
- */
-struct npx_mrow {
-	const struct vnpu_rec_pmu *pmu;
-	uint32_t task_type;
-	uint32_t block_num;
-	uint32_t mix_block_num;
-	uint64_t dur_ns;
-};
-
-int npx_layout_init(struct npx_layout *l, const struct vnpu_ring_ctrl *ctrl,
-		    struct npuprof_error *err);
-/* ",name,name,...": the metric part of the header */
-char *npx_layout_header(const struct npx_layout *l, char *p);
-/* ",v,v,...": the metric part of a row (N/A everywhere without PMU data) */
-char *npx_layout_row(const struct npx_layout *l, const struct npx_mrow *r, char *p);
-
-/* ---- statistics (export_stats.c) ---- */
-
-/**
- * struct npx_agg - count, sum, min, max and sum of squares of durations (ns)
- */
-struct npx_agg {
-	uint64_t count;
-	uint64_t total;
-	uint64_t min;
-	uint64_t max;
-	npx_u128 sumsq;
-};
-
-static inline void npx_agg_add(struct npx_agg *a, uint64_t v)
-{
-	if (!a->count || v < a->min)
-		a->min = v;
-	if (v > a->max)
-		a->max = v;
-	a->count++;
-	a->total += v;
-	a->sumsq += (npx_u128)v * v;
-}
-
-struct npx_opstat_ent;
-
-/**
- * struct npx_opstat - op_statistic of one device: (OP Type, Core Type) -> agg
- * @ent: open-addressing table.
- * @cap: its size, a power of two.
- * @n: entries used.
- */
-struct npx_opstat {
-	struct npx_opstat_ent *ent;
-	size_t cap;
-	size_t n;
-};
-
-int npx_opstat_add(struct npx_opstat *m, const char *op_type, uint32_t task_type, uint64_t dur_ns,
-		   struct npuprof_error *err);
-/* write the device's rows (Total Time descending) and empty the table */
-int npx_opstat_flush(struct npx_out *o, struct npx_csv *c, struct npx_opstat *m, uint32_t dev_id);
-void npx_opstat_free(struct npx_opstat *m);
-
-/* communication_statistic of one device, by enum vnpu_comm_op (+1: unknown) */
-struct npx_commstat {
-	struct npx_agg op[VNPU_COMM_OP_COUNT + 1];
-};
-
-int npx_commstat_flush(struct npx_out *o, struct npx_csv *c, struct npx_commstat *m,
-		       uint32_t dev_id);
-
-/* api_statistic levels */
-enum npx_api_level {
-	NPX_LEVEL_ACL = 0, /* host/data api records: "AscendCL" */
-	NPX_LEVEL_RUNTIME, /* VNPU_REC_RUNTIME records: "Runtime" */
-};
-
-struct npx_apistat_ent {
-	uint32_t level;
-	uint32_t id;
-	struct npx_agg agg;
-};
-
-struct npx_apistat {
-	struct npx_apistat_ent *ent;
-	size_t n;
-	size_t cap;
-};
-
-int npx_apistat_add(struct npx_apistat *m, uint32_t level, uint32_t id, uint64_t dur_ns,
-		    struct npuprof_error *err);
-int npx_apistat_write(struct npx_out *o, struct npx_csv *c, struct npx_apistat *m);
-void npx_apistat_free(struct npx_apistat *m);
-/* the API Name of a (level, id); @buf holds names of unknown ids */
-const char *npx_api_name(uint32_t level, uint32_t id, char *buf, size_t len);
-
-/* names of enum values as the CSVs print them */
-const char *npx_task_type_name(uint32_t type);
-const struct npx_name *npx_task_type(uint32_t type);
-const char *npx_comm_op_type(uint32_t op);
-
-/* ---- timeline (timeline_writer.c) ---- */
+/* ---- a set of keys (u64set.c) ---- */
 
 struct npx_u64set {
 	uint64_t *v;
@@ -969,315 +729,6 @@ struct npx_u64set {
 int npx_u64set_add(struct npx_u64set *s, uint64_t key);
 bool npx_u64set_has(const struct npx_u64set *s, uint64_t key);
 void npx_u64set_free(struct npx_u64set *s);
-
-/**
- * struct npx_tl - msprof_{ts}.json being written
- * @f: the file.
- * @events: events written.
- * @seen: (pid, tid) pairs and pids that have their metadata events.
- */
-struct npx_tl {
-	struct npx_file f;
-	uint64_t events;
-	struct npx_u64set seen;
-};
-
-/* process ids of the timeline layers */
-#define NPX_PID_ACL 10 /* host: AscendCL (host/data api records) */
-#define NPX_PID_RUNTIME 11 /* host: Runtime (VNPU_REC_RUNTIME records) */
-#define NPX_PID_DEV_BASE 1000 /* device d: NPX_PID_DEV_BASE + 10 * d + layer */
-#define NPX_LAYER_HW 0 /* "Ascend Hardware" */
-#define NPX_LAYER_COMM 1 /* "Communication" */
-
-static inline uint32_t npx_dev_pid(uint32_t dev, uint32_t layer)
-{
-	return NPX_PID_DEV_BASE + 10 * dev + layer;
-}
-
-int npx_tl_open(struct npx_out *o, struct npx_tl *tl);
-/*
- * Make sure process @pid (named @name, labelled @label, sorted by @sort) and
- * its thread @tid (named @tname) have their metadata events.
- */
-int npx_tl_thread(struct npx_out *o, struct npx_tl *tl, uint32_t pid, const char *name,
-		  const char *label, uint32_t sort, uint32_t tid, const char *tname);
-/* thread @tid of process @pid has its metadata events already */
-static inline bool npx_tl_known(const struct npx_tl *tl, uint32_t pid, uint32_t tid)
-{
-	return npx_u64set_has(&tl->seen, (uint64_t)pid << 33 | (uint64_t)tid << 1 | 1);
-}
-
-/* start an event: room for NPX_ROW_MAX bytes at *cur (the separator is written) */
-int npx_tl_begin(struct npx_out *o, struct npx_tl *tl, char **cur);
-
-static inline void npx_tl_end(struct npx_tl *tl, char *cur)
-{
-	npx_file_advance(&tl->f, cur);
-	tl->events++;
-}
-
-int npx_tl_close(struct npx_out *o, struct npx_tl *tl);
-void npx_tl_free(struct npx_tl *tl);
-
-/* ---- the vnpu layout's export (export_*.c) ---- */
-
-/*
- * npuprof_export() of a PROF_* folder in the vnpu layout: devices one after
- * the other (device ids in string order, as msprof sorts Device_id), each
- * in one streaming pass over its record files, then host/data's API
- * records:
- *
- *   records --> join by task id --> reorder by start --> rows of every file
- *               (pending, <= 256)   (sorted ring, 4096)
- *
- *   export_folder.c  npuprof_export(): the folder, its devices, the output
- *                    files, README.txt, commit or discard
- *   export_device.c  one device_N/data: vnpu.ctrl, the op_summary columns,
- *                    the statistics and warnings of the device
- *   export_join.c    its records joined into tasks, in start order
- *   export_rows.c    the CSV rows and timeline events of a task or record
- *   export_host.c    host/data/api.rec.*: AscendCL API calls
- */
-
-#define NPX_WINDOW 4096 /* completed tasks held for reordering */
-#define NPX_WIN_CAP 8192 /* the ring holding them, a power of two > NPX_WINDOW */
-#define NPX_PENDING 256 /* tasks seen without their TASK_END yet */
-#define NPX_PROGRESS_STEP (4ULL << 20) /* input bytes between progress calls */
-
-/* the records a task has (struct npx_task.have) */
-enum {
-	NPX_HAVE_START = 1 << 0,
-	NPX_HAVE_END = 1 << 1,
-	NPX_HAVE_OP = 1 << 2,
-	NPX_HAVE_PMU = 1 << 3,
-	NPX_HAVE_COMM = 1 << 4,
-	NPX_HAVE_AICPU = 1 << 5,
-};
-
-/* a tensor of OP_INFO (struct vnpu_rec_tensor and its dims) */
-struct npx_tensor {
-	uint8_t dtype;
-	uint8_t format;
-	uint8_t ndims;
-	uint8_t output;
-	uint64_t dims[VNPU_MAX_DIMS];
-};
-
-/**
- * struct npx_task - the joined records of one task
- * @task_id: the task.
- * @first_seq: seq of its first record (eviction order).
- * @start_seq: seq of its TASK_START (tie-break of equal start times).
- * @start_ticks: TASK_START timestamp.
- * @end_ticks: TASK_END timestamp.
- * @start_ns: @start_ticks as absolute CLOCK_MONOTONIC ns.
- * @end_ns: @end_ticks likewise.
- * @stream_id: from TASK_START.
- * @task_type: from TASK_START.
- * @have: NPX_HAVE_*.
- * @n_tensors: entries of @t.
- * @op: OP_INFO (fixed part).
- * @pmu: PMU.
- * @t: the OP_INFO tensors.
- * @comm: COMM.
- * @aicpu: AICPU.
- */
-struct npx_task {
-	uint64_t task_id;
-	uint64_t first_seq;
-	uint64_t start_seq;
-	uint64_t start_ticks;
-	uint64_t end_ticks;
-	uint64_t start_ns;
-	uint64_t end_ns;
-	uint32_t stream_id;
-	uint32_t task_type;
-	uint32_t have;
-	uint32_t n_tensors;
-	struct vnpu_rec_op_info op;
-	struct vnpu_rec_pmu pmu;
-	struct npx_tensor t[VNPU_MAX_TENSORS];
-	union {
-		struct vnpu_rec_comm comm;
-		struct vnpu_rec_aicpu aicpu;
-	};
-};
-
-/**
- * struct npx_hent - an entry of the reorder window
- * @start_ns: the task's start.
- * @seq: its TASK_START's seq (ties).
- * @t: the task.
- */
-struct npx_hent {
-	uint64_t start_ns;
-	uint64_t seq;
-	struct npx_task *t;
-};
-
-/**
- * struct npx_dev_state - the device being exported
- * @id: the N of device_N.
- * @ctrl: its vnpu.ctrl.
- * @layout: its op_summary metric columns.
- * @sum: its summary entry.
- * @next_seq: the seq expected next.
- * @seq_started: a record has been read.
- * @seq_gaps: gaps seen.
- * @unwritten: records the collector reported it could not write.
- * @dups: records that repeat one of their task's.
- * @bad_times: tasks whose end precedes their start (duration 0).
- * @pending: tasks without TASK_END yet, oldest first.
- * @npending: entries of @pending.
- * @last: the task of the previous task record.
- * @win: completed tasks, a ring sorted on (start_ns, start_seq).
- * @whead: the first entry of @win.
- * @nwin: entries in @win.
- * @last_start: start of the last task taken from the window.
- * @prev_end: end of the previous op_summary row (wait time).
- * @have_prev: there was a previous op_summary row on this device.
- */
-struct npx_dev_state {
-	uint32_t id;
-	struct vnpu_ring_ctrl ctrl;
-	struct npx_layout layout;
-	struct npuprof_export_device *sum;
-	uint64_t next_seq;
-	bool seq_started;
-	uint64_t seq_gaps;
-	uint64_t unwritten;
-	uint64_t dups;
-	uint64_t bad_times;
-	struct npx_task *pending[NPX_PENDING];
-	unsigned int npending;
-	struct npx_task *last;
-	struct npx_hent *win;
-	unsigned int whead;
-	unsigned int nwin;
-	uint64_t last_start;
-	uint64_t prev_end;
-	bool have_prev;
-};
-
-/**
- * struct npx_export - one npuprof_export() call
- * @prof: the PROF folder.
- * @o: the output folder.
- * @w: warnings.
- * @progress: the caller's callback.
- * @progress_arg: its argument.
- * @total: bytes of raw input.
- * @done: bytes of finished streams.
- * @next_progress: call @progress when the input read reaches this.
- * @files: per device, its record files.
- * @ndev: devices.
- * @devs: their ids, in export order.
- * @host: host/data/api.rec.*.
- * @op_summary: the CSVs...
- * @task_time: ...
- * @op_stat: ...
- * @api_stat: ...
- * @comm_stat: ...
- * @aicpu: ...
- * @tl: the timeline.
- * @readme: README.txt.
- * @out: the output files, in commit order (and README.txt's).
- * @op_header_dev: the device whose layout set the op_summary header.
- * @opstat: op_statistic of the current device.
- * @commstat: communication_statistic of the current device.
- * @apistat: api_statistic.
- * @pool: task storage.
- * @free: free tasks.
- * @nfree: entries of @free.
- * @d: the current device.
- * @sum: the summary.
- */
-struct npx_export {
-	const char *prof;
-	struct npx_out o;
-	struct npx_warn w;
-	npuprof_progress_fn progress;
-	void *progress_arg;
-	uint64_t total;
-	uint64_t done;
-	uint64_t next_progress;
-	struct npx_rfiles *files;
-	unsigned int ndev;
-	uint32_t devs[NPUPROF_EXPORT_MAX_DEVICES];
-	struct npx_rfiles host;
-	struct npx_csv op_summary, task_time, op_stat, api_stat, comm_stat, aicpu;
-	struct npx_tl tl;
-	struct npx_file readme;
-	struct npx_outputs out;
-	int op_header_dev;
-	struct npx_opstat opstat;
-	struct npx_commstat commstat;
-	struct npx_apistat apistat;
-	struct npx_task *pool;
-	struct npx_task **free;
-	unsigned int nfree;
-	struct npx_dev_state d;
-	struct npuprof_export_summary sum;
-};
-
-/* a 128-bit time in ns, saturated to 64 bits */
-static inline uint64_t npx_sat(npx_u128 v)
-{
-	return v >> 64 ? UINT64_MAX : (uint64_t)v;
-}
-
-/* device ticks -> ns (a duration) */
-static inline uint64_t npx_ticks_dur(const struct npx_dev_state *d, uint64_t ticks)
-{
-	return npx_sat((npx_u128)ticks * 1000000 / d->ctrl.sys_cnt_freq_khz);
-}
-
-/* device time -> absolute CLOCK_MONOTONIC ns */
-static inline uint64_t npx_ticks_abs(const struct npx_dev_state *d, uint64_t ticks)
-{
-	return npx_sat((npx_u128)d->ctrl.mono_base_ns + npx_ticks_dur(d, ticks));
-}
-
-/*
- * Call the caller's progress callback every NPX_PROGRESS_STEP input bytes
- * (and at the end); inline, since the record loops call it per record.
- */
-static inline int npx_progress(struct npx_export *x, uint64_t done)
-{
-	if (!x->progress)
-		return 0;
-	if (done < x->next_progress && done != x->total)
-		return 0;
-	x->next_progress = done + NPX_PROGRESS_STEP;
-	if (x->progress(x->progress_arg, done, x->total))
-		return npuprof_set_error(x->o.err, -ECANCELED,
-					 "export cancelled by the progress callback");
-	return 0;
-}
-
-/* export_device.c: export device @k of x->devs */
-int npx_device(struct npx_export *x, unsigned int k);
-
-/*
- * export_join.c: join the records of @files (the current device's) into
- * tasks and emit them in start order, to the end of the stream.
- */
-int npx_join_device(struct npx_export *x, const struct npx_rfiles *files);
-/* a record of type @what shorter than @want: the error, naming its file and offset */
-int npx_short_record(struct npx_export *x, const char *file, uint64_t off, const char *what,
-		     size_t size, size_t want);
-
-/* export_rows.c: every row and event of task @t (it leaves the reorder window) */
-int npx_emit(struct npx_export *x, struct npx_task *t);
-/* the op_summary header of a device with columns @l (malloc'd; NULL: no memory) */
-char *npx_op_summary_header(const struct npx_layout *l);
-/* a VNPU_REC_RUNTIME record: api_statistic and its timeline event */
-int npx_row_runtime(struct npx_export *x, const struct vnpu_rec_runtime *r);
-/* an api.rec record lasting @dur ns: api_statistic and its timeline event */
-int npx_row_host_api(struct npx_export *x, const struct npuprof_api_rec *a, uint64_t dur);
-
-/* export_host.c: host/data/api.rec.* */
-int npx_host(struct npx_export *x);
 
 /* ======== 5. msprof's Python numbers ======== */
 
@@ -2134,6 +1585,10 @@ int npa_timeline(struct npa_export *x, struct npx_file *f);
  * @timeline: msprof_{ts}.json.
  * @readme: README.txt.
  * @out: the output files, in commit order.
+ * @progress: the caller's progress callback, or NULL; @progress_arg its arg.
+ * @total: bytes of raw data in the folder (host/data, device_N/data).
+ * @done: bytes of it read so far.
+ * @dev_bytes: bytes of each device's data/, as @dev.
  */
 struct npa_export {
 	const char *prof;
@@ -2152,10 +1607,11 @@ struct npa_export {
 	struct npx_file timeline;
 	struct npx_file readme;
 	struct npx_outputs out;
+	npuprof_progress_fn progress;
+	void *progress_arg;
+	uint64_t total;
+	uint64_t done;
+	uint64_t dev_bytes[NPA_MAX_DEVICES];
 };
-
-/* Is @prof in the real layout (no vnpu.ctrl / api.rec of the old one)? */
-bool npa_is_ascend_layout(const char *prof);
-int npa_export(const char *prof, const struct npuprof_export_opts *opts, struct npuprof_error *err);
 
 #endif /* NPUPROF_INTERNAL_H */

@@ -1,12 +1,11 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
- * libnpuprof export: mindstudio_profiler_output/ as both layouts' exports
+ * libnpuprof export: mindstudio_profiler_output/
  * write it. The folder is made if needed and opened once (its files are
  * written relative to it); every file is written under a temporary name,
  * and at the end either all of them are renamed to their final names or
  * all are removed, so that a failed export leaves no partial output.
- * README.txt begins with the list of those files, the same in both
- * layouts.
+ * README.txt begins with the list of those files.
  */
 #include <errno.h>
 #include <fcntl.h>

@@ -121,7 +121,7 @@ TEST(no_record_without_a_start)
 
 	ASSERT_NE(NULL, mkdtemp(dir));
 	EXPECT_EQ(0, npuprof_rec_now_ns()) TH_LOG("no session records yet");
-	ASSERT_EQ(0, host_sink_create(dir, VNPU_PROF_L2, true, &s, &err)) TH_LOG("%s", err.msg);
+	ASSERT_EQ(0, host_sink_create(dir, VNPU_PROF_L2, &s, &err)) TH_LOG("%s", err.msg);
 	host_sink_install(s, NULL, NULL);
 	EXPECT_NE(0, npuprof_rec_now_ns());
 	host_sink_flush(s);
@@ -138,7 +138,7 @@ TEST(no_record_without_a_start)
 	nftw(dir, rm_one, 16, FTW_DEPTH | FTW_PHYS);
 }
 
-/* Sinks of both formats come and go while three threads record in a loop. */
+/* Sinks of every level come and go while three threads record in a loop. */
 TEST(record_across_finish)
 {
 	char dir[] = "/tmp/npuprof-sink-XXXXXX";
@@ -153,7 +153,7 @@ TEST(record_across_finish)
 		struct npuprof_error err;
 		pthread_t ft;
 
-		ASSERT_EQ(0, host_sink_create(dir, round % 3, round % 2, &f.s, &err));
+		ASSERT_EQ(0, host_sink_create(dir, round % 3, &f.s, &err));
 		host_sink_install(f.s, NULL, NULL);
 		if (round % 4 < 2)
 			ASSERT_EQ(0, pthread_create(&ft, NULL, flush_loop, &f));
@@ -230,10 +230,12 @@ TEST(record_never_waits_for_a_write)
 	pthread_t th, ft, drainer;
 
 	ASSERT_NE(NULL, mkdtemp(dir));
-	/* the legacy format opens its first file at once */
-	ASSERT_EQ(0, host_sink_create(dir, 1, false, &f.s, &err));
+	/* a first record opens the api_event slice */
+	ASSERT_EQ(0, host_sink_create(dir, 1, &f.s, &err));
 	host_sink_install(f.s, NULL, NULL);
-	api_fd = fd_named(NPUPROF_RAW_API_PREFIX);
+	npuprof_api_record(NPUPROF_API_SYNC, npuprof_now_ns(), 0, 0);
+	host_sink_flush(f.s);
+	api_fd = fd_named("api_event.data.slice_0");
 	ASSERT_LE(0, api_fd);
 	ASSERT_EQ(0, pipe(p));
 	ASSERT_EQ(api_fd, dup2(p[1], api_fd));
@@ -289,10 +291,10 @@ static void record_three(void)
 		npuprof_api_record(NPUPROF_API_SYNC, npuprof_now_ns(), 0, 0);
 }
 
-/* A CANN sink of @dir installed, and three calls into it: 0 or -1. */
+/* A sink of @dir installed, and three calls into it: 0 or -1. */
 static int sink_and_record_three(const char *dir, struct host_sink **s, struct npuprof_error *err)
 {
-	if (host_sink_create(dir, 1, true, s, err))
+	if (host_sink_create(dir, 1, s, err))
 		return -1;
 	host_sink_install(*s, NULL, NULL);
 	record_three();

@@ -34,18 +34,6 @@ static const char *u128s(npx_u128 v)
 	return buf;
 }
 
-static const char *csvname(const char *s, size_t max)
-{
-	*npx_csv_name(buf, s, max) = '\0';
-	return buf;
-}
-
-static const char *jsonstr(const char *s)
-{
-	*npx_json_str(buf, s, 256) = '\0';
-	return buf;
-}
-
 TEST(integers)
 {
 	EXPECT_STREQ("0", u64s(0));
@@ -114,49 +102,6 @@ TEST(rounding)
 	/* the 128-bit path */
 	EXPECT_EQ(3, (uint64_t)npx_div_round((npx_u128)5 << 64, (npx_u128)2 << 64));
 	EXPECT_EQ(1ULL << 63, (uint64_t)npx_div_round((npx_u128)1 << 127, (npx_u128)1 << 64));
-}
-
-TEST(csv_names)
-{
-	EXPECT_STREQ("MatMul_1", csvname("MatMul_1", 64));
-	/* empty: the value does not exist */
-	EXPECT_STREQ("N/A", csvname("", 64));
-	/* a comma or a quote: quoted, quotes doubled */
-	EXPECT_STREQ("\"a,b\"", csvname("a,b", 64));
-	EXPECT_STREQ("\"say \"\"hi\"\"\"", csvname("say \"hi\"", 64));
-	EXPECT_STREQ("\"x,\"\"\"", csvname("x,\"", 64));
-	/* control and 8-bit bytes become '?' (a newline cannot split a row) */
-	EXPECT_STREQ("a?b?c", csvname("a\nb\x80"
-				      "c",
-				      64));
-	/* not NUL-terminated within max */
-	EXPECT_STREQ("abc", csvname("abcdef", 3));
-	/* UTF-8 passes as it is (it was '?' per byte) */
-	EXPECT_STREQ("\u77e9\u9635\u4e58_0", csvname("\u77e9\u9635\u4e58_0", 64));
-	EXPECT_STREQ("\"\u00dc,\U0001F600\"", csvname("\u00dc,\U0001F600", 64));
-	/* malformed UTF-8 and C1 controls: '?' per byte, the length kept */
-	EXPECT_STREQ("a??b", csvname("a\xc0\xaf"
-				     "b",
-				     64)); /* overlong */
-	EXPECT_STREQ("a???b", csvname("a\xed\xa0\x80"
-				      "b",
-				      64)); /* surrogate */
-	EXPECT_STREQ("a??b", csvname("a\xc2\x85"
-				     "b",
-				     64)); /* U+0085 */
-	/* a sequence cut by max or by the NUL */
-	EXPECT_STREQ("a??", csvname("a\xe7\x9f\xa9", 3));
-}
-
-TEST(json_strings)
-{
-	EXPECT_STREQ("\"MatMul\"", jsonstr("MatMul"));
-	EXPECT_STREQ("\"a\\\"b\"", jsonstr("a\"b"));
-	EXPECT_STREQ("\"a\\\\b\"", jsonstr("a\\b"));
-	EXPECT_STREQ("\"a?b\"", jsonstr("a\tb"));
-	EXPECT_STREQ("\"\u77e9\u9635\\\\\"", jsonstr("\u77e9\u9635\\"));
-	EXPECT_STREQ("\"??\"", jsonstr("\xff\xfe"));
-	EXPECT_STREQ("\"\"", jsonstr(""));
 }
 
 /* ---- the sliced writer ---- */

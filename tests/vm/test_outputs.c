@@ -29,7 +29,7 @@
 
 #include "kselftest_harness.h"
 #include "npuprof.h"
-#include "raw_format.h"
+#include "prof_layout.h"
 #include "vm/vnpu_test.h"
 #include "vnpu_ascend.h"
 #include "vnpu_prof.h"
