@@ -141,37 +141,6 @@ static long vnpu_ioctl_get_info(struct vnpu_file *vfile, void __user *arg)
 	return vnpu_copy_struct_out(arg, &info, sizeof(info), usize);
 }
 
-/* The runtime calls, recorded at L2. */
-static long vnpu_ioctl_runtime(struct vnpu_file *vfile, unsigned int nr,
-			       void __user *uarg)
-{
-	u64 start = ktime_get_ns();
-	u32 api, count = 0;
-	long ret;
-
-	switch (nr) {
-	case VNPU_IOC_NR_STREAM_CREATE:
-		api = VNPU_RT_STREAM_CREATE;
-		ret = vnpu_ioctl_stream_create(vfile, uarg);
-		break;
-	case VNPU_IOC_NR_STREAM_DESTROY:
-		api = VNPU_RT_STREAM_DESTROY;
-		ret = vnpu_ioctl_stream_destroy(vfile, uarg);
-		break;
-	case VNPU_IOC_NR_SUBMIT:
-		api = VNPU_RT_SUBMIT;
-		ret = vnpu_ioctl_submit(vfile, uarg, &count);
-		break;
-	default:
-		api = VNPU_RT_SYNC;
-		ret = vnpu_ioctl_sync(vfile, uarg);
-		break;
-	}
-	if (READ_ONCE(vfile->vdev->prof))
-		vnpu_prof_runtime(vfile, api, ret, count, start);
-	return ret;
-}
-
 static long vnpu_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
 {
 	struct vnpu_file *vfile = file->private_data;
@@ -187,10 +156,13 @@ static long vnpu_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
 	case VNPU_IOC_GET_INFO_VER0:
 		return vnpu_ioctl_get_info(vfile, uarg);
 	case VNPU_IOC_STREAM_CREATE:
+		return vnpu_ioctl_stream_create(vfile, uarg);
 	case VNPU_IOC_STREAM_DESTROY:
+		return vnpu_ioctl_stream_destroy(vfile, uarg);
 	case VNPU_IOC_SUBMIT:
+		return vnpu_ioctl_submit(vfile, uarg);
 	case VNPU_IOC_SYNC:
-		return vnpu_ioctl_runtime(vfile, _IOC_NR(cmd), uarg);
+		return vnpu_ioctl_sync(vfile, uarg);
 	case VNPU_IOC_COMM_INIT:
 		return vnpu_ioctl_comm_init(vfile, uarg);
 	case VNPU_IOC_COMM_DESTROY:

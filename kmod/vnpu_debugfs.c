@@ -25,7 +25,7 @@
  *              tasks into its running channel session's rings, as it
  *              writes a real task's, with no cost model in between
  *              (vnpu_hwrec_bench()). The write returns when they are all
- *              written (or lost); ENODEV without a channel session.
+ *              written (or lost); ENODEV without a session.
  *              Write-only.
  *
  * The module works without debugfs; a failure to create it is not an error.

@@ -67,7 +67,7 @@ struct vnpu_comm_handle {
 };
 
 /**
- * struct vnpu_chan - one channel of a VNPU_PROF_F_CHANNELS session
+ * struct vnpu_chan - one channel of a session
  * @data: its data area, @size bytes mapped twice (in the ring's vmap).
  * @size: data bytes, a power of two.
  * @rec_size: bytes of each record.
@@ -101,30 +101,26 @@ struct vnpu_chan {
 };
 
 /**
- * struct vnpu_ring - the record ring of one profiling session: one data
- * area of vnpu records, or (VNPU_PROF_F_CHANNELS) one per channel
+ * struct vnpu_ring - the record rings of one profiling session, one per
+ * channel, in one mapping
  * @pages: the control page, the consumer page, then the data pages.
- * @nr_data: data pages (of all channels), a power of two without channels.
- * @n_chan: channels, 0 for the one area of vnpu records.
- * @dirty: records produced (written or lost) since the last publish: with
- *         channels a bit per channel, and only those are published and
- *         checked for a wakeup; else bit 0.
+ * @nr_data: data pages of all channels.
+ * @n_chan: channels.
+ * @dirty: a bit per channel with records produced (written or lost) since
+ *         the last publish; only those are published and checked for a
+ *         wakeup.
  * @chan: the channels.
- * @vaddr: the kernel's view: control, consumer, data, data again.
+ * @vaddr: the kernel's view: control, consumer, each channel's data twice.
  * @ctrl: the control page.
  * @cons: the consumer page (user-writable: never trusted).
- * @data: the data area, @size bytes mapped twice (no channels).
- * @size: data bytes (no channels).
- * @prod: producer position (published to @ctrl at vnpu_ring_publish());
- *        with channels, their bytes written added up.
- * @published: the producer position last published (no channels).
- * @cons_seen: the last plausible consumer position; with channels, theirs
- *             added up.
- * @seq: the next record's sequence number.
- * @produced: data records produced (written + lost).
- * @lost: data records dropped.
- * @lost_pending: dropped since the last LOST record.
- * @written: records written, LOST included.
+ * @size: data bytes of all channels.
+ * @prod: the channels' bytes written, added up.
+ * @cons_seen: the channels' last plausible consumer positions, added up.
+ * @produced: records produced (written + lost).
+ * @lost: records dropped.
+ * @losing: a bit per channel whose last reservation was dropped: a loss
+ *          burst runs while it is not 0.
+ * @written: records written.
  * @wakeup_bytes: poll wakes at this many unread bytes.
  * @lost_event: a run of lost records began; cleared when the device hands
  *              it to vnpu_nl_records_lost() (a netlink event).
@@ -142,16 +138,13 @@ struct vnpu_ring {
 	struct vnpu_chan chan[VNPU_CH_COUNT];
 	void *vaddr;
 	struct vnpu_ring_ctrl *ctrl;
-	struct vnpu_ring_cons *cons;
-	void *data;
+	void *cons;
 	u64 size;
 	u64 prod;
-	u64 published;
 	u64 cons_seen;
-	u64 seq;
 	u64 produced;
 	u64 lost;
-	u64 lost_pending;
+	u32 losing;
 	u64 written;
 	u32 wakeup_bytes;
 	bool lost_event;
@@ -183,7 +176,6 @@ struct vnpu_ring_final {
  * @final: the ring's counters when it went.
  * @uid: the effective user that started it.
  * @see_all: it records every file's work, not only @uid's (prof_paranoid).
- * @pid_ns: the starter's pid namespace, that of the tids it records.
  * @id: session id (module-wide counter).
  * @level: enum vnpu_prof_level.
  * @group: enum vnpu_metric_group, VNPU_METRIC_NONE at L0.
@@ -205,7 +197,6 @@ struct vnpu_prof {
 	struct vnpu_ring_final final;
 	kuid_t uid;
 	bool see_all;
-	struct pid_namespace *pid_ns;
 	u32 id;
 	u32 level;
 	u32 group;
@@ -501,7 +492,7 @@ long vnpu_ioctl_sync(struct vnpu_file *vfile, void __user *arg);
 void vnpu_file_release_streams(struct vnpu_file *vfile);
 
 /* vnpu_submit.c */
-long vnpu_ioctl_submit(struct vnpu_file *vfile, void __user *arg, u32 *count);
+long vnpu_ioctl_submit(struct vnpu_file *vfile, void __user *arg);
 int vnpu_task_validate(const struct vnpu_device *vdev,
 		       const struct vnpu_task *t);
 
@@ -527,17 +518,13 @@ static inline void vnpu_wake_idle(wait_queue_head_t *wq)
 }
 
 /* vnpu_ring.c */
-struct vnpu_ring *vnpu_ring_alloc(u32 nr_data);
 struct vnpu_ring *vnpu_ring_alloc_chans(const u32 *pages, const u32 *rec_size, u32 n);
 void *vnpu_chan_reserve(struct vnpu_ring *r, u32 ch, u32 n, u8 *cnt);
 bool vnpu_ring_poll_in(struct vnpu_ring *r, bool stopped);
 void vnpu_ring_hold(struct vnpu_ring *r);
 void vnpu_ring_drop(struct vnpu_ring *r);
-void *vnpu_ring_reserve(struct vnpu_ring *r, u16 type, u32 bytes);
 void vnpu_ring_publish(struct vnpu_ring *r, wait_queue_head_t *wq);
 void vnpu_ring_stop(struct vnpu_ring *r, wait_queue_head_t *wq);
-u64 vnpu_ring_readable(struct vnpu_ring *r);
-u32 vnpu_ring_max_wakeup(u64 data_size);
 int vnpu_ring_mmap(struct vnpu_ring *r, struct vm_area_struct *vma);
 
 /* vnpu_prof.c */
@@ -551,8 +538,6 @@ void vnpu_prof_flush(struct vnpu_device *vdev);
 void vnpu_hwrec_task(struct vnpu_prof *prof, const struct vnpu_ktask *task,
 		     const struct vnpu_counters *c);
 int vnpu_hwrec_bench(struct vnpu_device *vdev, u32 n);
-void vnpu_prof_runtime(struct vnpu_file *vfile, u32 api, s32 result, u32 count,
-		       u64 start_ns);
 int vnpu_prof_mmap(struct vnpu_file *vfile, struct vm_area_struct *vma);
 __poll_t vnpu_prof_poll(struct vnpu_file *vfile, struct file *file,
 			struct poll_table_struct *wait);

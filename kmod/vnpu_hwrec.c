@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * vnpu: the device's own records, written into the channels of a
- * VNPU_PROF_F_CHANNELS session in the formats of uapi/vnpu_ascend.h, as a
- * STARS device (chips 5 and 7) or an HWTS one (chips 1 and 4, no
- * VNPU_CAP_STARS) writes them and msprof's parser reads them:
+ * vnpu: the device's own records, written into the channels of a session
+ * in the formats of uapi/vnpu_ascend.h, as a STARS device (chips 5 and 7)
+ * or an HWTS one (chips 1 and 4, no VNPU_CAP_STARS) writes them and
+ * msprof's parser reads them (the Atlas 350, chip 15, writes chip 5's):
  *
  *   ACSQ      a start and an end log per task (every level): ACSQ logs, or
  *             HWTS logs; a collective is the sub-tasks HCCL issues for it
@@ -466,7 +466,7 @@ void vnpu_hwrec_task(struct vnpu_prof *prof, const struct vnpu_ktask *task,
  * is left is the ring. For bench/ring_transport.c (debugfs bench_tasks).
  * Loss is counted as for any record.
  *
- * Return: 0; -EINVAL for a bad @n; -ENODEV if no channel session runs (or
+ * Return: 0; -EINVAL for a bad @n; -ENODEV if no session runs (or
  * it stopped on the way); -EINTR on a fatal signal.
  */
 int vnpu_hwrec_bench(struct vnpu_device *vdev, u32 n)
@@ -485,7 +485,7 @@ int vnpu_hwrec_bench(struct vnpu_device *vdev, u32 n)
 	while (done < n) {
 		spin_lock(&vdev->lock);
 		prof = vdev->prof;
-		if (!prof || !prof->ring->n_chan) {
+		if (!prof) {
 			spin_unlock(&vdev->lock);
 			return -ENODEV;
 		}

@@ -14,7 +14,7 @@
  *    stop ioctls and from the release of the owning file, after vdev->lock
  *    is dropped and with vdev->prof_lock (a mutex) held, so they go out in
  *    session order. Process context, GFP_KERNEL.
- *  - RECORDS_LOST: vnpu_ring_reserve() runs under vdev->lock (a spinlock,
+ *  - RECORDS_LOST: vnpu_chan_reserve() runs under vdev->lock (a spinlock,
  *    in the executor thread or an ioctl) and only sets ring->lost_event
  *    when a run of losses begins. vnpu_prof.c hands that to
  *    vnpu_nl_records_lost(), still under the lock, which only queues

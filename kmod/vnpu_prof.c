@@ -1,11 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * vnpu: profiling sessions - start, stop, stats, and the records the
- * device writes for each task, gated by the session's level:
+ * vnpu: profiling sessions - start, stop, stats, and handing each completed
+ * task to the record writer (vnpu_hwrec.c), which writes the device's own
+ * records into the session's channels, gated by its level:
  *
- *   L0  TASK_START, TASK_END
- *   L1  + OP_INFO, PMU (AI Core, Vector Core and MIX tasks), COMM
- *   L2  + RUNTIME (one per stream/submit/sync ioctl), AICPU
+ *   L0  task logs (ACSQ or HWTS), ts_track flips
+ *   L1  + PMU records (AI Core, Vector Core and MIX tasks)
+ *   L2  + AI CPU records
  *
  * One session per device at a time, owned by the file that started it and
  * stopped when that file is closed. The owner keeps the stopped session's
@@ -18,7 +19,6 @@
 #include <linux/capability.h>
 #include <linux/cred.h>
 #include <linux/log2.h>
-#include <linux/pid_namespace.h>
 #include <linux/mm.h>
 #include <linux/poll.h>
 #include <linux/sched.h>
@@ -52,8 +52,6 @@ static void vnpu_prof_free(struct vnpu_prof *prof)
 	if (!prof)
 		return;
 	vnpu_ring_drop(prof->ring);
-	if (prof->pid_ns)
-		put_pid_ns(prof->pid_ns);
 	kfree(prof);
 	vnpu_obj_put(VNPU_OBJ_SESSION);
 }
@@ -74,16 +72,13 @@ static void vnpu_prof_fill_ctrl(struct vnpu_device *vdev, struct vnpu_prof *prof
 
 	c->magic = VNPU_RING_MAGIC;
 	c->version = VNPU_RING_VERSION;
-	c->compat_version = 1;
+	c->compat_version = 2;
 	c->hdr_size = sizeof(*c);
 	c->page_size = PAGE_SIZE;
-	/* with channels, each has its own data area (struct vnpu_ring_chan) */
-	c->data_offset = r->n_chan ? 0 : 2 * PAGE_SIZE;
-	c->data_size = r->n_chan ? 0 : r->size;
+	/* each channel has its own data area (struct vnpu_ring_chan) */
 	c->n_channels = r->n_chan;
-	c->chan_offset = r->n_chan ? VNPU_RING_CHAN_OFFSET : 0;
+	c->chan_offset = VNPU_RING_CHAN_OFFSET;
 	c->cons_offset = PAGE_SIZE;
-	c->prod_pos_offset = offsetof(struct vnpu_ring_ctrl, producer_pos);
 	c->session_id = prof->id;
 	c->dev_id = vdev->id;
 	c->product = vdev->product_id;
@@ -103,7 +98,9 @@ static void vnpu_prof_fill_ctrl(struct vnpu_device *vdev, struct vnpu_prof *prof
 static int vnpu_prof_check_start(const struct vnpu_product_desc *p,
 				 struct vnpu_prof_start *ps)
 {
-	if ((ps->flags & ~VNPU_PROF_F_ALL) || ps->level >= VNPU_PROF_LEVEL_COUNT)
+	/* channels are the only layout: the flag says the caller knows it */
+	if ((ps->flags & ~VNPU_PROF_F_ALL) || !(ps->flags & VNPU_PROF_F_CHANNELS) ||
+	    ps->level >= VNPU_PROF_LEVEL_COUNT)
 		return -EINVAL;
 	/* session_id, n_events, the events and mmap_size are outputs */
 	if (ps->reserved[0] || ps->reserved[1])
@@ -127,11 +124,9 @@ static int vnpu_prof_check_start(const struct vnpu_product_desc *p,
 		return -EINVAL;
 	if (!ps->wakeup_bytes)
 		ps->wakeup_bytes = ps->ring_pages * PAGE_SIZE / 2;
+	/* a channel's watermark is capped at what it can hold (vnpu_ring.c) */
 	if (ps->wakeup_bytes < 8 || ps->wakeup_bytes > ps->ring_pages * PAGE_SIZE)
 		return -EINVAL;
-	/* a watermark the ring can never reach would make poll() sleep forever */
-	ps->wakeup_bytes = min_t(u32, ps->wakeup_bytes,
-				 vnpu_ring_max_wakeup((u64)ps->ring_pages * PAGE_SIZE));
 	return 0;
 }
 
@@ -140,6 +135,20 @@ static struct vnpu_prof *vnpu_prof_new(struct vnpu_device *vdev,
 				       const struct vnpu_prof_start *ps)
 {
 	const struct vnpu_product_desc *p = vdev->product;
+	/* the channels' pages and record sizes (uapi/vnpu_prof.h) */
+	const u32 pages[VNPU_CH_COUNT] = {
+		[VNPU_CH_ACSQ] = ps->ring_pages,
+		[VNPU_CH_PMU] = ps->ring_pages,
+		[VNPU_CH_TS_TRACK] = max(1u, ps->ring_pages / 256),
+		[VNPU_CH_AICPU] = max(1u, ps->ring_pages / 8),
+	};
+	/* an HWTS device's records are the same sizes (uapi/vnpu_ascend.h) */
+	const u32 sizes[VNPU_CH_COUNT] = {
+		[VNPU_CH_ACSQ] = sizeof(struct vnpu_acsq_log),
+		[VNPU_CH_PMU] = sizeof(struct vnpu_ffts_pmu),
+		[VNPU_CH_TS_TRACK] = sizeof(struct vnpu_ts_flip),
+		[VNPU_CH_AICPU] = sizeof(struct vnpu_aicpu_node),
+	};
 	struct vnpu_ring *ring;
 	struct vnpu_prof *prof;
 	u32 n_aic = 0, n_aiv = 0, i;
@@ -148,27 +157,9 @@ static struct vnpu_prof *vnpu_prof_new(struct vnpu_device *vdev,
 	if (!prof)
 		return ERR_PTR(-ENOMEM);
 	vnpu_obj_get(VNPU_OBJ_SESSION);
-	if (ps->flags & VNPU_PROF_F_CHANNELS) {
-		const u32 pages[VNPU_CH_COUNT] = {
-			[VNPU_CH_ACSQ] = ps->ring_pages,
-			[VNPU_CH_PMU] = ps->ring_pages,
-			[VNPU_CH_TS_TRACK] = max(1u, ps->ring_pages / 256),
-			[VNPU_CH_AICPU] = max(1u, ps->ring_pages / 8),
-		};
-		/* an HWTS device's records are the same sizes (uapi/vnpu_ascend.h) */
-		const u32 sizes[VNPU_CH_COUNT] = {
-			[VNPU_CH_ACSQ] = sizeof(struct vnpu_acsq_log),
-			[VNPU_CH_PMU] = sizeof(struct vnpu_ffts_pmu),
-			[VNPU_CH_TS_TRACK] = sizeof(struct vnpu_ts_flip),
-			[VNPU_CH_AICPU] = sizeof(struct vnpu_aicpu_node),
-		};
-
-		BUILD_BUG_ON(sizeof(struct vnpu_hwts_log) != sizeof(struct vnpu_acsq_log));
-		BUILD_BUG_ON(sizeof(struct vnpu_aic_pmu) != sizeof(struct vnpu_ffts_pmu));
-		ring = vnpu_ring_alloc_chans(pages, sizes, VNPU_CH_COUNT);
-	} else {
-		ring = vnpu_ring_alloc(ps->ring_pages);
-	}
+	BUILD_BUG_ON(sizeof(struct vnpu_hwts_log) != sizeof(struct vnpu_acsq_log));
+	BUILD_BUG_ON(sizeof(struct vnpu_aic_pmu) != sizeof(struct vnpu_ffts_pmu));
+	ring = vnpu_ring_alloc_chans(pages, sizes, VNPU_CH_COUNT);
 	if (IS_ERR(ring)) {
 		vnpu_prof_free(prof);
 		return ERR_CAST(ring);
@@ -176,7 +167,6 @@ static struct vnpu_prof *vnpu_prof_new(struct vnpu_device *vdev,
 	prof->ring = ring;
 	prof->uid = current_euid();
 	prof->see_all = READ_ONCE(prof_paranoid) <= 0 || perfmon_capable();
-	prof->pid_ns = get_pid_ns(task_active_pid_ns(current));
 	prof->ring->wakeup_bytes = ps->wakeup_bytes;
 	prof->owner = vfile;
 	prof->id = atomic_inc_return(&vnpu_prof_ids);
@@ -499,117 +489,6 @@ out_unlock:
 	return mask;
 }
 
-/* ---- records ---- */
-
-static void vnpu_rec_task(struct vnpu_ring *r, u16 type, const struct vnpu_ktask *t,
-			  u64 ts)
-{
-	struct vnpu_rec_task *rec = vnpu_ring_reserve(r, type, sizeof(*rec));
-
-	if (!rec)
-		return;
-	rec->task_id = t->id;
-	rec->stream_id = t->stream->hw_id;
-	rec->task_type = t->desc.task_type;
-	rec->timestamp = ts;
-}
-
-static void vnpu_rec_op_info(struct vnpu_ring *r, const struct vnpu_ktask *t)
-{
-	const struct vnpu_task *d = &t->desc;
-	u32 n = d->n_inputs + d->n_outputs, size = sizeof(struct vnpu_rec_op_info);
-	struct vnpu_rec_op_info *rec;
-	struct vnpu_rec_tensor *x;
-	u32 i;
-
-	for (i = 0; i < n; i++)
-		size += sizeof(*x) + d->tensors[i].ndims * sizeof(u64);
-	rec = vnpu_ring_reserve(r, VNPU_REC_OP_INFO, size);
-	if (!rec)
-		return;
-	rec->task_id = t->id;
-	rec->stream_id = t->stream->hw_id;
-	rec->task_type = d->task_type;
-	rec->block_num = d->block_num;
-	rec->mix_block_num = d->mix_block_num;
-	rec->op_flags = d->flags;
-	rec->model_id = d->model_id;
-	rec->n_tensors = n;
-	rec->flops = d->flops;
-	rec->bytes = d->bytes;
-	strscpy_pad(rec->op_name, d->op_name, sizeof(rec->op_name));
-	strscpy_pad(rec->op_type, d->op_type, sizeof(rec->op_type));
-
-	x = (struct vnpu_rec_tensor *)(rec + 1);
-	for (i = 0; i < n; i++) {
-		const struct vnpu_tensor *src = &d->tensors[i];
-
-		x->dtype = src->dtype;
-		x->format = src->format;
-		x->ndims = src->ndims;
-		x->output = i >= d->n_inputs;
-		memcpy(x + 1, src->dims, src->ndims * sizeof(u64));
-		x = (void *)(x + 1) + src->ndims * sizeof(u64);
-	}
-}
-
-static void vnpu_rec_pmu(struct vnpu_ring *r, const struct vnpu_prof *prof,
-			 const struct vnpu_ktask *t, const struct vnpu_counters *c)
-{
-	struct vnpu_rec_pmu *rec = vnpu_ring_reserve(r, VNPU_REC_PMU, sizeof(*rec));
-	u32 i;
-
-	if (!rec)
-		return;
-	rec->task_id = t->id;
-	rec->stream_id = t->stream->hw_id;
-	rec->aic_total_cycles = c->aic_total_cycles;
-	rec->aiv_total_cycles = c->aiv_total_cycles;
-	rec->aic_blocks = c->aic_blocks;
-	rec->aiv_blocks = c->aiv_blocks;
-	for (i = 0; i < prof->n_events; i++) {
-		rec->aic_events[i] = vnpu_pmu_read_slot(c, false, prof->aic_slots[i]);
-		rec->aiv_events[i] = vnpu_pmu_read_slot(c, true, prof->aiv_slots[i]);
-	}
-}
-
-static void vnpu_rec_comm(struct vnpu_ring *r, const struct vnpu_ktask *t)
-{
-	struct vnpu_rec_comm *rec = vnpu_ring_reserve(r, VNPU_REC_COMM, sizeof(*rec));
-
-	if (!rec)
-		return;
-	rec->task_id = t->id;
-	rec->stream_id = t->stream->hw_id;
-	rec->comm_op = t->desc.comm_op;
-	rec->devices = vnpu_comm_devices(t);
-	rec->tag = t->desc.comm_tag;
-	rec->bytes = t->desc.bytes;
-	rec->start = t->start;
-	rec->end = t->end;
-	strscpy_pad(rec->op_name, t->desc.op_name, sizeof(rec->op_name));
-}
-
-static void vnpu_rec_aicpu(struct vnpu_ring *r, const struct vnpu_ktask *t,
-			   const struct vnpu_model_out *out)
-{
-	struct vnpu_rec_aicpu *rec = vnpu_ring_reserve(r, VNPU_REC_AICPU, sizeof(*rec));
-	u64 busy = t->end - t->start;
-
-	if (!rec)
-		return;
-	busy -= min(busy, out->launch_ticks);
-	rec->task_id = t->id;
-	rec->stream_id = t->stream->hw_id;
-	rec->start = t->start;
-	rec->end = t->end;
-	rec->dispatch_ticks = min(out->launch_ticks, t->end - t->start);
-	/* the model does not split AI CPU work: a fifth of it moves data */
-	rec->memcpy_ticks = busy / 5;
-	rec->compute_ticks = busy - rec->memcpy_ticks;
-	strscpy_pad(rec->op_name, t->desc.op_name, sizeof(rec->op_name));
-}
-
 /**
  * vnpu_prof_task() - write the records of a completed task
  * @vdev: the device (locked).
@@ -624,28 +503,11 @@ void vnpu_prof_task(struct vnpu_device *vdev, const struct vnpu_ktask *task,
 		    const struct vnpu_model_out *out)
 {
 	struct vnpu_prof *prof = vdev->prof;
-	u32 type = task->desc.task_type;
-	struct vnpu_ring *r;
 
 	lockdep_assert_held(&vdev->lock);
 	if (!prof || !vnpu_prof_sees(prof, task->stream->vfile))
 		return;
-	r = prof->ring;
-	if (r->n_chan) {
-		vnpu_hwrec_task(prof, task, &out->ctr);
-		return;
-	}
-	vnpu_rec_task(r, VNPU_REC_TASK_START, task, task->start);
-	if (prof->level >= VNPU_PROF_L1) {
-		vnpu_rec_op_info(r, task);
-		if (type == VNPU_TASK_COMMUNICATION)
-			vnpu_rec_comm(r, task);
-		else if (type != VNPU_TASK_AI_CPU)
-			vnpu_rec_pmu(r, prof, task, &out->ctr);
-	}
-	if (prof->level >= VNPU_PROF_L2 && type == VNPU_TASK_AI_CPU)
-		vnpu_rec_aicpu(r, task, out);
-	vnpu_rec_task(r, VNPU_REC_TASK_END, task, task->end);
+	vnpu_hwrec_task(prof, task, &out->ctr);
 }
 
 /**
@@ -669,39 +531,3 @@ void vnpu_prof_flush(struct vnpu_device *vdev)
 		vnpu_nl_records_lost(vdev, prof);	/* only queues work */
 }
 
-/**
- * vnpu_prof_runtime() - record a runtime call (L2)
- * @vfile: the file the call came on.
- * @api: enum vnpu_rt_api.
- * @result: what the call returns.
- * @count: tasks of a submit, else 0.
- * @start_ns: CLOCK_MONOTONIC when the call entered the driver.
- */
-void vnpu_prof_runtime(struct vnpu_file *vfile, u32 api, s32 result, u32 count,
-		       u64 start_ns)
-{
-	struct vnpu_device *vdev = vfile->vdev;
-	struct vnpu_rec_runtime *rec;
-	struct vnpu_prof *prof;
-
-	spin_lock(&vdev->lock);
-	prof = vdev->prof;
-	/* with channels, the host runtime records its own calls (api_event) */
-	if (prof && prof->level >= VNPU_PROF_L2 && !prof->ring->n_chan &&
-	    vnpu_prof_sees(prof, vfile)) {
-		rec = vnpu_ring_reserve(prof->ring, VNPU_REC_RUNTIME, sizeof(*rec));
-		if (rec) {
-			rec->api = api;
-			/* the thread as the session's owner names it: 0 if it cannot */
-			rec->tid = task_pid_nr_ns(current, prof->pid_ns);
-			rec->result = result;
-			rec->count = count;
-			rec->start_ns = start_ns;
-			rec->end_ns = ktime_get_ns();
-		}
-		vnpu_ring_publish(prof->ring, &prof->owner->prof_wq);
-		if (unlikely(prof->ring->lost_event))
-			vnpu_nl_records_lost(vdev, prof);	/* only queues work */
-	}
-	spin_unlock(&vdev->lock);
-}

@@ -1,14 +1,16 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * vnpu: the profiling record ring - allocation, the producer side, mmap.
+ * vnpu: the profiling record rings - allocation, the producer side, mmap.
  *
- * The data pages are vmap()ed twice back to back (as kernel/bpf/ringbuf.c
- * does), behind the control page and the consumer page, and mapped the
- * same way into userspace, so that a record crossing the end of the ring
- * is contiguous for both sides. The layout and the barrier contract are
- * documented in uapi/vnpu_prof.h and docs/ring.md.
+ * A session has one ring per channel (enum vnpu_channel) of fixed-size
+ * records, all in one mapping. Each channel's data pages are vmap()ed
+ * twice back to back (as kernel/bpf/ringbuf.c does), behind the control
+ * page and the consumer page, and mapped the same way into userspace, so
+ * that a run of records crossing the end of a ring is contiguous for both
+ * sides. The layout and the barrier contract are documented in
+ * uapi/vnpu_prof.h and docs/ring.md.
  *
- * All producers hold vnpu_device.lock. The consumer position is written by
+ * All producers hold vnpu_device.lock. A consumer position is written by
  * userspace at any time: it is read once per reservation, validated, and
  * never used to compute an address.
  *
@@ -31,16 +33,7 @@
 #include "vnpu_ring_math.h"
 #include "vnpu_trace.h"
 
-#define VNPU_RING_LOST_SIZE sizeof(struct vnpu_rec_lost)
-/* The largest record the device writes: OP_INFO with every tensor at full rank. */
-#define VNPU_RING_MAX_REC_SIZE							\
-	(sizeof(struct vnpu_rec_op_info) +					\
-	 VNPU_MAX_TENSORS * (sizeof(struct vnpu_rec_tensor) + VNPU_MAX_DIMS * sizeof(__u64)))
-
-/*
- * Pages of the mapping: control, consumer, then the data pages twice; with
- * channels, each channel's data pages twice, one channel after the other.
- */
+/* Pages of the mapping: control, consumer, then each channel's data pages twice. */
 static u32 vnpu_ring_map_pages(const struct vnpu_ring *r)
 {
 	return 2 + 2 * r->nr_data;
@@ -53,8 +46,6 @@ static struct page *vnpu_ring_page(const struct vnpu_ring *r, u32 i)
 
 	if (i < 2)
 		return r->pages[i];
-	if (!r->n_chan)
-		return r->pages[2 + (i - 2) % r->nr_data];
 	for (ch = 0; ch + 1 < r->n_chan && i >= r->chan[ch + 1].map_first; ch++)
 		;
 	c = &r->chan[ch];
@@ -151,32 +142,6 @@ err_free_pages:
 }
 
 /**
- * vnpu_ring_alloc() - allocate a ring of vnpu records with @nr_data data pages
- * @nr_data: a power of two, 1 .. VNPU_RING_MAX_PAGES.
- *
- * Return: the ring, zeroed, with one reference; ERR_PTR(-ENOMEM), or
- * ERR_PTR(-EPERM) past the caller's locked-memory limit.
- */
-struct vnpu_ring *vnpu_ring_alloc(u32 nr_data)
-{
-	struct vnpu_ring *r;
-	int ret;
-
-	r = vnpu_fail_alloc() ? NULL : kzalloc(sizeof(*r), GFP_KERNEL_ACCOUNT);
-	if (!r)
-		return ERR_PTR(-ENOMEM);
-	r->nr_data = nr_data;
-	ret = vnpu_ring_alloc_pages(r);
-	if (ret) {
-		kfree(r);
-		return ERR_PTR(ret);
-	}
-	r->data = r->vaddr + 2 * PAGE_SIZE;
-	r->size = (u64)nr_data * PAGE_SIZE;
-	return r;
-}
-
-/**
  * vnpu_ring_alloc_chans() - allocate a ring of @n channels
  * @pages: each channel's data pages, a power of two.
  * @rec_size: each channel's record size.
@@ -184,7 +149,8 @@ struct vnpu_ring *vnpu_ring_alloc(u32 nr_data)
  *
  * The control page gets the channel descriptors' static fields.
  *
- * Return: as vnpu_ring_alloc().
+ * Return: the ring, zeroed, with one reference; ERR_PTR(-ENOMEM), or
+ * ERR_PTR(-EPERM) past the caller's locked-memory limit.
  */
 struct vnpu_ring *vnpu_ring_alloc_chans(const u32 *pages, const u32 *rec_size, u32 n)
 {
@@ -211,6 +177,7 @@ struct vnpu_ring *vnpu_ring_alloc_chans(const u32 *pages, const u32 *rec_size, u
 		first += c->nr;
 		map += 2 * c->nr;
 		r->nr_data += c->nr;
+		r->size += c->size;
 	}
 	ret = vnpu_ring_alloc_pages(r);
 	if (ret) {
@@ -257,80 +224,13 @@ void vnpu_ring_drop(struct vnpu_ring *r)
 		kref_put(&r->ref, vnpu_ring_release);
 }
 
-/* Read the consumer position once; an implausible one counts as no move. */
-static u64 vnpu_ring_consumer(struct vnpu_ring *r)
+/* A channel's consumer position, read once; an implausible one counts as no move. */
+static u64 vnpu_chan_consumer(struct vnpu_ring *r, struct vnpu_chan *c)
 {
 	/*
 	 * Pairs with the consumer's store-release: its reads of the records
 	 * before this position are done before we overwrite them.
 	 */
-	u64 cons = smp_load_acquire(&r->cons->consumer_pos);
-
-	/* a reader can only have read what was published */
-	if (vnpu_ring_cons_valid(r->cons_seen, cons, r->published))
-		WRITE_ONCE(r->cons_seen, cons);
-	return r->cons_seen;
-}
-
-static void *vnpu_ring_put(struct vnpu_ring *r, u16 type, u32 size)
-{
-	struct vnpu_rec_hdr *hdr = r->data + vnpu_ring_offset(r->prod, r->size);
-
-	memset(hdr, 0, size);
-	hdr->type = type;
-	hdr->size = size;
-	hdr->seq = r->seq++;
-	r->prod += size;
-	r->written++;
-	return hdr;
-}
-
-/**
- * vnpu_ring_reserve() - room for one data record
- * @r: the ring; the caller holds vnpu_device.lock.
- * @type: enum vnpu_rec_type.
- * @bytes: the record's size, header included.
- *
- * Writes the pending LOST record first if there is one. The record is
- * zeroed and its header filled; it becomes visible at vnpu_ring_publish().
- * Room for one LOST record always stays free, so that the last loss of a
- * session can be reported at stop.
- *
- * Return: the record, or NULL if it was dropped (and counted).
- */
-void *vnpu_ring_reserve(struct vnpu_ring *r, u16 type, u32 bytes)
-{
-	u32 size = vnpu_ring_rec_size(bytes);
-	u32 lost = r->lost_pending ? VNPU_RING_LOST_SIZE : 0;
-	struct vnpu_rec_lost *rec;
-	u64 cons = vnpu_ring_consumer(r);
-
-	r->dirty = 1;
-	r->produced++;
-	if (!vnpu_ring_fits(r->size, cons, r->prod, lost + size, VNPU_RING_LOST_SIZE)) {
-		/* a run of losses begins: the device sends a netlink event */
-		if (!r->lost_pending)
-			r->lost_event = true;
-		r->lost_pending++;
-		r->lost++;
-		/* one event per loss burst: on the transition into loss */
-		if (r->lost_pending == 1)
-			trace_vnpu_records_lost(r->ctrl->dev_id,
-						r->ctrl->session_id, r->lost);
-		return NULL;
-	}
-	if (lost) {
-		rec = vnpu_ring_put(r, VNPU_REC_LOST, VNPU_RING_LOST_SIZE);
-		rec->lost = r->lost_pending;
-		r->lost_pending = 0;
-	}
-	return vnpu_ring_put(r, type, size);
-}
-
-/* A channel's consumer position, read once; an implausible one counts as no move. */
-static u64 vnpu_chan_consumer(struct vnpu_ring *r, struct vnpu_chan *c)
-{
-	/* pairs with the consumer's store-release, as in vnpu_ring_consumer() */
 	u64 cons = smp_load_acquire(c->cons);
 
 	/* a reader can only have read what was published */
@@ -345,8 +245,9 @@ static u64 vnpu_chan_consumer(struct vnpu_ring *r, struct vnpu_chan *c)
  * vnpu_chan_reserve() - room for @n records in channel @ch, back to back
  * @r: the ring; the caller holds vnpu_device.lock.
  * @ch: enum vnpu_channel.
- * @n: records, 1 or 2 (a task's start and end log: one reservation for
- *     both, so that a reader never sees one without the other).
+ * @n: records, 1 to 4 (a task's start and end log, and a mix task's
+ *     FFTS+ logs between them: one reservation for all, so that a reader
+ *     never sees one without the others).
  * @cnt: out: the channel's 4-bit counter for the first record; the next
  *       ones follow it (it counts dropped records too, so that a reader
  *       sees a gap where records were lost).
@@ -370,17 +271,23 @@ void *vnpu_chan_reserve(struct vnpu_ring *r, u32 ch, u32 n, u8 *cnt)
 	r->dirty |= BIT(ch);
 	c->produced += n;
 	r->produced += n;
-	if (!vnpu_ring_fits(c->size, cons, c->prod, bytes, 0)) {
+	if (!vnpu_ring_fits(c->size, cons, c->prod, bytes)) {
 		c->lost += n;
 		r->lost += n;
-		/* one netlink event and tracepoint per loss burst of the session */
-		if (!r->lost_pending++) {
+		/*
+		 * One netlink event and tracepoint per loss burst of the
+		 * session: from a loss while none was running to the time
+		 * every channel that lost records has fitted one again (a
+		 * record that fits in another channel does not end it).
+		 */
+		if (!r->losing) {
 			r->lost_event = true;
 			trace_vnpu_records_lost(r->ctrl->dev_id, r->ctrl->session_id, r->lost);
 		}
+		r->losing |= BIT(ch);
 		return NULL;
 	}
-	r->lost_pending = 0;
+	r->losing &= ~BIT(ch);
 	rec = c->data + vnpu_ring_offset(c->prod, c->size);
 	c->prod += bytes;
 	r->prod += bytes;
@@ -425,14 +332,13 @@ static bool vnpu_chans_ready(struct vnpu_ring *r, u32 mask, bool fresh)
 }
 
 /*
- * Make the records written so far visible, and wake a waiting reader. With
- * channels, only those written to (or lost records in) since the last call.
+ * Make the records written so far visible, and wake a waiting reader: only
+ * the channels written to (or with records lost) since the last call.
  */
 void vnpu_ring_publish(struct vnpu_ring *r, wait_queue_head_t *wq)
 {
 	struct vnpu_ring_ctrl *ctrl = r->ctrl;
 	u32 dirty = r->dirty, ch;
-	bool ready;
 
 	WRITE_ONCE(ctrl->produced, r->produced);
 	WRITE_ONCE(ctrl->lost, r->lost);
@@ -449,30 +355,14 @@ void vnpu_ring_publish(struct vnpu_ring *r, wait_queue_head_t *wq)
 		c->published = c->prod;
 	}
 	r->dirty = 0;
-	if (r->n_chan) {
-		ready = vnpu_chans_ready(r, dirty, false);
-	} else {
-		/* pairs with the consumer's load-acquire of producer_pos */
-		smp_store_release(&ctrl->producer_pos, r->prod);
-		r->published = r->prod;
-		ready = vnpu_ring_used(r->cons_seen, r->prod) >= r->wakeup_bytes;
-	}
-	if (ready && wq_has_sleeper(wq))
+	if (vnpu_chans_ready(r, dirty, false) && wq_has_sleeper(wq))
 		wake_up_interruptible(wq);
 }
 
-/* The session stops: report the last loss, mark the end, wake readers. */
+/* The session stops: publish the last records, mark the end, wake readers. */
 void vnpu_ring_stop(struct vnpu_ring *r, wait_queue_head_t *wq)
 {
-	struct vnpu_rec_lost *rec;
-
-	/* a channel's losses are in its counters, not in a record */
-	if (r->lost_pending && !r->n_chan) {
-		/* vnpu_ring_reserve() always left room for this */
-		rec = vnpu_ring_put(r, VNPU_REC_LOST, VNPU_RING_LOST_SIZE);
-		rec->lost = r->lost_pending;
-		r->lost_pending = 0;
-	}
+	/* a channel's losses are in its counters, published with it */
 	vnpu_ring_publish(r, wq);
 	/* a reader that sees stopped also sees every record before it */
 	smp_store_release(&r->ctrl->stopped, 1);
@@ -484,11 +374,6 @@ bool vnpu_ring_poll_in(struct vnpu_ring *r, bool stopped)
 {
 	u32 ch;
 
-	if (!r->n_chan) {
-		u64 readable = vnpu_ring_readable(r);
-
-		return readable >= r->wakeup_bytes || (stopped && readable);
-	}
 	if (vnpu_chans_ready(r, ~0u, true))
 		return true;
 	for (ch = 0; stopped && ch < r->n_chan; ch++) {
@@ -499,40 +384,6 @@ bool vnpu_ring_poll_in(struct vnpu_ring *r, bool stopped)
 			return true;
 	}
 	return false;
-}
-
-/* Bytes a reader can read now (for poll). */
-u64 vnpu_ring_readable(struct vnpu_ring *r)
-{
-	u64 cons, prod;
-
-	/* the same pairings as the consumer's own loads and stores */
-	cons = smp_load_acquire(&r->cons->consumer_pos);
-	/* pairs with the store-release in vnpu_ring_publish() */
-	prod = smp_load_acquire(&r->ctrl->producer_pos);
-
-	if (!vnpu_ring_cons_valid(READ_ONCE(r->cons_seen), cons, prod))
-		cons = READ_ONCE(r->cons_seen);
-	return vnpu_ring_used(cons, prod);
-}
-
-/**
- * vnpu_ring_max_wakeup() - the largest watermark a ring can reach
- * @data_size: its data bytes, at least one page.
- *
- * The producer keeps room for a LOST record and stops at the first record
- * that does not fit, so a reader that never reads is sure to see this many
- * bytes unread, and maybe no more.
- *
- * Return: the watermark cap, in bytes.
- */
-u32 vnpu_ring_max_wakeup(u64 data_size)
-{
-	BUILD_BUG_ON(VNPU_RING_MAX_REC_SIZE + VNPU_RING_LOST_SIZE >= PAGE_SIZE);
-	BUILD_BUG_ON(sizeof(struct vnpu_rec_pmu) > VNPU_RING_MAX_REC_SIZE ||
-		     sizeof(struct vnpu_rec_comm) > VNPU_RING_MAX_REC_SIZE ||
-		     sizeof(struct vnpu_rec_aicpu) > VNPU_RING_MAX_REC_SIZE);
-	return data_size - VNPU_RING_LOST_SIZE - VNPU_RING_MAX_REC_SIZE + 8;
 }
 
 /**

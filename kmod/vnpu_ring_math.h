@@ -16,14 +16,6 @@
 #include <linux/types.h>
 #endif
 
-/* Records are padded to this. */
-#define VNPU_RING_ALIGN 8
-
-static inline __u32 vnpu_ring_rec_size(__u32 bytes)
-{
-	return (bytes + VNPU_RING_ALIGN - 1) & ~(__u32)(VNPU_RING_ALIGN - 1);
-}
-
 /* Bytes written and not yet consumed. */
 static inline __u64 vnpu_ring_used(__u64 cons, __u64 prod)
 {
@@ -45,16 +37,12 @@ static inline bool vnpu_ring_cons_valid(__u64 seen, __u64 cons, __u64 prod)
 	return cons - seen <= prod - seen;
 }
 
-/*
- * Can @need more bytes be written while @reserve bytes stay free (the
- * room kept for the final LOST record)?
- */
-static inline bool vnpu_ring_fits(__u64 size, __u64 cons, __u64 prod, __u64 need,
-				  __u64 reserve)
+/* Can @need more bytes be written into a ring of @size bytes? */
+static inline bool vnpu_ring_fits(__u64 size, __u64 cons, __u64 prod, __u64 need)
 {
 	__u64 used = vnpu_ring_used(cons, prod);
 
-	return used <= size && size - used >= need + reserve;
+	return used <= size && size - used >= need;
 }
 
 #endif /* _VNPU_RING_MATH_H */

@@ -342,7 +342,7 @@ static void vnpu_queue_batch(struct vnpu_file *vfile, struct vnpu_ktask **tasks,
 	vnpu_exec_kick(vdev);
 }
 
-long vnpu_ioctl_submit(struct vnpu_file *vfile, void __user *arg, u32 *count)
+long vnpu_ioctl_submit(struct vnpu_file *vfile, void __user *arg)
 {
 	struct vnpu_device *vdev = vfile->vdev;
 	struct vnpu_ktask **tasks;
@@ -361,7 +361,6 @@ long vnpu_ioctl_submit(struct vnpu_file *vfile, void __user *arg, u32 *count)
 	/* not E2BIG, which says "a non-zero tail" */
 	if (sub.count > VNPU_MAX_SUBMIT)
 		return -EMSGSIZE;
-	*count = sub.count;
 	if (sub.task_size < VNPU_TASK_SIZE_VER0 || sub.task_size > PAGE_SIZE)
 		return -EINVAL;
 	uids = u64_to_user_ptr(sub.task_ids);

@@ -104,7 +104,6 @@ static const struct {
  * @cons: the consumer page, read-write.
  * @ctrl: the control page.
  * @dir: device_N/data.
- * @path: the slice opened last.
  * @bytes: bytes collected.
  * @error: the first write error (negative errno), then nothing is written.
  * @error_path: the file it happened on.
@@ -122,10 +121,9 @@ struct dev_collect {
 	int fd;
 	void *map;
 	size_t map_size;
-	struct vnpu_ring_cons *cons;
+	void *cons;
 	const struct vnpu_ring_ctrl *ctrl;
 	char dir[PATH_MAX];
-	char path[PATH_MAX];
 	uint64_t bytes;
 	int error;
 	char error_path[PATH_MAX];
@@ -331,26 +329,39 @@ static int host_start(struct npuprof_collector *c, const struct npc_session *ses
 /* ---- draining ---- */
 
 /*
- * The first write error of a device: cut the file of @fd back to its
- * @whole bytes of whole records (a write that failed half way leaves part
- * of a record), and write nothing more; drain_chan() then drops and counts
- * what it drains.
+ * The first write error of a device, on @ch's slice: cut the slice back to
+ * its whole records (a write that failed half way leaves part of one), and
+ * write nothing more; drain_chan() then drops and counts what it drains.
  */
-static void write_failed_at(struct dev_collect *d, int fd, uint64_t whole, int error,
-			    const char *path)
-{
-	d->error = error;
-	snprintf(d->error_path, sizeof(d->error_path), "%s", path);
-	/* if this fails too, the export ignores a cut record at the end */
-	if (fd >= 0 && !ftruncate(fd, (off_t)whole))
-		lseek(fd, (off_t)whole, SEEK_SET);
-}
-
-/* The first write error of a channel session: cut @ch's slice to whole records. */
 static void chan_write_failed(struct dev_collect *d, struct chan_collect *ch, int error,
 			      const char *path)
 {
-	write_failed_at(d, ch->out, ch->file_bytes, error, path);
+	d->error = error;
+	snprintf(d->error_path, sizeof(d->error_path), "%s", path);
+	/*
+	 * If this fails too, the slice ends in part of a record: msprof, which
+	 * trims a slice's total % size bytes from the front, would read it
+	 * shifted; our reader warns of it (ascend_raw.c).
+	 */
+	if (ch->out >= 0 && !ftruncate(ch->out, (off_t)ch->file_bytes))
+		lseek(ch->out, (off_t)ch->file_bytes, SEEK_SET);
+}
+
+/* The path of slice @no of channel @ch into @buf (PATH_MAX); -1 if too long. */
+static int slice_path(const struct dev_collect *d, const struct chan_collect *ch, unsigned int no,
+		      char *buf)
+{
+	return pathf(buf, "%s/%s.data.%u.slice_%u", d->dir, ch->name, d->dev_id, no);
+}
+
+/* The first write error of a channel session, on @ch's current slice. */
+static void slice_write_failed(struct dev_collect *d, struct chan_collect *ch, int error)
+{
+	char path[PATH_MAX];
+
+	if (slice_path(d, ch, ch->slice, path))
+		snprintf(path, sizeof(path), "%s", d->dir);
+	chan_write_failed(d, ch, error, path);
 }
 
 /* Open slice @no of channel @ch; on failure the error is the device's. */
@@ -359,7 +370,7 @@ static int open_slice(struct dev_collect *d, struct chan_collect *ch, unsigned i
 	char path[PATH_MAX];
 	int fd;
 
-	if (pathf(path, "%s/%s.data.%u.slice_%u", d->dir, ch->name, d->dev_id, no)) {
+	if (slice_path(d, ch, no, path)) {
 		chan_write_failed(d, ch, -ENAMETOOLONG, d->dir);
 		return d->error;
 	}
@@ -370,14 +381,15 @@ static int open_slice(struct dev_collect *d, struct chan_collect *ch, unsigned i
 	}
 	if (ch->out >= 0 && close(ch->out)) {
 		/* what the old slice held may not have reached the disk */
+		int error = -errno;
+
 		ch->out = fd;
-		chan_write_failed(d, ch, -errno, d->path);
+		slice_write_failed(d, ch, error);
 		return d->error;
 	}
 	ch->out = fd;
 	ch->slice = no;
 	ch->file_bytes = 0;
-	memcpy(d->path, path, sizeof(path));
 	return 0;
 }
 
@@ -426,7 +438,7 @@ static void drain_chan(struct dev_collect *d, struct chan_collect *ch)
 		ch->pos += n;
 		d->bytes += n;
 		if (ret)
-			chan_write_failed(d, ch, ret, d->path);
+			slice_write_failed(d, ch, ret);
 		/* pairs with the kernel's load-acquire of consumer_pos */
 		__atomic_store_n(ch->cons, ch->pos, __ATOMIC_RELEASE);
 	}
@@ -533,7 +545,7 @@ static int map_ring(struct dev_collect *d, const struct vnpu_prof_start *ps)
 		return -errno;
 	}
 	d->ctrl = d->map;
-	if (d->ctrl->magic != VNPU_RING_MAGIC || d->ctrl->compat_version != 1)
+	if (d->ctrl->magic != VNPU_RING_MAGIC || d->ctrl->compat_version != 2)
 		return -EPROTO;
 	return map_chans(d, (size_t)page);
 }
@@ -721,8 +733,8 @@ static int chans_end(struct dev_collect *d, int *ret, struct npuprof_error *err)
 
 		if (!d->error && file_removed(ch->out)) {
 			d->error = -ENOENT;
-			snprintf(d->error_path, sizeof(d->error_path), "%s/%s.data.%u.slice_%u",
-				 d->dir, ch->name, d->dev_id, ch->slice);
+			if (slice_path(d, ch, ch->slice, d->error_path))
+				snprintf(d->error_path, sizeof(d->error_path), "%s", d->dir);
 		}
 		d->dropped += ch->dropped;
 		loss[i] = (struct npc_loss){

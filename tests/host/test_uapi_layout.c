@@ -14,6 +14,7 @@
 #include "kselftest_harness.h"
 #include "vnpu.h"
 #include "vnpu_ascend.h"
+#include "vnpu_prof.h"
 
 struct member {
 	const char *name;
@@ -288,6 +289,128 @@ TEST(vnpu_aicpu_node)
 	CHECK_LAYOUT(vnpu_aicpu_node, 256, m);
 	EXPECT_EQ(0x5A5A, VNPU_AICPU_MAGIC);
 	EXPECT_EQ(6000, VNPU_AICPU_LEVEL);
+}
+
+TEST(vnpu_prof_start)
+{
+	static const struct member m[] = {
+		MEMBER(vnpu_prof_start, size, 0, 4),
+		MEMBER(vnpu_prof_start, flags, 4, 4),
+		MEMBER(vnpu_prof_start, level, 8, 4),
+		MEMBER(vnpu_prof_start, metric_group, 12, 4),
+		MEMBER(vnpu_prof_start, ring_pages, 16, 4),
+		MEMBER(vnpu_prof_start, wakeup_bytes, 20, 4),
+		MEMBER(vnpu_prof_start, session_id, 24, 4),
+		MEMBER(vnpu_prof_start, n_events, 28, 4),
+		MEMBER(vnpu_prof_start, aic_events, 32, 32),
+		MEMBER(vnpu_prof_start, aiv_events, 64, 32),
+		MEMBER(vnpu_prof_start, mmap_size, 96, 8),
+		MEMBER(vnpu_prof_start, reserved, 104, 16),
+	};
+
+	CHECK_LAYOUT(vnpu_prof_start, 120, m);
+	EXPECT_EQ(120, VNPU_PROF_START_SIZE_VER0);
+	EXPECT_EQ(1, VNPU_PROF_F_METRIC_GROUP);
+	EXPECT_EQ(2, VNPU_PROF_F_CHANNELS);
+}
+
+TEST(vnpu_prof_stop)
+{
+	static const struct member m[] = {
+		MEMBER(vnpu_prof_stop, size, 0, 4),
+		MEMBER(vnpu_prof_stop, flags, 4, 4),
+		MEMBER(vnpu_prof_stop, reserved, 8, 8),
+	};
+
+	CHECK_LAYOUT(vnpu_prof_stop, 16, m);
+	EXPECT_EQ(16, VNPU_PROF_STOP_SIZE_VER0);
+}
+
+TEST(vnpu_prof_stats)
+{
+	static const struct member m[] = {
+		MEMBER(vnpu_prof_stats, size, 0, 4),
+		MEMBER(vnpu_prof_stats, flags, 4, 4),
+		MEMBER(vnpu_prof_stats, session_id, 8, 4),
+		MEMBER(vnpu_prof_stats, active, 12, 4),
+		MEMBER(vnpu_prof_stats, produced, 16, 8),
+		MEMBER(vnpu_prof_stats, lost, 24, 8),
+		MEMBER(vnpu_prof_stats, written, 32, 8),
+		MEMBER(vnpu_prof_stats, bytes, 40, 8),
+		MEMBER(vnpu_prof_stats, consumed_pos, 48, 8),
+		MEMBER(vnpu_prof_stats, reserved, 56, 16),
+	};
+
+	CHECK_LAYOUT(vnpu_prof_stats, 72, m);
+	EXPECT_EQ(72, VNPU_PROF_STATS_SIZE_VER0);
+}
+
+/* the control page: the fields of the single ring of module 0.4 are reserved */
+TEST(vnpu_ring_ctrl)
+{
+	static const struct member m[] = {
+		MEMBER(vnpu_ring_ctrl, magic, 0, 8),
+		MEMBER(vnpu_ring_ctrl, version, 8, 4),
+		MEMBER(vnpu_ring_ctrl, compat_version, 12, 4),
+		MEMBER(vnpu_ring_ctrl, hdr_size, 16, 4),
+		MEMBER(vnpu_ring_ctrl, page_size, 20, 4),
+		MEMBER(vnpu_ring_ctrl, reserved3, 24, 16),
+		MEMBER(vnpu_ring_ctrl, cons_offset, 40, 8),
+		MEMBER(vnpu_ring_ctrl, reserved4, 48, 8),
+		MEMBER(vnpu_ring_ctrl, session_id, 56, 4),
+		MEMBER(vnpu_ring_ctrl, dev_id, 60, 4),
+		MEMBER(vnpu_ring_ctrl, product, 64, 4),
+		MEMBER(vnpu_ring_ctrl, level, 68, 4),
+		MEMBER(vnpu_ring_ctrl, metric_group, 72, 4),
+		MEMBER(vnpu_ring_ctrl, n_events, 76, 4),
+		MEMBER(vnpu_ring_ctrl, caps, 80, 4),
+		MEMBER(vnpu_ring_ctrl, aic_num, 84, 4),
+		MEMBER(vnpu_ring_ctrl, aiv_num, 88, 4),
+		MEMBER(vnpu_ring_ctrl, aic_freq_khz, 92, 4),
+		MEMBER(vnpu_ring_ctrl, sys_cnt_freq_khz, 96, 4),
+		MEMBER(vnpu_ring_ctrl, reserved1, 100, 4),
+		MEMBER(vnpu_ring_ctrl, aic_events, 104, 32),
+		MEMBER(vnpu_ring_ctrl, aiv_events, 136, 32),
+		MEMBER(vnpu_ring_ctrl, mono_base_ns, 168, 8),
+		MEMBER(vnpu_ring_ctrl, start_ticks, 176, 8),
+		MEMBER(vnpu_ring_ctrl, start_mono_ns, 184, 8),
+		MEMBER(vnpu_ring_ctrl, stopped, 192, 4),
+		MEMBER(vnpu_ring_ctrl, reserved0, 196, 4),
+		MEMBER(vnpu_ring_ctrl, produced, 200, 8),
+		MEMBER(vnpu_ring_ctrl, lost, 208, 8),
+		MEMBER(vnpu_ring_ctrl, written, 216, 8),
+		MEMBER(vnpu_ring_ctrl, n_channels, 224, 4),
+		MEMBER(vnpu_ring_ctrl, chan_offset, 228, 4),
+		MEMBER(vnpu_ring_ctrl, reserved, 232, 216),
+	};
+
+	CHECK_LAYOUT(vnpu_ring_ctrl, 448, m);
+	EXPECT_EQ(0x564e5055524e4731ULL, VNPU_RING_MAGIC);
+	EXPECT_EQ(3, VNPU_RING_VERSION);
+	EXPECT_EQ(1024, VNPU_RING_CHAN_OFFSET);
+	for (int ch = 0; ch < VNPU_CH_COUNT; ch++)
+		EXPECT_EQ(64 * (ch + 1), VNPU_RING_CHAN_CONS_OFFSET(ch));
+}
+
+TEST(vnpu_ring_chan)
+{
+	static const struct member m[] = {
+		MEMBER(vnpu_ring_chan, type, 0, 4),
+		MEMBER(vnpu_ring_chan, rec_size, 4, 4),
+		MEMBER(vnpu_ring_chan, data_offset, 8, 8),
+		MEMBER(vnpu_ring_chan, data_size, 16, 8),
+		MEMBER(vnpu_ring_chan, produced, 24, 8),
+		MEMBER(vnpu_ring_chan, lost, 32, 8),
+		MEMBER(vnpu_ring_chan, producer_pos, 40, 8),
+		MEMBER(vnpu_ring_chan, reserved, 48, 16),
+	};
+
+	CHECK_LAYOUT(vnpu_ring_chan, 64, m);
+	EXPECT_EQ(0, VNPU_CH_ACSQ);
+	EXPECT_EQ(1, VNPU_CH_PMU);
+	EXPECT_EQ(2, VNPU_CH_TS_TRACK);
+	EXPECT_EQ(3, VNPU_CH_AICPU);
+	EXPECT_EQ(4, VNPU_CH_COUNT);
 }
 
 TEST(vnpu_task)

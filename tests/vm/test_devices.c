@@ -241,7 +241,9 @@ TEST_F(dev, reused_structs_are_accepted)
 	struct vnpu_info info = { .size = sizeof(info) };
 	struct vnpu_stream_create sc = { .size = sizeof(sc) };
 	struct vnpu_sync sy = { .size = sizeof(sy), .flags = VNPU_SYNC_F_ALL_STREAMS };
-	struct vnpu_prof_start ps = { .size = sizeof(ps), .level = VNPU_PROF_L1 };
+	struct vnpu_prof_start ps = { .size = sizeof(ps),
+				      .flags = VNPU_PROF_F_CHANNELS,
+				      .level = VNPU_PROF_L1 };
 	struct vnpu_prof_stop st = { .size = sizeof(st) };
 	struct vnpu_prof_stats ss = { .size = sizeof(ss) };
 	struct vnpu_task t;

@@ -131,7 +131,7 @@ struct ffile {
 	int acc; /* O_RDONLY, O_WRONLY or O_RDWR */
 	unsigned int desc; /* the open file description: dup()s share it */
 	__u64 streams; /* the stream ids we believe it has */
-	__u32 ring_pages; /* it started a session with that many: it can map */
+	__u32 ring_pages; /* its session's data pages (all channels): it can map them */
 	int active; /* we believe its session runs */
 	__u32 comms; /* bit N - 1: communicator handle N it may hold */
 };
@@ -992,13 +992,14 @@ static int build_pstart(struct fz *z, struct call *c, int mutate)
 	unsigned int r = rnd(z, 100);
 
 	ps->level = rnd(z, VNPU_PROF_LEVEL_COUNT);
+	ps->flags = VNPU_PROF_F_CHANNELS;
 	if (ps->level != VNPU_PROF_L0 && chance(z, 50)) {
 		__u32 g;
 
 		do
 			g = rnd(z, VNPU_METRIC_COUNT);
 		while (!(di->metric_groups >> g & 1));
-		ps->flags = VNPU_PROF_F_METRIC_GROUP;
+		ps->flags |= VNPU_PROF_F_METRIC_GROUP;
 		ps->metric_group = g;
 	}
 	if (r < 2)
@@ -1024,11 +1025,8 @@ static void done_pstart(struct fz *z, struct call *c)
 	memcpy(&in, c->img, sizeof(in));
 	memcpy(&out, c->arg, sizeof(out));
 	pages = out.ring_pages;
-	/* with channels: ACSQ and PMU of @pages each, TS_TRACK /256, AICPU /8 */
-	data_pages = in.flags & VNPU_PROF_F_CHANNELS
-			     ? 2ull * pages + (pages / 256 ? pages / 256 : 1) +
-				       (pages / 8 ? pages / 8 : 1)
-			     : pages;
+	/* ACSQ and PMU of @pages each, TS_TRACK /256, AICPU /8 */
+	data_pages = 2ull * pages + (pages / 256 ? pages / 256 : 1) + (pages / 8 ? pages / 8 : 1);
 	if ((in.ring_pages && pages != in.ring_pages) ||
 	    (!in.ring_pages && pages != VNPU_RING_DEFAULT_PAGES) ||
 	    out.mmap_size != (2 + 2 * data_pages) * z->page || out.reserved[0] || out.reserved[1] ||
@@ -1038,7 +1036,7 @@ static void done_pstart(struct fz *z, struct call *c)
 		problem(z, OP_PROF_START, 0, "PROF_START outputs: pages %u mmap_size %llu: %s",
 			pages, (unsigned long long)out.mmap_size, z->sh->cur);
 	if (pages && pages <= VNPU_RING_MAX_PAGES)
-		desc_session(z, c->f->desc, pages, 1);
+		desc_session(z, c->f->desc, (__u32)data_pages, 1);
 }
 
 static void done_pstop(struct fz *z, struct call *c)
@@ -1604,9 +1602,10 @@ static void touch(struct fz *z, struct fmap *m)
 	(void)p[off + rnd(z, z->page)];
 	if (m->pgoff == 0 && ((const struct vnpu_ring_ctrl *)m->addr)->magic != VNPU_RING_MAGIC)
 		problem(z, OP_MMAP, 0, "the control page has no magic: #%lu", z->sh->iter);
-	/* the consumer page: a position behind, ahead, random, or plausible */
+	/* a channel's consumer position: behind, ahead, random, or plausible */
 	if (m->pgoff == 1 && (m->prot & PROT_WRITE)) {
-		__u64 *cons = (__u64 *)m->addr;
+		__u64 *cons =
+			(__u64 *)(m->addr + VNPU_RING_CHAN_CONS_OFFSET(rnd(z, VNPU_CH_COUNT)));
 
 		__atomic_store_n(cons, chance(z, 50) ? rnd_value(z) : *cons + 8 * rnd(z, 64),
 				 __ATOMIC_RELEASE);

@@ -307,7 +307,7 @@ TEST_F_TIMEOUT(slow, sigkill_mid_session, 3600)
 	sunreclaim1 = meminfo_kb("SUnreclaim");
 	mem1 = free_or_slab_kb();
 	/*
-	 * Each child held a ring of 258 pages (1032 kB), some hundred tasks
+	 * Each child held a ring of 547 pages (2188 kB), some hundred tasks
 	 * and a session. A page the module kept is neither free nor slab:
 	 * with put_page() left out of vnpu_ring_free(), 20 kills lost 100 MiB
 	 * (each ring, and the L0 session's after it). Allow 4 MiB plus 16 kB

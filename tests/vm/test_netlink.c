@@ -326,7 +326,8 @@ TEST_F(nl, profiling_state)
 	EXPECT_EQ(ps.session_id, d.prof_session);
 	EXPECT_EQ(VNPU_PROF_L1, d.prof_level);
 	EXPECT_EQ(group, d.prof_group);
-	EXPECT_EQ(4 * 4096, d.ring_size);
+	/* the channels' data: ACSQ and PMU of 4 pages, TS_TRACK and AICPU of 1 */
+	EXPECT_EQ(10 * 4096, d.ring_size);
 	EXPECT_EQ(0, d.records_produced);
 	EXPECT_EQ(0, d.ring_used);
 
@@ -335,7 +336,8 @@ TEST_F(nl, profiling_state)
 	ASSERT_EQ(0, vnpu_prof_stats(fd, &st));
 	ASSERT_EQ(0, npuprof_nl_get(self->nl, dev, &d, &self->err));
 	EXPECT_EQ(st.produced, d.records_produced);
-	EXPECT_EQ(12, d.records_produced); /* L1: start, op info, PMU, end */
+	/* L1: a start and an end log and a PMU record, and the stream's flips */
+	EXPECT_EQ(9 + vnpu_chan_produced(fd, &ps, VNPU_CH_TS_TRACK), d.records_produced);
 	EXPECT_EQ(0, d.records_lost);
 	EXPECT_EQ(st.bytes, d.ring_used);
 	EXPECT_GT(d.ring_used, 0);
@@ -376,7 +378,8 @@ TEST_F(nl, session_events)
 				NULL, &self->err))
 	TH_LOG("%s", self->err.msg);
 	EXPECT_EQ(VNPU_PROF_L0, ev.level);
-	EXPECT_EQ(10, ev.produced); /* L0: start and end */
+	/* L0: a start and an end log, and the stream's flips */
+	EXPECT_EQ(10 + vnpu_chan_produced(fd, &ps, VNPU_CH_TS_TRACK), ev.produced);
 	EXPECT_EQ(st.produced, ev.produced);
 	EXPECT_EQ(0, ev.lost);
 
@@ -392,8 +395,9 @@ TEST_F(nl, session_events)
 
 /*
  * A 1-page ring at L1 with no reader overflows: one RECORDS_LOST event
- * (the run of losses never ends, so there is exactly one transition), and
- * the stop event carries the final counts.
+ * (the run of losses never ends, so there is exactly one transition: the
+ * task logs and PMU records never fit again, and a flip that does fit is
+ * not theirs), and the stop event carries the final counts.
  */
 TEST_F(nl, loss_event)
 {
@@ -425,7 +429,8 @@ TEST_F(nl, loss_event)
 				NPUPROF_NL_EV_RECORDS_LOST, &more, &self->err))
 	TH_LOG("%s", self->err.msg);
 	EXPECT_EQ(0, more);
-	EXPECT_EQ(4 * 250, ev.produced);
+	/* L1: two logs and a PMU record a task, and the streams' flips */
+	EXPECT_EQ(3 * 250 + vnpu_chan_produced(fd, &ps, VNPU_CH_TS_TRACK), ev.produced);
 	EXPECT_EQ(st.produced, ev.produced);
 	EXPECT_EQ(st.lost, ev.lost);
 	close(fd);

@@ -588,9 +588,10 @@ TEST_F_TIMEOUT(out, full_disk_at_start, 120)
 }
 
 /*
- * The disk fills while the collector writes: stop fails naming the record
- * file, the workload ran to its end, the file holds whole records then the
- * collector's LOST record, produced == written + lost, and it exports.
+ * The disk fills while the collector writes: stop fails naming a raw
+ * file, the workload ran to its end, the files hold whole records, the
+ * loss report counts what was not written (produced == written + lost +
+ * not written), and it exports.
  */
 TEST_F_TIMEOUT(out, disk_fills_mid_run, 300)
 {

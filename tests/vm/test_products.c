@@ -23,6 +23,7 @@
 
 #include "kselftest_harness.h"
 #include "vm/vnpu_test.h"
+#include "vnpu_ascend.h"
 #include "vnpu_prof.h"
 
 #define PAGE 4096
@@ -415,7 +416,8 @@ TEST_F(mod, metric_groups_on_every_product)
 				}
 				ASSERT_EQ(0, ret) TH_LOG("%s L%u group %u", f->key, level, g);
 				EXPECT_EQ(g, ps.metric_group);
-				EXPECT_EQ((2 + 2 * 1) * PAGE, ps.mmap_size);
+				/* ACSQ, PMU, TS_TRACK and AICPU of one page each */
+				EXPECT_EQ((2 + 2 * 4) * PAGE, ps.mmap_size);
 				check_events(_metadata, f, g, ps.n_events, ps.aic_events,
 					     ps.aiv_events);
 				check_ctrl(_metadata, fd, d, f, &ps);
@@ -451,9 +453,10 @@ TEST_F(mod, metric_groups_on_every_product)
 }
 
 /*
- * One AI Core task per product at L1: its PMU record counts the programmed
- * events, on the AIC side only (a task on AI Cores; no AIV side at all
- * where the product does not split).
+ * One AI Core task per product at L1: two task logs, and one PMU record
+ * that counts the programmed events of an AI Core task (no counter past
+ * n_events), in the product's format: a context PMU record of an AIC task
+ * with STARS, an AI Core PMU record without.
  */
 TEST_F(mod, pmu_record_on_every_product)
 {
@@ -463,50 +466,50 @@ TEST_F(mod, pmu_record_on_every_product)
 	ASSERT_EQ(0, load_and_open(self, ALL_PRODUCTS));
 	for (unsigned int d = 0; d < self->n; d++) {
 		const struct fact *f = &facts[d];
+		const struct vnpu_ring_chan *logs, *pmu;
 		const struct vnpu_ring_ctrl *c;
-		const unsigned char *data;
-		__u64 pos = 0, prod, nonzero = 0;
-		int fd = self->fd[d], s, types = 0;
+		const unsigned char *rec;
+		__u64 nonzero = 0, cycles;
+		const __u64 *ctr;
+		int fd = self->fd[d], s;
 
 		ASSERT_EQ(0, vnpu_prof_start(fd, VNPU_PROF_L1, -1, 1, 0, &ps));
 		c = mmap(NULL, ps.mmap_size, PROT_READ, MAP_SHARED, fd, 0);
 		ASSERT_NE(MAP_FAILED, c);
-		data = (const unsigned char *)c + c->data_offset;
+		logs = (const void *)((const char *)c + c->chan_offset +
+				      VNPU_CH_ACSQ * sizeof(*logs));
+		pmu = (const void *)((const char *)c + c->chan_offset + VNPU_CH_PMU * sizeof(*pmu));
 		s = vnpu_stream_new(fd);
 		ASSERT_GE(s, 0);
 		vnpu_task_init(&t, "MatMul_1", "MatMul", VNPU_TASK_AI_CORE, s, 1 << 24, 1 << 20);
 		ASSERT_EQ(0, vnpu_submit_tasks(fd, &t, 1, NULL));
 		ASSERT_EQ(0, vnpu_sync_stream(fd, s, 0, 10000, NULL));
 		ASSERT_EQ(0, vnpu_prof_stop(fd));
-		prod = __atomic_load_n(&c->producer_pos, __ATOMIC_ACQUIRE);
-		while (pos != prod) {
-			const struct vnpu_rec_hdr *h =
-				(const void *)(data + (pos & (c->data_size - 1)));
-
-			ASSERT_GE(h->size, sizeof(*h));
-			ASSERT_LE(h->size, prod - pos);
-			types |= 1 << h->type;
-			if (h->type == VNPU_REC_PMU) {
-				const struct vnpu_rec_pmu *p = (const void *)h;
-
-				EXPECT_EQ(sizeof(*p), h->size);
-				EXPECT_NE(0, p->aic_total_cycles) TH_LOG("%s", f->key);
-				EXPECT_EQ(1, p->aic_blocks);
-				EXPECT_EQ(0, p->aiv_blocks) TH_LOG("%s", f->key);
-				EXPECT_EQ(0, p->aiv_total_cycles) TH_LOG("%s", f->key);
-				for (int i = 0; i < VNPU_PMU_EVENTS; i++) {
-					nonzero += p->aic_events[i] != 0;
-					EXPECT_EQ(0, p->aiv_events[i]) TH_LOG("%s", f->key);
-					if (i >= (int)ps.n_events)
-						EXPECT_EQ(0, p->aic_events[i]) TH_LOG("%s", f->key);
-				}
-			}
-			pos += h->size;
-		}
-		EXPECT_EQ((1 << VNPU_REC_TASK_START) | (1 << VNPU_REC_OP_INFO) |
-				  (1 << VNPU_REC_PMU) | (1 << VNPU_REC_TASK_END),
-			  types)
+		EXPECT_EQ(2 * 64, __atomic_load_n(&logs->producer_pos, __ATOMIC_ACQUIRE))
 		TH_LOG("%s", f->key);
+		ASSERT_EQ(128, __atomic_load_n(&pmu->producer_pos, __ATOMIC_ACQUIRE))
+		TH_LOG("%s", f->key);
+		rec = (const unsigned char *)c + pmu->data_offset;
+		if (f->caps & STARS) {
+			const struct vnpu_ffts_pmu *p = (const void *)rec;
+
+			EXPECT_EQ(VNPU_FUNC_CONTEXT_PMU, VNPU_ACSQ_FUNC(p->word0))
+			TH_LOG("%s", f->key);
+			EXPECT_EQ(VNPU_FFTS_TYPE_AIC, VNPU_FFTS_TYPE(p->ffts)) TH_LOG("%s", f->key);
+			cycles = p->total_cycle;
+			ctr = p->pmu;
+		} else {
+			const struct vnpu_aic_pmu *p = (const void *)rec;
+
+			cycles = p->total_cycle;
+			ctr = p->pmu;
+		}
+		EXPECT_NE(0, cycles) TH_LOG("%s", f->key);
+		for (int i = 0; i < VNPU_PMU_COUNTERS; i++) {
+			nonzero += ctr[i] != 0;
+			if (i >= (int)ps.n_events)
+				EXPECT_EQ(0, ctr[i]) TH_LOG("%s", f->key);
+		}
 		EXPECT_GT(nonzero, 0) TH_LOG("%s: no PipeUtilization counter moved", f->key);
 		munmap((void *)c, ps.mmap_size);
 	}

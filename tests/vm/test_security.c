@@ -6,8 +6,8 @@
  *    a group given the node (what tools/udev/60-vnpu.rules does) can;
  *  - nothing the kernel hands out carries bytes it did not mean to: every
  *    reserved member, every byte after a string's NUL, every byte of the
- *    ring's pages outside the fields, every byte between a record's fields
- *    and its size is zero.
+ *    ring's pages outside the fields and the records, every reserved byte
+ *    of a record is zero.
  * Unprivileged netlink writes (RESET_STATS: -EPERM) are in test_netlink.
  */
 #include <grp.h>
@@ -154,94 +154,61 @@ TEST(ioctl_outputs_have_no_stray_bytes)
 	close(fd);
 }
 
-/* The meaningful bytes of a record of type @h->type: the rest must be zero. */
-static size_t record_used(const struct vnpu_rec_hdr *h)
+#define RESERVED_ZERO(rec, m) zero_bytes(&(rec)->m, 0, sizeof((rec)->m))
+
+/* 0 if record @rec of channel @ch has no stray byte, else a reason number. */
+static int record_clean(int ch, bool stars, const void *rec)
 {
-	switch (h->type) {
-	case VNPU_REC_LOST:
-		return sizeof(struct vnpu_rec_lost);
-	case VNPU_REC_TASK_START:
-	case VNPU_REC_TASK_END:
-		return sizeof(struct vnpu_rec_task);
-	case VNPU_REC_OP_INFO: {
-		/* each tensor is followed by its ndims __u64 dims */
-		const struct vnpu_rec_op_info *o = (const void *)h;
-		const unsigned char *x = (const void *)(o + 1);
+	switch (ch) {
+	case VNPU_CH_ACSQ:
+		if (stars) {
+			const struct vnpu_acsq_log *l = rec;
 
-		for (__u32 i = 0; i < o->n_tensors; i++)
-			x += sizeof(struct vnpu_rec_tensor) +
-			     ((const struct vnpu_rec_tensor *)x)->ndims * sizeof(__u64);
-		return x - (const unsigned char *)h;
-	}
-	case VNPU_REC_PMU:
-		return sizeof(struct vnpu_rec_pmu);
-	case VNPU_REC_COMM:
-		return sizeof(struct vnpu_rec_comm);
-	case VNPU_REC_RUNTIME:
-		return sizeof(struct vnpu_rec_runtime);
-	case VNPU_REC_AICPU:
-		return sizeof(struct vnpu_rec_aicpu);
-	}
-	return 0;
-}
+			return RESERVED_ZERO(l, reserved0) && RESERVED_ZERO(l, reserved) ? 0 : 1;
+		} else {
+			const struct vnpu_hwts_log *l = rec;
 
-/* 0 if the record has no stray byte, else a reason number. */
-static int record_clean(const struct vnpu_rec_hdr *h)
-{
-	size_t used = record_used(h);
-
-	if (!used || used > h->size)
-		return 1;
-	if (!zero_bytes(h, used, h->size))
-		return 2;
-	switch (h->type) {
-	case VNPU_REC_OP_INFO: {
-		const struct vnpu_rec_op_info *o = (const void *)h;
-		const unsigned char *x = (const void *)(o + 1);
-
-		if (o->reserved || !string_clean(o->op_name, sizeof(o->op_name)) ||
-		    !string_clean(o->op_type, sizeof(o->op_type)))
-			return 3;
-		for (__u32 i = 0; i < o->n_tensors; i++) {
-			const struct vnpu_rec_tensor *t = (const void *)x;
-
-			if (t->reserved || t->output > 1)
-				return 4;
-			x += sizeof(*t) + t->ndims * sizeof(__u64);
+			return RESERVED_ZERO(l, reserved0) && RESERVED_ZERO(l, reserved1) &&
+					       RESERVED_ZERO(l, reserved)
+				       ? 0
+				       : 2;
 		}
-		break;
-	}
-	case VNPU_REC_PMU: {
-		const struct vnpu_rec_pmu *p = (const void *)h;
+	case VNPU_CH_PMU: {
+		const struct vnpu_ffts_pmu *p = rec;
 
-		if (p->reserved)
-			return 5;
-		break;
+		return RESERVED_ZERO(p, reserved0) && RESERVED_ZERO(p, reserved1) &&
+				       RESERVED_ZERO(p, reserved2) && RESERVED_ZERO(p, reserved3)
+			       ? 0
+			       : 3;
 	}
-	case VNPU_REC_COMM: {
-		const struct vnpu_rec_comm *c = (const void *)h;
+	case VNPU_CH_TS_TRACK: {
+		const struct vnpu_ts_flip *f = rec;
 
-		if (!string_clean(c->op_name, sizeof(c->op_name)))
-			return 6;
-		break;
+		return RESERVED_ZERO(f, reserved0) && RESERVED_ZERO(f, reserved1) &&
+				       RESERVED_ZERO(f, reserved2) && RESERVED_ZERO(f, reserved)
+			       ? 0
+			       : 4;
 	}
-	case VNPU_REC_AICPU: {
-		const struct vnpu_rec_aicpu *a = (const void *)h;
+	case VNPU_CH_AICPU: {
+		const struct vnpu_aicpu_node *n = rec;
 
-		if (a->reserved || !string_clean(a->op_name, sizeof(a->op_name)))
-			return 7;
-		break;
+		return RESERVED_ZERO(n, reserved0) && RESERVED_ZERO(n, reserved1) &&
+				       RESERVED_ZERO(n, reserved) && !n->kernel_type &&
+				       !n->ffts_thread_id && !n->version
+			       ? 0
+			       : 5;
 	}
 	}
-	return 0;
+	return 6;
 }
 
 TEST(ring_pages_have_no_stray_bytes)
 {
 	struct ring r = { 0 };
 	struct vnpu_task t[3];
-	__u64 dims[2] = { 16, 16 }, prod, cons;
+	__u64 dims[2] = { 16, 16 };
 	unsigned long records = 0;
+	bool stars;
 	int s;
 
 	r.fd = vnpu_open_dev(0, O_RDWR);
@@ -250,16 +217,23 @@ TEST(ring_pages_have_no_stray_bytes)
 	ASSERT_GE(s, 0);
 	ASSERT_EQ(0, vnpu_prof_start(r.fd, VNPU_PROF_L2, -1, 16, 0, &r.ps));
 	ASSERT_EQ(0, ring_map(&r));
+	stars = r.ctrl->caps & VNPU_CAP_STARS;
 
-	/* a fresh ring: the header's fields, then nothing */
+	/* a fresh ring: the header's fields, the channel descriptors, then nothing */
 	EXPECT_EQ(0, r.ctrl->reserved1);
 	EXPECT_EQ(0, r.ctrl->reserved0);
 	EXPECT_TRUE(zero_bytes(r.ctrl->reserved, 0, sizeof(r.ctrl->reserved)));
-	EXPECT_TRUE(zero_bytes(r.ctrl->reserved2, 0, sizeof(r.ctrl->reserved2)));
-	EXPECT_TRUE(zero_bytes(r.ctrl, sizeof(*r.ctrl), r.ctrl->page_size));
-	EXPECT_TRUE(zero_bytes(r.cons, sizeof(*r.cons), r.ctrl->page_size));
-	prod = __atomic_load_n(&r.ctrl->producer_pos, __ATOMIC_ACQUIRE);
-	EXPECT_TRUE(zero_bytes(r.data, prod, r.ctrl->data_size));
+	EXPECT_TRUE(zero_bytes(r.ctrl->reserved3, 0, sizeof(r.ctrl->reserved3)));
+	EXPECT_EQ(0, r.ctrl->reserved4);
+	EXPECT_TRUE(zero_bytes(r.ctrl, sizeof(*r.ctrl), VNPU_RING_CHAN_OFFSET));
+	for (int ch = 0; ch < VNPU_CH_COUNT; ch++) {
+		EXPECT_TRUE(RESERVED_ZERO(ring_chan(&r, ch), reserved)) TH_LOG("channel %d", ch);
+	}
+	EXPECT_TRUE(zero_bytes(
+		r.ctrl, VNPU_RING_CHAN_OFFSET + VNPU_CH_COUNT * sizeof(struct vnpu_ring_chan),
+		r.ctrl->page_size));
+	/* the consumer page: nothing but the positions, 0 so far */
+	EXPECT_TRUE(zero_bytes(r.cons, 0, r.ctrl->page_size));
 
 	vnpu_task_init(&t[0], "MatMul_1", "MatMul", VNPU_TASK_AI_CORE, s, 1 << 20, 1 << 14);
 	vnpu_task_tensor(&t[0], 0, VNPU_DT_FLOAT16, 2, dims);
@@ -271,21 +245,21 @@ TEST(ring_pages_have_no_stray_bytes)
 	ASSERT_EQ(0, vnpu_sync_stream(r.fd, s, 0, 10000, NULL));
 	ASSERT_EQ(0, vnpu_prof_stop(r.fd));
 
-	prod = __atomic_load_n(&r.ctrl->producer_pos, __ATOMIC_ACQUIRE);
-	ASSERT_LE(prod, r.ctrl->data_size) TH_LOG("the test assumes the ring did not wrap");
-	for (cons = 0; cons < prod;) {
-		const struct vnpu_rec_hdr *h = (const void *)(r.data + cons);
+	for (int ch = 0; ch < VNPU_CH_COUNT; ch++) {
+		const struct vnpu_ring_chan *d = ring_chan(&r, ch);
+		const unsigned char *data = (const unsigned char *)r.base + d->data_offset;
+		__u64 prod = ring_prod(&r, ch);
 
-		ASSERT_GE(h->size, sizeof(*h));
-		EXPECT_EQ(0, record_clean(h))
-		TH_LOG("record %llu (type %u, %u bytes) at %llu", (unsigned long long)h->seq,
-		       h->type, h->size, (unsigned long long)cons);
-		cons += h->size;
-		records++;
+		ASSERT_LE(prod, d->data_size) TH_LOG("the test assumes no channel wrapped");
+		for (__u64 pos = 0; pos < prod; pos += d->rec_size, records++) {
+			EXPECT_EQ(0, record_clean(ch, stars, data + pos))
+			TH_LOG("channel %d, record at %llu", ch, (unsigned long long)pos);
+		}
+		/* past the last record: still untouched zeros */
+		EXPECT_TRUE(zero_bytes(data, prod, d->data_size)) TH_LOG("channel %d", ch);
 	}
-	/* past the last record: still untouched zeros */
-	EXPECT_TRUE(zero_bytes(r.data, prod, r.ctrl->data_size));
-	EXPECT_GT(records, 200);
+	/* 60 tasks: 120 logs, 40 PMU records, 20 AI CPU records */
+	EXPECT_GE(records, 180);
 	ring_unmap(&r);
 	close(r.fd);
 	vnpu_figure("security", "records_checked=%lu stray_bytes=0", records);

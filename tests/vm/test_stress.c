@@ -179,19 +179,22 @@ static void *poller_thread(void *arg)
 	return NULL;
 }
 
-/* The child of a fork with the ring mapped: read it, touch the consumer. */
+/* The child of a fork with the ring mapped: read it, touch the consumer positions. */
 static void forked_reader(struct ring *r)
 {
 	volatile __u64 sum = 0;
-	__u64 prod = __atomic_load_n(&r->ctrl->producer_pos, __ATOMIC_ACQUIRE);
 
 	if (r->ctrl->magic != VNPU_RING_MAGIC)
 		_exit(1);
-	for (__u64 off = 0; off < r->ctrl->data_size; off += 4096)
-		sum += r->data[off];
-	/* a no-op store: its own copy of the mapping, the same page */
-	__atomic_store_n(&r->cons->consumer_pos, r->cons->consumer_pos, __ATOMIC_RELEASE);
-	(void)prod;
+	for (int ch = 0; ch < VNPU_CH_COUNT; ch++) {
+		const struct vnpu_ring_chan *d = ring_chan(r, ch);
+		const unsigned char *data = (const unsigned char *)r->base + d->data_offset;
+
+		for (__u64 off = 0; off < 2 * d->data_size; off += 4096)
+			sum += data[off];
+		/* a no-op store: its own copy of the mapping, the same page */
+		__atomic_store_n(ring_cons(r, ch), *ring_cons(r, ch), __ATOMIC_RELEASE);
+	}
 	(void)sum;
 	_exit(0);
 }

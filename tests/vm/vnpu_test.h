@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
@@ -562,9 +563,10 @@ static inline int vnpu_prof_start(int fd, __u32 level, int group, __u32 pages, _
 {
 	memset(ps, 0, sizeof(*ps));
 	ps->size = sizeof(*ps);
+	ps->flags = VNPU_PROF_F_CHANNELS;
 	ps->level = level;
 	if (group >= 0) {
-		ps->flags = VNPU_PROF_F_METRIC_GROUP;
+		ps->flags |= VNPU_PROF_F_METRIC_GROUP;
 		ps->metric_group = group;
 	}
 	ps->ring_pages = pages;
@@ -584,6 +586,27 @@ static inline int vnpu_prof_stats(int fd, struct vnpu_prof_stats *st)
 	memset(st, 0, sizeof(*st));
 	st->size = sizeof(*st);
 	return ioctl(fd, VNPU_IOC_PROF_STATS, st) ? -errno : 0;
+}
+
+/*
+ * Records channel @ch of @fd's session (running or stopped, its ring not
+ * given back) produced, from a mapping of its own; -errno if it cannot map.
+ */
+static inline long long vnpu_chan_produced(int fd, const struct vnpu_prof_start *ps, int ch)
+{
+	const struct vnpu_ring_ctrl *c;
+	long long n;
+	void *m;
+
+	m = mmap(NULL, ps->mmap_size, PROT_READ, MAP_SHARED, fd, 0);
+	if (m == MAP_FAILED)
+		return -errno;
+	c = m;
+	n = (long long)__atomic_load_n(
+		&((const struct vnpu_ring_chan *)((const char *)m + c->chan_offset) + ch)->produced,
+		__ATOMIC_RELAXED);
+	munmap(m, ps->mmap_size);
+	return n;
 }
 
 #endif /* VNPU_TEST_H */
