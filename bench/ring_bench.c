@@ -8,7 +8,7 @@
  * device's executor retires them and, for each task, by mode:
  *
  *   none  nothing (the cost of the tasks alone)
- *   vnpu  a channel session (VNPU_PROF_F_CHANNELS, as A2 and A3 run) writes
+ *   vnpu  a session (VNPU_PROF_F_CHANNELS) writes
  *         the task's records, the device's own formats, into its channels;
  *         the main thread drains each with the ring's barrier contract
  *         (load-acquire producer_pos, check every record's magic and

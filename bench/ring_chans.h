@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * ring_bench and ring_transport, the reader's side: a channel session
- * (VNPU_PROF_F_CHANNELS) on /dev/vnpu0 mapped, each channel drained with
+ * ring_bench and ring_transport, the reader's side: a session on
+ * /dev/vnpu0 (VNPU_PROF_F_CHANNELS) mapped, each channel drained with
  * the ring's barrier contract (docs/ring.md), and the BPF ring's samples
  * of the same records told apart. Userspace only; every failure ends the
  * benchmark (bench_die()).

@@ -22,7 +22,7 @@
  *  vnpuN/bench_tasks
  *              the transport alone, for bench/ring_transport.c: write N
  *              (1 .. 2^24) and the device writes the records of N AI Core
- *              tasks into its running channel session's rings, as it
+ *              tasks into its running session's channels, as it
  *              writes a real task's, with no cost model in between
  *              (vnpu_hwrec_bench()). The write returns when they are all
  *              written (or lost); ENODEV without a session.

@@ -286,7 +286,7 @@ struct vnpu_cores {
  *            queued yet (under vnpu_device.lock).
  * @last_sched_id: the id of the last task scheduled on it.
  * @flip_session: the session @flip_epoch counts in.
- * @flip_epoch: the task id epoch (id >> 16) the channel session has
+ * @flip_epoch: the task id epoch (id >> 16) the session has
  *              written flips up to for this stream.
  * @dying: being destroyed: takes no more tasks (under vnpu_file.lock).
  * @pending: tasks not yet completed, in submission order.

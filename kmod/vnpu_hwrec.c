@@ -408,7 +408,7 @@ static void vnpu_hwrec_collective(struct vnpu_ring *r, const struct vnpu_prof *p
 
 /**
  * vnpu_hwrec_task() - write the device's records of a completed task
- * @prof: the session, of channels.
+ * @prof: the session.
  * @task: the task, with its start and end.
  * @c: its counters.
  *
@@ -456,7 +456,7 @@ void vnpu_hwrec_task(struct vnpu_prof *prof, const struct vnpu_ktask *task,
 
 /**
  * vnpu_hwrec_bench() - the transport alone: the records of @n AI Core tasks
- * @vdev: the device, whose running session has channels.
+ * @vdev: the device, with a running session.
  * @n: tasks, 1 .. VNPU_BENCH_MAX_TASKS.
  *
  * Writes each task's records as vnpu_prof_task() writes a real one (its

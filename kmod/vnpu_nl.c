@@ -15,8 +15,8 @@
  *    is dropped and with vdev->prof_lock (a mutex) held, so they go out in
  *    session order. Process context, GFP_KERNEL.
  *  - RECORDS_LOST: vnpu_chan_reserve() runs under vdev->lock (a spinlock,
- *    in the executor thread or an ioctl) and only sets ring->lost_event
- *    when a run of losses begins. vnpu_prof.c hands that to
+ *    in the executor thread or a debugfs bench_tasks write) and only sets
+ *    ring->lost_event when a loss burst begins. vnpu_prof.c hands that to
  *    vnpu_nl_records_lost(), still under the lock, which only queues
  *    vdev->nl_lost_work; the work reads the counters under the lock and
  *    sends from the system workqueue, GFP_KERNEL. Rate limit: at most one
@@ -62,10 +62,10 @@ static struct genl_family vnpu_nl_family;
  * @session: the running session's id.
  * @level: its level.
  * @group: its metric group.
- * @produced: data records it produced.
- * @lost: data records it dropped.
- * @ring_size: data bytes of its ring.
- * @ring_used: bytes not consumed, as the kernel last saw it.
+ * @produced: records it produced, over its channels.
+ * @lost: records it dropped.
+ * @ring_size: data bytes of its channels.
+ * @ring_used: bytes not consumed, as the kernel last saw them.
  */
 struct vnpu_nl_snap {
 	u32 id;
@@ -90,9 +90,9 @@ struct vnpu_nl_snap {
  * @session: the session (session events).
  * @level: its level (session events).
  * @group: its metric group (SESSION_STARTED).
- * @ring_size: its ring's data bytes (SESSION_STARTED).
- * @produced: data records produced (SESSION_STOPPED, RECORDS_LOST).
- * @lost: data records lost (SESSION_STOPPED, RECORDS_LOST).
+ * @ring_size: its channels' data bytes (SESSION_STARTED).
+ * @produced: records produced (SESSION_STOPPED, RECORDS_LOST).
+ * @lost: records lost (SESSION_STOPPED, RECORDS_LOST).
  */
 struct vnpu_nl_ev {
 	u8 cmd;
@@ -287,7 +287,7 @@ void vnpu_nl_session_stopped(struct vnpu_device *vdev, const struct vnpu_prof *p
 }
 
 /**
- * vnpu_nl_records_lost() - a run of lost records began in @prof's ring
+ * vnpu_nl_records_lost() - a loss burst began in @prof's channels
  * @vdev: the device.
  * @prof: its running session, whose ring has lost_event set.
  *

@@ -168,8 +168,8 @@ TRACE_EVENT(vnpu_session_start,
  * @session: the session id.
  * @level: enum vnpu_prof_level.
  * @group: enum vnpu_metric_group.
- * @produced: data records the session produced (written + lost).
- * @lost: data records it dropped because the ring was full.
+ * @produced: records the session produced (written + lost), over its channels.
+ * @lost: records it dropped because their channel was full.
  */
 TRACE_EVENT(vnpu_session_stop,
 	    TP_PROTO(u32 dev, u32 session, u32 level, u32 group, u64 produced,
@@ -194,16 +194,18 @@ TRACE_EVENT(vnpu_session_stop,
 );
 
 /*
- * vnpu_records_lost - a session's ring started dropping records
+ * vnpu_records_lost - a session's channels started dropping records
  *
  * Emitted once per loss burst, on the transition into loss: the first
- * record dropped after one was written (or after the session started).
- * The records dropped until the ring has room again are not traced one by
- * one; the ring's LOST record and vnpu_session_stop carry the counts.
+ * reservation dropped while no burst runs. The burst lasts until every
+ * channel that dropped records has fitted one again (vnpu_chan_reserve());
+ * the records dropped meanwhile are not traced one by one: the channels'
+ * lost counters and vnpu_session_stop carry the counts.
  *
  * @dev: the device.
  * @session: the session id.
- * @lost: records the session has lost so far, this one included.
+ * @lost: records the session has lost so far, the dropped reservation
+ *        included (two for a task's logs).
  */
 TRACE_EVENT(vnpu_records_lost,
 	    TP_PROTO(u32 dev, u32 session, u64 lost),

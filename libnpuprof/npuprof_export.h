@@ -2,17 +2,18 @@
 /*
  * libnpuprof: offline export of a PROF_* folder.
  *
- * npuprof_export() reads the raw data a profiling session saved under a
- * PROF_* folder (device_N/data/vnpu.ctrl + vnpu.rec.NNNN, host/data/
- * api.rec.NNNN; the layout is in docs/output.md) and writes the msprof
- * summary files and timeline into PROF_x/mindstudio_profiler_output/:
- * op_summary, op_statistic, task_time, api_statistic,
+ * npuprof_export() reads the raw data of a PROF_* folder in the Ascend
+ * layout (host/ and device_N/ with msprof's own raw files, as the
+ * collector writes them or a device and CANN did; docs/output.md) and
+ * writes into PROF_x/mindstudio_profiler_output/ what msprof's parser
+ * writes from it: op_summary, op_statistic, task_time, api_statistic,
  * communication_statistic, aicpu (CSV, sliced every slice_rows rows),
- * msprof_{ts}.json and README.txt.
+ * msprof_{ts}.json, and our README.txt.
  *
- * The export streams: memory does not grow with the length of the run.
- * Every file is written under a temporary name and renamed at the end, so
- * an export that fails leaves no partial file behind.
+ * A device's tasks are held in memory while it is exported (one device at
+ * a time; docs/performance.md). Every file is written under a temporary
+ * name and renamed at the end, so an export that fails leaves no partial
+ * file behind.
  */
 #ifndef NPUPROF_EXPORT_H
 #define NPUPROF_EXPORT_H
@@ -35,7 +36,8 @@ extern "C" {
  * @done: bytes of raw data read so far.
  * @total: bytes of raw data in the folder.
  *
- * Called about every 4 MiB of input and once at the end (@done == @total).
+ * Called after the host's records are read and after each device, the
+ * last time with @done == @total (bytes of host/data and device_N/data).
  *
  * Return: 0 to go on; anything else stops the export with -ECANCELED.
  */
@@ -131,10 +133,11 @@ struct npuprof_export_opts {
  * Return: 0, or a negative errno: -EINVAL (bad argument or option),
  * -E2BIG (@opts newer than this library, with a member it does not know
  * set),
- * -ENOENT (a missing folder or file), -ENOTDIR, -EBADMSG (malformed raw
- * data), -EPROTO (raw data of an unsupported version), -ECANCELED (the
- * progress callback asked to stop), -ENOMEM, or the errno of a failed
- * system call.
+ * -ENAMETOOLONG, -ENOENT (a missing folder, or no host/info.json: nothing
+ * to export), -ENOTDIR, -EBADMSG (raw data that cannot be read, such as
+ * no device folder readable), -EPROTONOSUPPORT (the vnpu layout of
+ * libnpuprof before 0.5), -ECANCELED (the progress callback asked to
+ * stop), -ENOMEM, or the errno of a failed system call.
  */
 int npuprof_export(const char *prof_dir, const struct npuprof_export_opts *opts,
 		   struct npuprof_error *err);

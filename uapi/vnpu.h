@@ -36,7 +36,7 @@
 
 /* The user API version reported by VNPU_IOC_GET_INFO: major << 16 | minor. */
 #define VNPU_UAPI_VERSION_MAJOR 0
-#define VNPU_UAPI_VERSION_MINOR 8
+#define VNPU_UAPI_VERSION_MINOR 9
 #define VNPU_UAPI_VERSION ((VNPU_UAPI_VERSION_MAJOR << 16) | VNPU_UAPI_VERSION_MINOR)
 
 #define VNPU_MAX_DEVICES 16	  /* bits of a COMMUNICATION task's mask */
@@ -314,8 +314,8 @@ struct vnpu_tensor {
  *           which must be the same @comm_op; each runs it when all have.
  *           Send and Recv are counted apart, per pair of ranks: the n-th
  *           SEND from rank a to rank b meets the n-th RECV of b from a.
- * @comm_tag: COMMUNICATION only: free for the caller, carried into the
- *            records; else zero.
+ * @comm_tag: COMMUNICATION only: free for the caller (the device does not
+ *            read it); else zero.
  * @comm_peer: SEND: the rank sent to; RECV: the rank received from (a
  *             rank of the communicator other than this one); BROADCAST:
  *             the root, the same on every rank; else zero.

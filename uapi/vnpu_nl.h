@@ -53,12 +53,13 @@
  * @VNPU_A_TASKS_RUN: u64, tasks completed since load or the last
  *                    RESET_STATS.
  * @VNPU_A_TASKS_PENDING: u64, tasks queued and not completed.
- * @VNPU_A_RECORDS_PRODUCED: u64, data records the running session produced
- *                           (written + lost); absent when none runs.
- * @VNPU_A_RECORDS_LOST: u64, data records it dropped (ring full).
- * @VNPU_A_RING_SIZE: u64, data bytes of its ring.
- * @VNPU_A_RING_USED: u64, bytes of its ring not yet consumed, as the kernel
- *                    last saw the consumer position.
+ * @VNPU_A_RECORDS_PRODUCED: u64, records the running session produced
+ *                           (written + lost) over its channels; absent when
+ *                           none runs.
+ * @VNPU_A_RECORDS_LOST: u64, records it dropped (their channel full).
+ * @VNPU_A_RING_SIZE: u64, data bytes of its channels, added up.
+ * @VNPU_A_RING_USED: u64, bytes of its channels not yet consumed, added up,
+ *                    as the kernel last saw their consumer positions.
  * @__VNPU_A_MAX: the number of attributes.
  * @VNPU_A_MAX: the highest attribute.
  */

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The ring arithmetic of kmod/vnpu_ring_math.h, as docs/ring.md states it:
+ * The ring arithmetic of uapi/vnpu_ring_math.h, as docs/ring.md states it:
  * offsets, used/fits on empty, full and exactly-full rings (a reservation
  * that takes the last free byte fits, one byte more does not), a corrupt
  * used above the size, the wrap of the data area and of the u64 positions

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Channel sessions (VNPU_PROF_F_CHANNELS): the device's own records, one
- * ring per channel, in the formats msprof reads (uapi/vnpu_ascend.h):
+ * The channels of a session: the device's own records, one ring per
+ * channel, in the formats msprof reads (uapi/vnpu_ascend.h):
  * every task's ACSQ start and end logs with the STARS magic, its stream's
  * device-wide id and the low 16 bits of its id, a counter that runs over
  * the channel; a context PMU record per AI Core / Vector task at L1 and

@@ -1,7 +1,9 @@
-/* SPDX-License-Identifier: GPL-2.0 */
+/* SPDX-License-Identifier: GPL-2.0 WITH Linux-syscall-note */
 /*
- * vnpu: ring position arithmetic, pure and shared with the host unit test
- * (tests/host/test_ring_math.c) and libnpuprof's consumer.
+ * vnpu: ring position arithmetic, pure, shared by the kernel's producer
+ * (kmod/vnpu_ring.c), libnpuprof's consumer and the tests
+ * (tests/host/test_ring_math.c), as liburing's ring helpers live in its
+ * header: the uapi is the one place both sides take it from.
  *
  * Positions are free-running u64 byte counters; differences are taken
  * with unsigned wrap-around, so the arithmetic holds across 2^64 too.
