@@ -183,7 +183,7 @@ static void vring_drain(struct bench_chans *v, struct result *r)
 			break;
 		}
 	}
-	/* channels count their losses; no LOST record is in them */
+	/* each channel counts its own losses */
 	for (unsigned int i = 0; i < VNPU_CH_COUNT; i++) {
 		r->produced += v->ch[i].desc->produced;
 		r->lost += v->ch[i].desc->lost;

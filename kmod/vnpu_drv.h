@@ -82,6 +82,7 @@ struct vnpu_comm_handle {
  * @produced: records produced (written + lost).
  * @lost: records dropped.
  * @cnt: the 4-bit counter the next record carries.
+ * @max_n: the most records one reservation of it takes.
  */
 struct vnpu_chan {
 	void *data;
@@ -98,6 +99,7 @@ struct vnpu_chan {
 	u64 produced;
 	u64 lost;
 	u8 cnt;
+	u8 max_n;
 };
 
 /**
@@ -121,7 +123,8 @@ struct vnpu_chan {
  * @losing: a bit per channel whose last reservation was dropped: a loss
  *          burst runs while it is not 0.
  * @written: records written.
- * @wakeup_bytes: poll wakes at this many unread bytes.
+ * @wakeup_bytes: poll wakes at this many unread bytes in a channel, capped
+ *                per channel (vnpu_chan_max_unread()).
  * @lost_event: a run of lost records began; cleared when the device hands
  *              it to vnpu_nl_records_lost() (a netlink event).
  * @ref: held by the session and by each mapping.
@@ -518,7 +521,8 @@ static inline void vnpu_wake_idle(wait_queue_head_t *wq)
 }
 
 /* vnpu_ring.c */
-struct vnpu_ring *vnpu_ring_alloc_chans(const u32 *pages, const u32 *rec_size, u32 n);
+struct vnpu_ring *vnpu_ring_alloc_chans(const u32 *pages, const u32 *rec_size, const u8 *max_n,
+					u32 n);
 void *vnpu_chan_reserve(struct vnpu_ring *r, u32 ch, u32 n, u8 *cnt);
 bool vnpu_ring_poll_in(struct vnpu_ring *r, bool stopped);
 void vnpu_ring_hold(struct vnpu_ring *r);

@@ -32,7 +32,7 @@ static atomic_t vnpu_prof_ids = ATOMIC_INIT(0);
 
 /*
  * What a session may record of other users' work, as perf_event_paranoid
- * rules perf's: 0, every file's tasks and calls on the device; 1, only
+ * rules perf's: 0, every file's tasks on the device; 1, only
  * those of files its starter's user opened, unless the starter is
  * perfmon_capable() (CAP_PERFMON or CAP_SYS_ADMIN).
  */
@@ -149,6 +149,13 @@ static struct vnpu_prof *vnpu_prof_new(struct vnpu_device *vdev,
 		[VNPU_CH_TS_TRACK] = sizeof(struct vnpu_ts_flip),
 		[VNPU_CH_AICPU] = sizeof(struct vnpu_aicpu_node),
 	};
+	/* a task's logs, with a mix task's FFTS+ logs (vnpu_hwrec.c), go in one */
+	const u8 max_n[VNPU_CH_COUNT] = {
+		[VNPU_CH_ACSQ] = 4,
+		[VNPU_CH_PMU] = 1,
+		[VNPU_CH_TS_TRACK] = 1,
+		[VNPU_CH_AICPU] = 1,
+	};
 	struct vnpu_ring *ring;
 	struct vnpu_prof *prof;
 	u32 n_aic = 0, n_aiv = 0, i;
@@ -159,7 +166,7 @@ static struct vnpu_prof *vnpu_prof_new(struct vnpu_device *vdev,
 	vnpu_obj_get(VNPU_OBJ_SESSION);
 	BUILD_BUG_ON(sizeof(struct vnpu_hwts_log) != sizeof(struct vnpu_acsq_log));
 	BUILD_BUG_ON(sizeof(struct vnpu_aic_pmu) != sizeof(struct vnpu_ffts_pmu));
-	ring = vnpu_ring_alloc_chans(pages, sizes, VNPU_CH_COUNT);
+	ring = vnpu_ring_alloc_chans(pages, sizes, max_n, VNPU_CH_COUNT);
 	if (IS_ERR(ring)) {
 		vnpu_prof_free(prof);
 		return ERR_CAST(ring);

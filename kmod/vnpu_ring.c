@@ -145,6 +145,7 @@ err_free_pages:
  * vnpu_ring_alloc_chans() - allocate a ring of @n channels
  * @pages: each channel's data pages, a power of two.
  * @rec_size: each channel's record size.
+ * @max_n: the most records one reservation of each channel takes (1 .. 4).
  * @n: channels, 1 .. VNPU_CH_COUNT.
  *
  * The control page gets the channel descriptors' static fields.
@@ -152,7 +153,8 @@ err_free_pages:
  * Return: the ring, zeroed, with one reference; ERR_PTR(-ENOMEM), or
  * ERR_PTR(-EPERM) past the caller's locked-memory limit.
  */
-struct vnpu_ring *vnpu_ring_alloc_chans(const u32 *pages, const u32 *rec_size, u32 n)
+struct vnpu_ring *vnpu_ring_alloc_chans(const u32 *pages, const u32 *rec_size, const u8 *max_n,
+					u32 n)
 {
 	struct vnpu_ring *r;
 	u32 ch, first = 2, map = 2;
@@ -173,6 +175,7 @@ struct vnpu_ring *vnpu_ring_alloc_chans(const u32 *pages, const u32 *rec_size, u
 		c->first = first;
 		c->map_first = map;
 		c->rec_size = rec_size[ch];
+		c->max_n = max_n[ch];
 		c->size = (u64)pages[ch] * PAGE_SIZE;
 		first += c->nr;
 		map += 2 * c->nr;
@@ -241,13 +244,34 @@ static u64 vnpu_chan_consumer(struct vnpu_ring *r, struct vnpu_chan *c)
 	return c->cons_seen;
 }
 
+/*
+ * End a loss burst's hold on the channels that have room again: a channel
+ * that dropped records and is never written to again (the flips, the AI
+ * CPU's) must not keep the burst, and with it every later one, from being
+ * reported. Looked at when a reservation is dropped, the only time the
+ * burst's state is read.
+ */
+static void vnpu_chans_recovered(struct vnpu_ring *r)
+{
+	u32 ch;
+
+	for (ch = 0; r->losing && ch < r->n_chan; ch++) {
+		struct vnpu_chan *c = &r->chan[ch];
+
+		if ((r->losing & BIT(ch)) &&
+		    vnpu_ring_fits(c->size, vnpu_chan_consumer(r, c), c->prod,
+				   (u64)c->max_n * c->rec_size))
+			r->losing &= ~BIT(ch);
+	}
+}
+
 /**
  * vnpu_chan_reserve() - room for @n records in channel @ch, back to back
  * @r: the ring; the caller holds vnpu_device.lock.
  * @ch: enum vnpu_channel.
- * @n: records, 1 to 4 (a task's start and end log, and a mix task's
- *     FFTS+ logs between them: one reservation for all, so that a reader
- *     never sees one without the others).
+ * @n: records, 1 to the channel's max_n (a task's start and end log, and
+ *     a mix task's FFTS+ logs between them: one reservation for all, so
+ *     that a reader never sees one without the others).
  * @cnt: out: the channel's 4-bit counter for the first record; the next
  *       ones follow it (it counts dropped records too, so that a reader
  *       sees a gap where records were lost).
@@ -277,9 +301,12 @@ void *vnpu_chan_reserve(struct vnpu_ring *r, u32 ch, u32 n, u8 *cnt)
 		/*
 		 * One netlink event and tracepoint per loss burst of the
 		 * session: from a loss while none was running to the time
-		 * every channel that lost records has fitted one again (a
-		 * record that fits in another channel does not end it).
+		 * every channel that lost records has fitted one again, or
+		 * has room again (a record that fits in another channel does
+		 * not end it).
 		 */
+		if (r->losing)
+			vnpu_chans_recovered(r);
 		if (!r->losing) {
 			r->lost_event = true;
 			trace_vnpu_records_lost(r->ctrl->dev_id, r->ctrl->session_id, r->lost);
@@ -295,10 +322,14 @@ void *vnpu_chan_reserve(struct vnpu_ring *r, u32 ch, u32 n, u8 *cnt)
 	return rec;
 }
 
-/* The most a channel of @size bytes is sure to hold unread: all but one record. */
+/*
+ * The most a channel is sure to hold unread when a reservation no longer
+ * fits: all but its largest reservation. A watermark above it could sleep
+ * through a channel that drops every record.
+ */
 static u64 vnpu_chan_max_unread(const struct vnpu_chan *c)
 {
-	return c->size - c->rec_size + 1;
+	return c->size - (u64)c->max_n * c->rec_size + 1;
 }
 
 /*

@@ -298,8 +298,10 @@ static int run(struct npa_export *x)
 		rc = npa_dev_load(d, x->prof, ids[k].id, &x->host, &x->w, &e);
 		if (!rc)
 			rc = npa_comm_build(d, &x->host, &e);
-		if (rc == -ENOMEM)
+		if (rc == -ENOMEM) {
+			npa_dev_free(d);
 			return npuprof_set_error(x->o.err, rc, "%s", e.msg);
+		}
 		if (rc) {
 			npx_warn(&x->w, "%s: device_%u is not exported", e.msg, ids[k].id);
 			npa_dev_free(d);
@@ -423,6 +425,7 @@ NPUPROF_API int npuprof_export(const char *prof_dir, const struct npuprof_export
 	/* the caller's options as this library's struct (the OPTS rules, opts.c) */
 	struct npuprof_export_opts o = { .sz = sizeof(o) };
 	char host[PATH_MAX];
+	struct npx_out probe;
 	struct stat st;
 	int rc;
 
@@ -440,6 +443,10 @@ NPUPROF_API int npuprof_export(const char *prof_dir, const struct npuprof_export
 	o.progress_arg = npuprof_opts_get(user, progress_arg, NULL);
 	o.quiet = npuprof_opts_get(user, quiet, 0);
 	o.summary = npuprof_opts_get(user, summary, NULL);
+	/* the options' values too: a bad one is reported whatever the folder holds */
+	rc = npx_out_init(&probe, &o, err);
+	if (rc)
+		return rc;
 	if (stat(prof_dir, &st))
 		return npuprof_set_error(err, -errno, "%s: %s", prof_dir, strerror(errno));
 	if (!S_ISDIR(st.st_mode))

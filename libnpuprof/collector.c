@@ -380,11 +380,17 @@ static int open_slice(struct dev_collect *d, struct chan_collect *ch, unsigned i
 		return d->error;
 	}
 	if (ch->out >= 0 && close(ch->out)) {
-		/* what the old slice held may not have reached the disk */
+		/* what the old slice held may not have reached the disk: name it */
 		int error = -errno;
+		char old[PATH_MAX];
 
+		if (slice_path(d, ch, ch->slice, old))
+			snprintf(old, sizeof(old), "%s", d->dir);
+		/* the new slice is empty: cutting it to its whole records keeps it so */
 		ch->out = fd;
-		slice_write_failed(d, ch, error);
+		ch->slice = no;
+		ch->file_bytes = 0;
+		chan_write_failed(d, ch, error, old);
 		return d->error;
 	}
 	ch->out = fd;

@@ -55,15 +55,18 @@ HOST_ONLY_CHIPS = {15}
 HOST_ONLY_FILES = ("api_statistic.csv", "msprof.json")
 
 
-def host_only_events(ref, ours):
-    """Our timeline cut to the processes msprof writes, without flows."""
+def compare_host_only_json(name, ref, ours, say):
+    """compare_json() with our timeline cut to the processes msprof writes, without flows."""
     pids = {e.get("pid") for e in json.loads(read(ref))}
     events = [e for e in json.loads(read(ours))
               if e.get("pid") in pids and e.get("ph") not in ("s", "f")]
-    cut = ours + ".host"
-    with open(cut, "w", encoding="utf-8") as f:
-        json.dump(events, f)
-    return cut
+    fd, cut = tempfile.mkstemp(suffix=".json")
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as f:
+            json.dump(events, f)
+        return compare_json(name, ref, cut, say)
+    finally:
+        os.unlink(cut)
 
 
 def chip_of(prof):
@@ -245,7 +248,7 @@ def main():
                     if name in fa:
                         say(f"{name}: msprof writes it from device files it should not read")
                 elif host_only and name.endswith(".json") and name in fa and name in fb:
-                    compare_json(name, fa[name], host_only_events(fa[name], fb[name]), say)
+                    compare_host_only_json(name, fa[name], fb[name], say)
                 elif name not in fa:
                     say(f"{name}: msprof writes no such file")
                 elif name not in fb:

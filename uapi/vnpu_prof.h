@@ -105,7 +105,7 @@ enum vnpu_channel {
  * struct vnpu_prof_start - VNPU_IOC_PROF_START
  * @size: in: sizeof(struct vnpu_prof_start).
  * @flags: in: VNPU_PROF_F_*; VNPU_PROF_F_CHANNELS is required (-EINVAL
- *         without it: the single ring of vnpu records of module 0.4 and
+ *         without it: the single ring of vnpu records of uapi 0.8 and
  *         before is gone).
  * @level: in: enum vnpu_prof_level.
  * @metric_group: in, with VNPU_PROF_F_METRIC_GROUP: enum vnpu_metric_group,

@@ -150,21 +150,32 @@ TEST_F(prof, folder_errors)
 		struct npuprof_export_opts o;
 		unsigned char b[sizeof(struct npuprof_export_opts) + 8];
 	} newer = { 0 };
-	char p[PATH_MAX + 16];
+	char p[PATH_MAX + 16], *longer;
 
 	if (!self->have)
 		return;
 	EXPECT_EQ(-EINVAL, npuprof_export(NULL, NULL, &self->err));
 	EXPECT_EQ(-EINVAL, npuprof_export("", NULL, NULL));
+	longer = malloc(PATH_MAX);
+	ASSERT_NE(NULL, longer);
+	memset(longer, 'a', PATH_MAX - 1);
+	longer[PATH_MAX - 1] = '\0';
+	EXPECT_EQ(-ENAMETOOLONG, npuprof_export(longer, NULL, &self->err));
+	EXPECT_NE(NULL, strstr(self->err.msg, "too long")) TH_LOG("%s", self->err.msg);
+	free(longer);
 	snprintf(p, sizeof(p), "%s/nope", self->work);
 	EXPECT_EQ(-ENOENT, npuprof_export(p, NULL, &self->err));
 	EXPECT_NE(NULL, strstr(self->err.msg, "nope"));
 	snprintf(p, sizeof(p), "%s/file", self->work);
 	put_file(p, "x");
 	EXPECT_EQ(-ENOTDIR, npuprof_export(p, NULL, &self->err));
-	/* a bad timestamp */
+	/* a bad timestamp, whatever the folder holds (nothing here, or no folder) */
 	EXPECT_EQ(-EINVAL, npuprof_export(self->prof, &o, &self->err));
 	EXPECT_NE(NULL, strstr(self->err.msg, "timestamp \"2025\"")) TH_LOG("%s", self->err.msg);
+	EXPECT_EQ(-EINVAL, npuprof_export(self->work, &o, &self->err));
+	EXPECT_NE(NULL, strstr(self->err.msg, "timestamp")) TH_LOG("%s", self->err.msg);
+	snprintf(p, sizeof(p), "%s/nope", self->work);
+	EXPECT_EQ(-EINVAL, npuprof_export(p, &o, &self->err));
 	o.timestamp = "2025112916480x";
 	EXPECT_EQ(-EINVAL, npuprof_export(self->prof, &o, &self->err));
 	EXPECT_EQ(0, count_out(self));
@@ -199,7 +210,7 @@ TEST_F(prof, nothing_to_export)
 	EXPECT_EQ(0, count_out(self));
 }
 
-/* the vnpu layout of libnpuprof before 0.5: named, not read */
+/* the vnpu layout of libnpuprof before 0.5 (either of its marks): named, not read */
 TEST_F(prof, vnpu_layout_is_refused)
 {
 	char p[PATH_MAX + 32];
@@ -213,6 +224,11 @@ TEST_F(prof, vnpu_layout_is_refused)
 	EXPECT_EQ(-EPROTONOSUPPORT, do_export(self, 0));
 	EXPECT_NE(NULL, strstr(self->err.msg, "vnpu layout")) TH_LOG("%s", self->err.msg);
 	EXPECT_NE(NULL, strstr(self->err.msg, PROF_NAME)) TH_LOG("%s", self->err.msg);
+	EXPECT_EQ(0, count_out(self));
+	ASSERT_EQ(0, unlink(p));
+	snprintf(p, sizeof(p), "%s/host/data/api.rec.0000", self->prof);
+	put_file(p, "");
+	EXPECT_EQ(-EPROTONOSUPPORT, do_export(self, 0));
 	EXPECT_EQ(0, count_out(self));
 }
 
@@ -257,6 +273,11 @@ TEST_F(prof, progress_and_cancel)
 	EXPECT_EQ(-ECANCELED, npuprof_export(self->prof, &o, &self->err));
 	EXPECT_NE(NULL, strstr(self->err.msg, "cancelled")) TH_LOG("%s", self->err.msg);
 	EXPECT_EQ(1, pg.calls);
+	EXPECT_EQ(0, count_out(self));
+	/* stopped after the host, the output files open: they are removed too */
+	pg = (struct prog){ .monotonic = true, .stop_after = 2 };
+	EXPECT_EQ(-ECANCELED, npuprof_export(self->prof, &o, &self->err));
+	EXPECT_EQ(2, pg.calls);
 	EXPECT_EQ(0, count_out(self));
 }
 

@@ -345,7 +345,7 @@ TEST(vnpu_prof_stats)
 	EXPECT_EQ(72, VNPU_PROF_STATS_SIZE_VER0);
 }
 
-/* the control page: the fields of the single ring of module 0.4 are reserved */
+/* the control page: the fields of the single ring of uapi 0.8 are reserved */
 TEST(vnpu_ring_ctrl)
 {
 	static const struct member m[] = {

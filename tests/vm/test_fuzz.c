@@ -580,7 +580,9 @@ static void mutate_field(struct fz *z, struct call *c, unsigned char *img, const
 	case K_FLAGS:
 		v = trunc_to(chance(z, 60) ? 1ull << rnd(z, 32) : rnd_value(z), fl->size);
 		put_le(img + fl->off, fl->size, v);
-		if (v & ~(__u64)flags_ok)
+		/* a session without the channels, the only layout, is -EINVAL */
+		if ((v & ~(__u64)flags_ok) ||
+		    (c->d->op == OP_PROF_START && !(v & VNPU_PROF_F_CHANNELS)))
 			c->must_fail = 1;
 		break;
 	case K_STREAM:

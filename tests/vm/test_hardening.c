@@ -139,11 +139,11 @@ TEST(stream_create_fault_races_destroy_and_submit)
 
 /*
  * Item 6: a watermark of the whole data size was accepted, but it could
- * never be reached (a channel of 64-byte records holds at most one record
- * less than its size unread when the next does not fit), so a poll(-1)
- * reader slept forever. The watermark in force is capped per channel at
- * what it can really hold unread, and a ring filled by a reader that
- * never reads wakes it.
+ * never be reached (a channel holds as little as its size less its
+ * largest reservation unread when that no longer fits: four 64-byte logs
+ * of a mix task), so a poll(-1) reader slept forever. The watermark in
+ * force is capped per channel at what it is sure to hold unread, and a
+ * ring filled by a reader that never reads wakes it.
  */
 TEST(wakeup_at_the_data_size_wakes)
 {

@@ -160,7 +160,12 @@ TEST_F(levels, records_and_gating)
 	ASSERT_EQ(0, vnpu_prof_stop(r->fd));
 	ring_drain(r);
 	EXPECT_EQ(0, r->bad) TH_LOG("inconsistent record at test line %d", r->bad);
-	EXPECT_EQ(0, ring_lost(r));
+	/* a one-page TS_TRACK may drop flips of a device past 3M task ids, not the others */
+	for (int ch = 0; ch < VNPU_CH_COUNT; ch++) {
+		if (ch != VNPU_CH_TS_TRACK)
+			EXPECT_EQ(0, ring_chan(r, ch)->lost) TH_LOG("channel %d", ch);
+		EXPECT_EQ(ring_chan(r, ch)->produced, r->per_chan[ch] + ring_chan(r, ch)->lost);
+	}
 	EXPECT_EQ(0, r->gaps);
 	EXPECT_EQ(1, r->ctrl->stopped);
 
@@ -175,9 +180,9 @@ TEST_F(levels, records_and_gating)
 	EXPECT_EQ(variant->level == VNPU_PROF_L2 ? 10 : 0, r->per_chan[VNPU_CH_AICPU]);
 	ASSERT_EQ(0, vnpu_prof_stats(r->fd, &st));
 	/* the flips of TS_TRACK too: a stream's task ids may wrap in the suite */
-	EXPECT_EQ(r->records, st.produced);
+	EXPECT_EQ(r->records + st.lost, st.produced);
 	EXPECT_EQ(r->records, st.written);
-	EXPECT_EQ(0, st.lost);
+	EXPECT_EQ(ring_chan(r, VNPU_CH_TS_TRACK)->lost, st.lost);
 	EXPECT_EQ(0, st.active);
 	EXPECT_EQ(ring_bytes(r), st.bytes);
 }
@@ -268,20 +273,22 @@ TEST_F(ring, overflow_accounting)
 	ASSERT_EQ(0, vnpu_prof_start(r->fd, VNPU_PROF_L1, -1, 1, 0, &r->ps));
 	ASSERT_EQ(0, ring_map(r));
 	acsq = ring_chan(r, VNPU_CH_ACSQ);
-	ASSERT_EQ(0, run_tasks(r->fd, 200, VNPU_TASK_AI_CORE));
+	/* 201: the logs lost, 338, are not a multiple of the counter's 16 */
+	ASSERT_EQ(0, run_tasks(r->fd, 201, VNPU_TASK_AI_CORE));
 	ring_drain(r);
-	/* a page of 64-byte logs holds 32 tasks: the rest of the 200 went */
+	/* a page of 64-byte logs holds 32 tasks: the rest of the 201 went */
 	EXPECT_EQ(64, r->per_chan[VNPU_CH_ACSQ]);
-	EXPECT_EQ(2 * 200 - 64, acsq->lost);
+	EXPECT_EQ(2 * 201 - 64, acsq->lost);
 	/* room again: these are read, after a gap of the counter */
 	ASSERT_EQ(0, run_tasks(r->fd, 2, VNPU_TASK_AI_CORE));
 	ASSERT_EQ(0, vnpu_prof_stop(r->fd));
 	ring_drain(r);
 	ASSERT_EQ(0, vnpu_prof_stats(r->fd, &st));
 	EXPECT_EQ(0, r->bad) TH_LOG("inconsistent record at test line %d", r->bad);
-	EXPECT_EQ(2 * 202, acsq->produced);
+	EXPECT_EQ(2 * 203, acsq->produced);
 	EXPECT_EQ(0, acsq->lost % 2) TH_LOG("a task's logs are lost together");
 	EXPECT_EQ(acsq->lost % 16, r->gaps % 16);
+	EXPECT_NE(0, r->gaps % 16);
 	EXPECT_EQ(32 + 2, r->tasks);
 	expect_exact(_metadata, r);
 	EXPECT_GT(st.lost, 0);
@@ -570,8 +577,11 @@ TEST_F(ring, poll_watermark)
 	(void)ps;
 	EXPECT_EQ(0, poll(&pfd, 1, 0));
 	ASSERT_EQ(0, run_tasks(r->fd, 1, VNPU_TASK_AI_CORE));
+	/* a new stream's flips (a device past 65536 task ids) are not what this counts */
+	ring_drain_chan(r, VNPU_CH_TS_TRACK);
 	EXPECT_EQ(0, poll(&pfd, 1, 0)) TH_LOG("128 bytes < 160");
 	ASSERT_EQ(0, run_tasks(r->fd, 1, VNPU_TASK_AI_CORE));
+	ring_drain_chan(r, VNPU_CH_TS_TRACK);
 	EXPECT_EQ(1, poll(&pfd, 1, 0));
 	EXPECT_TRUE(pfd.revents & POLLIN);
 	ring_drain(r);

@@ -173,14 +173,27 @@ static int record_clean(int ch, bool stars, const void *rec)
 				       ? 0
 				       : 2;
 		}
-	case VNPU_CH_PMU: {
-		const struct vnpu_ffts_pmu *p = rec;
+	case VNPU_CH_PMU:
+		if (stars) {
+			const struct vnpu_ffts_pmu *p = rec;
 
-		return RESERVED_ZERO(p, reserved0) && RESERVED_ZERO(p, reserved1) &&
-				       RESERVED_ZERO(p, reserved2) && RESERVED_ZERO(p, reserved3)
-			       ? 0
-			       : 3;
-	}
+			return RESERVED_ZERO(p, reserved0) && RESERVED_ZERO(p, reserved1) &&
+					       RESERVED_ZERO(p, reserved2) &&
+					       RESERVED_ZERO(p, reserved3)
+				       ? 0
+				       : 3;
+		} else {
+			const struct vnpu_aic_pmu *p = rec;
+
+			return RESERVED_ZERO(p, reserved0) && RESERVED_ZERO(p, reserved1) &&
+					       RESERVED_ZERO(p, reserved2) &&
+					       RESERVED_ZERO(p, reserved3) &&
+					       RESERVED_ZERO(p, reserved4) &&
+					       RESERVED_ZERO(p, reserved5) &&
+					       RESERVED_ZERO(p, reserved)
+				       ? 0
+				       : 7;
+		}
 	case VNPU_CH_TS_TRACK: {
 		const struct vnpu_ts_flip *f = rec;
 

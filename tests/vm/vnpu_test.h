@@ -589,24 +589,31 @@ static inline int vnpu_prof_stats(int fd, struct vnpu_prof_stats *st)
 }
 
 /*
- * Records channel @ch of @fd's session (running or stopped, its ring not
- * given back) produced, from a mapping of its own; -errno if it cannot map.
+ * The descriptor of channel @ch of @fd's session (running or stopped, its
+ * ring not given back), read from a mapping of its own: 0 or -errno.
  */
-static inline long long vnpu_chan_produced(int fd, const struct vnpu_prof_start *ps, int ch)
+static inline int vnpu_chan_desc(int fd, const struct vnpu_prof_start *ps, int ch,
+				 struct vnpu_ring_chan *out)
 {
 	const struct vnpu_ring_ctrl *c;
-	long long n;
 	void *m;
 
 	m = mmap(NULL, ps->mmap_size, PROT_READ, MAP_SHARED, fd, 0);
 	if (m == MAP_FAILED)
 		return -errno;
 	c = m;
-	n = (long long)__atomic_load_n(
-		&((const struct vnpu_ring_chan *)((const char *)m + c->chan_offset) + ch)->produced,
-		__ATOMIC_RELAXED);
+	memcpy(out, (const char *)m + c->chan_offset + ch * sizeof(*out), sizeof(*out));
 	munmap(m, ps->mmap_size);
-	return n;
+	return 0;
+}
+
+/* Records channel @ch of @fd's session produced (vnpu_chan_desc()); -errno if unmapped. */
+static inline long long vnpu_chan_produced(int fd, const struct vnpu_prof_start *ps, int ch)
+{
+	struct vnpu_ring_chan d;
+	int ret = vnpu_chan_desc(fd, ps, ch, &d);
+
+	return ret ? ret : (long long)d.produced;
 }
 
 #endif /* VNPU_TEST_H */
