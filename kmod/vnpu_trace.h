@@ -198,7 +198,8 @@ TRACE_EVENT(vnpu_session_stop,
  *
  * Emitted once per loss burst, on the transition into loss: the first
  * reservation dropped while no burst runs. The burst lasts until every
- * channel that dropped records has fitted one again (vnpu_chan_reserve());
+ * channel that dropped records has fitted one again or has room again
+ * (vnpu_chan_reserve());
  * the records dropped meanwhile are not traced one by one: the channels'
  * lost counters and vnpu_session_stop carry the counts.
  *
