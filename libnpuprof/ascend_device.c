@@ -163,6 +163,9 @@ struct dev_read {
 	size_t cap_pmu, cap_pr;
 	uint64_t bad_magic, bad_func, overflow, bad_ffts;
 	bool hwts; /* an HWTS chip's records */
+	/* HWTS: logs of another type; where the logs' and PMU records' counters skip */
+	uint64_t bad_type, log_gaps, pmu_gaps;
+	int log_cnt, pmu_cnt; /* the next record's counter, -1 before the first */
 	struct sub_ev *sev;
 	size_t n_sev, cap_sev;
 	struct blk *blk;
@@ -346,6 +349,25 @@ static int on_pmu(void *arg, const void *rec, const char *file, uint64_t off)
 
 /* ---- the HWTS chips' records ---- */
 
+/*
+ * The 4-bit counter of an HWTS record, which steps by one over the whole
+ * stream of its kind: msprof logs each gap ("An lost before the operator",
+ * hwts_log.py, aic_pmu.py) and drops nothing; so do we, with a warning.
+ */
+static void hwts_count(struct dev_read *r, int *next, uint64_t *gaps, uint32_t cnt,
+		       const char *what, const char *file, uint64_t off)
+{
+	if (*next >= 0 && cnt != (uint32_t)*next) {
+		if (!*gaps)
+			npx_warn(r->w,
+				 "%s: offset %llu: %s counter %u, not %d: records are missing"
+				 " before it",
+				 file, (unsigned long long)off, what, cnt, *next);
+		*gaps += (cnt - (uint32_t)*next) & 0xf;
+	}
+	*next = (int)((cnt + 1) & 0xf);
+}
+
 static int on_hwts(void *arg, const void *rec, const char *file, uint64_t off)
 {
 	struct dev_read *r = arg;
@@ -353,13 +375,18 @@ static int on_hwts(void *arg, const void *rec, const char *file, uint64_t off)
 	struct acsq *e;
 	uint32_t type;
 
-	(void)file;
-	(void)off;
 	memcpy(&l, rec, sizeof(l));
+	hwts_count(r, &r->log_cnt, &r->log_gaps, VNPU_HWTS_CNT(l.word0), "HWTS log", file, off);
 	type = VNPU_HWTS_TYPE(l.word0);
 	/* msprof keeps the start and end logs and drops the other types */
-	if (type != VNPU_HWTS_LOG_START && type != VNPU_HWTS_LOG_END)
+	if (type != VNPU_HWTS_LOG_START && type != VNPU_HWTS_LOG_END) {
+		if (!r->bad_type++)
+			npx_warn(r->w,
+				 "%s: offset %llu: log type %u is neither a start nor an end:"
+				 " skipped",
+				 file, (unsigned long long)off, type);
 		return 0;
+	}
 	if (npa_grow((void **)&r->ev, &r->cap_ev, r->n_ev, sizeof(*r->ev), 4096))
 		return npuprof_set_error(r->err, -ENOMEM, "out of memory");
 	e = &r->ev[r->n_ev];
@@ -379,9 +406,9 @@ static int on_aic_pmu(void *arg, const void *rec, const char *file, uint64_t off
 	struct vnpu_aic_pmu p;
 	struct pmu_rec *pr;
 
-	(void)file;
-	(void)off;
 	memcpy(&p, rec, sizeof(p));
+	hwts_count(r, &r->pmu_cnt, &r->pmu_gaps, VNPU_HWTS_CNT(p.word0), "AI Core PMU record", file,
+		   off);
 	if (npa_grow((void **)&d->pmu, &r->cap_pmu, d->n_pmu, sizeof(*d->pmu), 4096) ||
 	    npa_grow((void **)&r->pr, &r->cap_pr, d->n_pmu, sizeof(*r->pr), 4096))
 		return npuprof_set_error(r->err, -ENOMEM, "out of memory");
@@ -970,7 +997,7 @@ static int read_kind(struct dev_read *r, const char *data, const char *label, co
 int npa_dev_load(struct npa_dev *d, const char *prof, uint32_t id, const struct npa_host *h,
 		 struct npx_warn *w, struct npuprof_error *err)
 {
-	struct dev_read r = { .d = d, .w = w, .err = err };
+	struct dev_read r = { .d = d, .w = w, .err = err, .log_cnt = -1, .pmu_cnt = -1 };
 	char dir[PATH_MAX], data[PATH_MAX + 8], label[64];
 	int rc;
 
@@ -1014,6 +1041,14 @@ int npa_dev_load(struct npa_dev *d, const char *prof, uint32_t id, const struct 
 	if (!rc && r.bad_magic > 1)
 		npx_warn(w, "device_%u: %llu ACSQ records with a bad magic skipped", id,
 			 (unsigned long long)r.bad_magic);
+	if (!rc && r.bad_type > 1)
+		npx_warn(w, "device_%u: %llu HWTS logs of other types skipped", id,
+			 (unsigned long long)r.bad_type);
+	if (!rc && (r.log_gaps || r.pmu_gaps))
+		npx_warn(w,
+			 "device_%u: by their counters, %llu HWTS logs and %llu AI Core PMU"
+			 " records are missing (at least: the counters wrap at 16)",
+			 id, (unsigned long long)r.log_gaps, (unsigned long long)r.pmu_gaps);
 	if (!rc && r.overflow)
 		npx_warn(w,
 			 "device_%u: %llu PMU records with saturated counters: their tasks'"

@@ -4,13 +4,17 @@
  * corruptions of copies of ../shared/reference/msprof-sample/ (truncated
  * raw files, records with a wrong magic or level, junk appended, config
  * files missing, cut short or with an unknown product, random bytes), each
- * exported in a child process under a time limit. The oracle:
+ * exported in a child process under a time limit. The sample is a chip-5
+ * (STARS) folder; the same runs on it converted to chip 1's records (HWTS
+ * logs and AI Core PMU records, docs/msprof-parser.md section 12), where
+ * the record corrupted in place is a log's type or a counter. The oracle:
  *
  *  - no crash and no hang (the child exits, within 20 s);
  *  - a failed export names a file of the folder in its message;
  *  - a structural corruption (every kind but random bytes, which can make
  *    valid-looking data) is never silent: either a warning or an error
- *    comes, or every output file equals msprof's.
+ *    comes, or every output file equals that of the folder uncorrupted
+ *    (msprof's own for the sample).
  *
  * VNPU_FUZZ_SEED replays a run; VNPU_FUZZ_ROUNDS sets its length.
  *
@@ -31,6 +35,7 @@
 
 #include "kselftest_harness.h"
 #include "npuprof_export.h"
+#include "vnpu_ascend.h"
 #include "host/msprof_reference.h"
 
 /* every path here is a short one under /tmp or the reference folder */
@@ -38,12 +43,22 @@
 
 #define TS "20261201084721"
 
-static const char *const raw_files[] = {
-	"host/data/unaging.api_event.data.slice_0",
-	"host/data/unaging.compact.node_basic_info.slice_0",
-	"host/data/unaging.compact.task_track.slice_0",
-	"device_0/data/stars_soc.data.0.slice_0",
-	"device_0/data/ffts_profile.data.0.slice_0",
+/* the raw files of a chip-5 folder and of its chip-1 conversion: host, then device */
+static const char *const raw_files[2][5] = {
+	{
+		"host/data/unaging.api_event.data.slice_0",
+		"host/data/unaging.compact.node_basic_info.slice_0",
+		"host/data/unaging.compact.task_track.slice_0",
+		"device_0/data/stars_soc.data.0.slice_0",
+		"device_0/data/ffts_profile.data.0.slice_0",
+	},
+	{
+		"host/data/unaging.api_event.data.slice_0",
+		"host/data/unaging.compact.node_basic_info.slice_0",
+		"host/data/unaging.compact.task_track.slice_0",
+		"device_0/data/hwts.data.0.slice_0",
+		"device_0/data/aicore.data.0.slice_0",
+	},
 };
 static const unsigned int raw_size[] = { 40, 64, 64, 64, 128 };
 
@@ -81,6 +96,16 @@ static long file_size(const char *path)
 	return stat(path, &st) ? 0 : (long)st.st_size;
 }
 
+static int read_at(const char *path, long off, void *buf, size_t n)
+{
+	int fd = open(path, O_RDONLY);
+	int ok = fd >= 0 && pread(fd, buf, n, off) == (ssize_t)n;
+
+	if (fd >= 0)
+		close(fd);
+	return ok ? 0 : -1;
+}
+
 static int write_at(const char *path, long off, const void *buf, size_t n)
 {
 	int fd = open(path, O_WRONLY);
@@ -91,9 +116,10 @@ static int write_at(const char *path, long off, const void *buf, size_t n)
 	return ok ? 0 : -1;
 }
 
-/* Apply one corruption of @kind to @prof; its description to @what. */
-static int corrupt(const char *prof, enum kind kind, __u64 *s, char *what, size_t len)
+/* Apply one corruption of @kind to @prof (@hwts: chip 1's records); its description to @what. */
+static int corrupt(const char *prof, bool hwts, enum kind kind, __u64 *s, char *what, size_t len)
 {
+	const char *const *raw = raw_files[hwts];
 	char path[PATH_MAX];
 	unsigned int f;
 	long size;
@@ -101,35 +127,50 @@ static int corrupt(const char *prof, enum kind kind, __u64 *s, char *what, size_
 	switch (kind) {
 	case K_TRUNCATE:
 		f = rnd(s, 5);
-		snprintf(path, sizeof(path), "%s/%s", prof, raw_files[f]);
+		snprintf(path, sizeof(path), "%s/%s", prof, raw[f]);
 		size = file_size(path);
 		/* not a whole number of records: the parser must see it */
 		size = (long)rnd(s, (unsigned int)size);
 		if (size % raw_size[f] == 0)
 			size += 1 + rnd(s, raw_size[f] - 1);
-		snprintf(what, len, "%s cut to %ld bytes", raw_files[f], size);
+		snprintf(what, len, "%s cut to %ld bytes", raw[f], size);
 		return truncate(path, size);
 	case K_MAGIC: {
-		/* the first half-word of every kind but ffts_profile is checked */
+		/*
+		 * The first half-word of every kind but ffts_profile is checked;
+		 * an HWTS log's type (7: neither start nor end), an AI Core PMU
+		 * record's counter (its next value but one).
+		 */
 		static const unsigned int at[] = { 0, 0, 0, 2, 0 };
 		static const __u16 bad[] = { 0x5a5b, 0x5a5b, 0x5a5b, 0x6bd4, 0x0029 };
 		__u16 v;
 
 		f = rnd(s, 5);
-		snprintf(path, sizeof(path), "%s/%s", prof, raw_files[f]);
+		if (hwts && f >= 3) {
+			unsigned char b;
+
+			snprintf(path, sizeof(path), "%s/%s", prof, raw[f]);
+			size = file_size(path) / raw_size[f];
+			size = (long)rnd(s, (unsigned int)size) * raw_size[f];
+			if (read_at(path, size, &b, 1))
+				return -1;
+			b = f == 3 ? (unsigned char)(b | 7) : (unsigned char)(b + 0x20);
+			snprintf(what, len, "%s: record at %ld gets byte 0 %#x", raw[f], size, b);
+			return write_at(path, size, &b, 1);
+		}
+		snprintf(path, sizeof(path), "%s/%s", prof, raw[f]);
 		size = file_size(path) / raw_size[f];
 		size = (long)rnd(s, (unsigned int)size) * raw_size[f];
 		v = bad[f];
-		snprintf(what, len, "%s: record at %ld gets %#x at +%u", raw_files[f], size, v,
-			 at[f]);
+		snprintf(what, len, "%s: record at %ld gets %#x at +%u", raw[f], size, v, at[f]);
 		return write_at(path, size + at[f], &v, sizeof(v));
 	}
 	case K_JUNK: {
 		char junk[7] = "garbage";
 
 		f = rnd(s, 5);
-		snprintf(path, sizeof(path), "%s/%s", prof, raw_files[f]);
-		snprintf(what, len, "%s: 7 bytes appended", raw_files[f]);
+		snprintf(path, sizeof(path), "%s/%s", prof, raw[f]);
+		snprintf(what, len, "%s: 7 bytes appended", raw[f]);
 		return write_at(path, file_size(path), junk, sizeof(junk));
 	}
 	case K_CFG_MISSING:
@@ -151,7 +192,7 @@ static int corrupt(const char *prof, enum kind kind, __u64 *s, char *what, size_
 		snprintf(what, len, "%s: platform_version 99",
 			 f ? "device_0/info.json.0" : "host/info.json");
 		snprintf(cmd, sizeof(cmd),
-			 "sed -i 's/\"platform_version\": \"5\"/\"platform_version\": \"99\"/'"
+			 "sed -i 's/\"platform_version\": \"[0-9]*\"/\"platform_version\": \"99\"/'"
 			 " %s/%s 2>/dev/null",
 			 prof, f ? "device_0/info.json.0" : "host/info.json");
 		return system(cmd);
@@ -161,9 +202,9 @@ static int corrupt(const char *prof, enum kind kind, __u64 *s, char *what, size_
 		long off;
 
 		f = rnd(s, 5);
-		snprintf(path, sizeof(path), "%s/%s", prof, raw_files[f]);
+		snprintf(path, sizeof(path), "%s/%s", prof, raw[f]);
 		off = (long)rnd(s, (unsigned int)file_size(path));
-		snprintf(what, len, "%s: byte %ld = %#x", raw_files[f], off, b);
+		snprintf(what, len, "%s: byte %ld = %#x", raw[f], off, b);
 		return write_at(path, off, &b, 1);
 	}
 	case K_COUNT:
@@ -234,9 +275,83 @@ static int export_child(const char *prof, unsigned int *warnings, char *msg, siz
 		       : 2;
 }
 
-TEST(corrupted_samples)
+/*
+ * The sample's device records rewritten as chip 1's (docs/msprof-parser.md
+ * section 12): each ACSQ log as an HWTS log (start or end, AI_CPU for an AI
+ * CPU task, else AI_CORE), each context PMU record as an AI Core PMU
+ * record, the counters stepping by one; platform_version 1. 0 or -1.
+ */
+static int to_chip1(const char *prof)
 {
-	char ref[PATH_MAX], work[] = "/tmp/npuprof-fuzz-XXXXXX", prof[PATH_MAX];
+	char in[PATH_MAX], out[PATH_MAX], cmd[2 * PATH_MAX];
+	unsigned char rec[128];
+	unsigned int n = 0;
+	FILE *fi, *fo;
+
+	snprintf(in, sizeof(in), "%s/device_0/data/stars_soc.data.0.slice_0", prof);
+	snprintf(out, sizeof(out), "%s/device_0/data/hwts.data.0.slice_0", prof);
+	fi = fopen(in, "rb");
+	fo = fopen(out, "wb");
+	while (fi && fo && fread(rec, 64, 1, fi) == 1) {
+		struct vnpu_acsq_log a;
+		struct vnpu_hwts_log h = { 0 };
+
+		memcpy(&a, rec, sizeof(a));
+		h.word0 = VNPU_HWTS_WORD0(VNPU_ACSQ_FUNC(a.word0) == VNPU_FUNC_ACSQ_END, n++);
+		h.task_type = VNPU_ACSQ_SQE(a.word0) == 1; /* AI_CPU_SQE */
+		h.task_id = a.task_id;
+		h.syscnt = a.syscnt;
+		h.stream_id = a.stream_id;
+		fwrite(&h, sizeof(h), 1, fo);
+	}
+	if (!fi || !fo || fclose(fo) || fclose(fi) || unlink(in))
+		return -1;
+	snprintf(in, sizeof(in), "%s/device_0/data/ffts_profile.data.0.slice_0", prof);
+	snprintf(out, sizeof(out), "%s/device_0/data/aicore.data.0.slice_0", prof);
+	fi = fopen(in, "rb");
+	fo = fopen(out, "wb");
+	for (n = 0; fi && fo && fread(rec, 128, 1, fi) == 1;) {
+		struct vnpu_ffts_pmu f;
+		struct vnpu_aic_pmu p = { 0 };
+
+		memcpy(&f, rec, sizeof(f));
+		p.word0 = VNPU_HWTS_WORD0(0, n++);
+		p.task_id = f.task_id;
+		p.total_cycle = f.total_cycle;
+		memcpy(p.pmu, f.pmu, sizeof(p.pmu));
+		p.stream_id = f.stream_id;
+		fwrite(&p, sizeof(p), 1, fo);
+	}
+	if (!fi || !fo || fclose(fo) || fclose(fi) || unlink(in))
+		return -1;
+	snprintf(cmd, sizeof(cmd),
+		 "sed -i 's/\"platform_version\": \"5\"/\"platform_version\": \"1\"/'"
+		 " %s/host/info.json %s/device_0/info.json.0",
+		 prof, prof);
+	return system(cmd) ? -1 : 0;
+}
+
+/* A fresh copy of the sample at @prof, as chip 1's with @hwts: 0 or -1. */
+static int sample_copy(const char *ref, const char *prof, bool hwts)
+{
+	char cmd[4 * PATH_MAX];
+
+	snprintf(cmd, sizeof(cmd),
+		 "rm -rf %s && mkdir -p %s && cp -r %s/%s/host %s/%s/device_0 %s/", prof, prof, ref,
+		 MSPROF_SAMPLE, ref, MSPROF_SAMPLE, prof);
+	if (system(cmd))
+		return -1;
+	return hwts ? to_chip1(prof) : 0;
+}
+
+/*
+ * The seeded rounds over copies of the sample (@hwts: as chip 1's), against
+ * the outputs in @want (msprof's, or our export of the clean chip-1 copy).
+ */
+static void fuzz_rounds(struct __test_metadata *_metadata, const char *ref, const char *want,
+			bool hwts)
+{
+	char work[] = "/tmp/npuprof-fuzz-XXXXXX", prof[PATH_MAX];
 	char cmd[4 * PATH_MAX], what[3][512], msg[512];
 	const char *env = getenv("VNPU_FUZZ_SEED");
 	__u64 seed = env ? strtoull(env, NULL, 0) : 0x5eed0f14ull, s = seed;
@@ -244,9 +359,6 @@ TEST(corrupted_samples)
 		getenv("VNPU_FUZZ_ROUNDS") ? strtoul(getenv("VNPU_FUZZ_ROUNDS"), NULL, 0) : 300;
 	unsigned long failed = 0, warned = 0, clean = 0, silent = 0;
 
-	if (msprof_reference_dir(ref, sizeof(ref)))
-		SKIP(return, "no ../shared/reference (set VNPU_REFERENCE): msprof's sample is not "
-			     "here");
 	ASSERT_NE(NULL, mkdtemp(work));
 	snprintf(prof, sizeof(prof), "%s/PROF_000001_20250101000000000_SIMULATOR", work);
 	TH_LOG("seed %#llx, %lu rounds", (unsigned long long)seed, rounds);
@@ -255,15 +367,12 @@ TEST(corrupted_samples)
 		bool structural = false;
 		int r;
 
-		snprintf(cmd, sizeof(cmd),
-			 "rm -rf %s && mkdir -p %s && cp -r %s/%s/host %s/%s/device_0 %s/", prof,
-			 prof, ref, MSPROF_SAMPLE, ref, MSPROF_SAMPLE, prof);
-		ASSERT_EQ(0, system(cmd));
+		ASSERT_EQ(0, sample_copy(ref, prof, hwts));
 		for (unsigned int k = 0; k < n; k++) {
 			enum kind kind = (enum kind)rnd(&s, K_COUNT);
 
 			what[k][0] = 0;
-			if (corrupt(prof, kind, &s, what[k], sizeof(what[k])))
+			if (corrupt(prof, hwts, kind, &s, what[k], sizeof(what[k])))
 				continue;
 			structural |= kind != K_BYTES;
 		}
@@ -279,18 +388,17 @@ TEST(corrupted_samples)
 			warned++;
 			continue;
 		}
-		/* no word said: every file must be msprof's */
+		/* no word said: every file must be the uncorrupted folder's */
 		bool same = true;
 
 		for (size_t k = 0; k < ARRAY_SIZE(outputs); k++) {
 			char a[2 * PATH_MAX], b[2 * PATH_MAX];
 
-			snprintf(a, sizeof(a), "%s/%s/mindstudio_profiler_output/%s", ref,
-				 MSPROF_SAMPLE, outputs[k]);
+			snprintf(a, sizeof(a), "%s/%s", want, outputs[k]);
 			snprintf(b, sizeof(b), "%s/mindstudio_profiler_output/%s", prof,
 				 outputs[k]);
 			/* op_summary differs from msprof's in its header only */
-			if (k == 0)
+			if (k == 0 && !hwts)
 				continue;
 			same &= same_file(a, b);
 		}
@@ -305,6 +413,81 @@ TEST(corrupted_samples)
 	}
 	TH_LOG("%lu rounds: %lu errors naming a file, %lu with warnings, %lu unchanged, %lu silent",
 	       rounds, failed, warned, clean, silent);
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", work);
+	if (system(cmd))
+		TH_LOG("cannot remove %s", work);
+}
+
+TEST(corrupted_samples)
+{
+	char ref[PATH_MAX], want[2 * PATH_MAX];
+
+	if (msprof_reference_dir(ref, sizeof(ref)))
+		SKIP(return, "no ../shared/reference (set VNPU_REFERENCE): msprof's sample is not "
+			     "here");
+	snprintf(want, sizeof(want), "%s/%s/mindstudio_profiler_output", ref, MSPROF_SAMPLE);
+	fuzz_rounds(_metadata, ref, want, false);
+}
+
+/* The same on chip 1's records: HWTS logs and AI Core PMU records. */
+TEST(corrupted_hwts_samples)
+{
+	char ref[PATH_MAX], work[] = "/tmp/npuprof-fuzz-XXXXXX", prof[PATH_MAX];
+	char want[2 * PATH_MAX], cmd[2 * PATH_MAX], msg[512];
+	unsigned int warnings = 1;
+
+	if (msprof_reference_dir(ref, sizeof(ref)))
+		SKIP(return, "no ../shared/reference (set VNPU_REFERENCE): msprof's sample is not "
+			     "here");
+	ASSERT_NE(NULL, mkdtemp(work));
+	snprintf(prof, sizeof(prof), "%s/PROF_000001_20250101000000000_SIMULATOR", work);
+	ASSERT_EQ(0, sample_copy(ref, prof, true));
+	/* the clean conversion exports without a word: what a silent round must equal */
+	ASSERT_EQ(0, export_child(prof, &warnings, msg, sizeof(msg))) TH_LOG("%s", msg);
+	ASSERT_EQ(0, warnings);
+	snprintf(want, sizeof(want), "%s/mindstudio_profiler_output", prof);
+	fuzz_rounds(_metadata, ref, want, true);
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", work);
+	if (system(cmd))
+		TH_LOG("cannot remove %s", work);
+}
+
+/*
+ * What an HWTS folder's reader says of what msprof drops or logs: a log of
+ * another type is skipped with a warning naming its file and offset, and a
+ * counter that skips is a warning that records are missing (msprof's "An
+ * lost before the operator"); each is exported otherwise.
+ */
+TEST(hwts_records_msprof_drops_are_named)
+{
+	char ref[PATH_MAX], work[] = "/tmp/npuprof-fuzz-XXXXXX", prof[PATH_MAX];
+	char path[2 * PATH_MAX], cmd[2 * PATH_MAX], msg[512];
+	unsigned int warnings;
+	unsigned char b;
+
+	if (msprof_reference_dir(ref, sizeof(ref)))
+		SKIP(return, "no ../shared/reference (set VNPU_REFERENCE): msprof's sample is not "
+			     "here");
+	ASSERT_NE(NULL, mkdtemp(work));
+	snprintf(prof, sizeof(prof), "%s/PROF_000001_20250101000000000_SIMULATOR", work);
+
+	/* the second log (the first task's end) of type 5 */
+	ASSERT_EQ(0, sample_copy(ref, prof, true));
+	snprintf(path, sizeof(path), "%s/device_0/data/hwts.data.0.slice_0", prof);
+	ASSERT_EQ(0, read_at(path, 64, &b, 1));
+	b = (unsigned char)((b & 0xf0) | 5);
+	ASSERT_EQ(0, write_at(path, 64, &b, 1));
+	ASSERT_EQ(0, export_child(prof, &warnings, msg, sizeof(msg))) TH_LOG("%s", msg);
+	EXPECT_LE(1, warnings);
+
+	/* the last AI Core PMU record's counter one ahead: one record missing */
+	ASSERT_EQ(0, sample_copy(ref, prof, true));
+	snprintf(path, sizeof(path), "%s/device_0/data/aicore.data.0.slice_0", prof);
+	ASSERT_EQ(0, read_at(path, 256, &b, 1));
+	b = (unsigned char)(b + 0x10);
+	ASSERT_EQ(0, write_at(path, 256, &b, 1));
+	ASSERT_EQ(0, export_child(prof, &warnings, msg, sizeof(msg))) TH_LOG("%s", msg);
+	EXPECT_EQ(2, warnings) TH_LOG("the gap, then the device's count");
 	snprintf(cmd, sizeof(cmd), "rm -rf %s", work);
 	if (system(cmd))
 		TH_LOG("cannot remove %s", work);
