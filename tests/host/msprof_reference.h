@@ -39,4 +39,20 @@ static inline int msprof_reference_dir(char *out, size_t len)
 	return access(out, R_OK);
 }
 
+/*
+ * A fresh copy at @prof of the raw data (host/, device_0/) of @sample
+ * (MSPROF_SAMPLE...) in the reference folder @ref, writable: what the
+ * suites export. 0, or -1 if a step failed.
+ */
+static inline int msprof_sample_copy(const char *ref, const char *sample, const char *prof)
+{
+	char cmd[8 * PATH_MAX + 128];
+
+	snprintf(cmd, sizeof(cmd),
+		 "rm -rf %s && mkdir -p %s && cp -r %s/%s/host %s/%s/device_0 %s/ && chmod -R u+w "
+		 "%s",
+		 prof, prof, ref, sample, ref, sample, prof, prof);
+	return system(cmd) ? -1 : 0;
+}
+
 #endif /* MSPROF_REFERENCE_H */

@@ -36,8 +36,6 @@ FIXTURE(prof)
 
 FIXTURE_SETUP(prof)
 {
-	char cmd[6 * PATH_MAX];
-
 	self->have = !msprof_reference_dir(self->ref, sizeof(self->ref));
 	if (!self->have)
 		SKIP(return, "no ../shared/reference (set VNPU_REFERENCE): msprof's sample is not "
@@ -46,9 +44,7 @@ FIXTURE_SETUP(prof)
 	ASSERT_NE(NULL, mkdtemp(self->work));
 	snprintf(self->prof, sizeof(self->prof), "%s/" PROF_NAME, self->work);
 	snprintf(self->out, sizeof(self->out), "%s/mindstudio_profiler_output", self->prof);
-	snprintf(cmd, sizeof(cmd), "mkdir -p %s && cp -r %s/%s/host %s/%s/device_0 %s/", self->prof,
-		 self->ref, MSPROF_SAMPLE, self->ref, MSPROF_SAMPLE, self->prof);
-	ASSERT_EQ(0, system(cmd));
+	ASSERT_EQ(0, msprof_sample_copy(self->ref, MSPROF_SAMPLE, self->prof));
 }
 
 FIXTURE_TEARDOWN(prof)

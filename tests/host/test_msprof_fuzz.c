@@ -334,12 +334,7 @@ static int to_chip1(const char *prof)
 /* A fresh copy of the sample at @prof, as chip 1's with @hwts: 0 or -1. */
 static int sample_copy(const char *ref, const char *prof, bool hwts)
 {
-	char cmd[4 * PATH_MAX];
-
-	snprintf(cmd, sizeof(cmd),
-		 "rm -rf %s && mkdir -p %s && cp -r %s/%s/host %s/%s/device_0 %s/", prof, prof, ref,
-		 MSPROF_SAMPLE, ref, MSPROF_SAMPLE, prof);
-	if (system(cmd))
+	if (msprof_sample_copy(ref, MSPROF_SAMPLE, prof))
 		return -1;
 	return hwts ? to_chip1(prof) : 0;
 }
@@ -544,9 +539,7 @@ TEST(host_clock_from_elsewhere)
 			     "here");
 	ASSERT_NE(NULL, mkdtemp(work));
 	snprintf(prof, sizeof(prof), "%s/PROF_000001_20250101000000000_SIMULATOR", work);
-	snprintf(cmd, sizeof(cmd), "mkdir -p %s && cp -r %s/%s/host %s/%s/device_0 %s/", prof, ref,
-		 MSPROF_SAMPLE, ref, MSPROF_SAMPLE, prof);
-	ASSERT_EQ(0, system(cmd));
+	ASSERT_EQ(0, msprof_sample_copy(ref, MSPROF_SAMPLE, prof));
 	ASSERT_EQ(0, export_child(prof, &warnings, msg, sizeof(msg))) TH_LOG("%s", msg);
 	before = timeline_events(prof, &flows, &cann);
 	ASSERT_LT(0, before);

@@ -109,9 +109,7 @@ FIXTURE_SETUP(sample)
 	ASSERT_NE(NULL, mkdtemp(self->work));
 	snprintf(self->prof, sizeof(self->prof), "%s/PROF_000001_20250101000000000_SIMULATOR",
 		 self->work);
-	snprintf(cmd, sizeof(cmd), "mkdir -p %s && cp -r %s/%s/host %s/%s/device_0 %s/", self->prof,
-		 self->ref, MSPROF_SAMPLE, self->ref, MSPROF_SAMPLE, self->prof);
-	ASSERT_EQ(0, system(cmd));
+	ASSERT_EQ(0, msprof_sample_copy(self->ref, MSPROF_SAMPLE, self->prof));
 	if (variant->as) {
 		snprintf(cmd, sizeof(cmd), "cd %s && %s", self->prof, variant->as);
 		ASSERT_EQ(0, system(cmd)) TH_LOG("%s", cmd);

@@ -163,8 +163,6 @@ FIXTURE(hccl)
 
 FIXTURE_SETUP(hccl)
 {
-	char cmd[6 * PATH_MAX];
-
 	self->have = !msprof_reference_dir(self->ref, sizeof(self->ref));
 	if (self->have) {
 		char probe[2 * PATH_MAX];
@@ -178,11 +176,7 @@ FIXTURE_SETUP(hccl)
 	ASSERT_NE(NULL, mkdtemp(self->work));
 	snprintf(self->prof, sizeof(self->prof), "%s/PROF_000001_20250101000000000_SIMRANK0",
 		 self->work);
-	snprintf(cmd, sizeof(cmd),
-		 "mkdir -p %s && cp -r %s/%s/host %s/%s/device_0 %s/ && chmod -R u+w %s",
-		 self->prof, self->ref, MSPROF_SAMPLE_HCCL, self->ref, MSPROF_SAMPLE_HCCL,
-		 self->prof, self->prof);
-	ASSERT_EQ(0, system(cmd));
+	ASSERT_EQ(0, msprof_sample_copy(self->ref, MSPROF_SAMPLE_HCCL, self->prof));
 }
 
 FIXTURE_TEARDOWN(hccl)
