@@ -682,49 +682,29 @@ static u32 vnpu_dclass(u32 dtype)
 
 /**
  * struct vnpu_side - the blocks of one task on one PMU side (internal)
- * @ev: the side's counter slots (per block while modelling, then summed).
+ * @pmu: what one block did, kept in the output's counters.
  * @blocks: blocks on the side.
  * @cores: cores of the type the blocks run on.
  * @on_aiv: the blocks run on AI Vector Cores.
- * @ub: the core has a vector unit and a UB (AIV or unified AI Core).
- * @fixpipe: cube results leave L0C through FIXPIPE (AIC of split products).
- * @cube_flops: cube work of one block.
  * @vec_flops: vector work of one block.
- * @rd: bytes one block reads from main memory.
- * @wr: bytes one block writes to main memory.
- * @cc: cube busy cycles of one block.
- * @vc: vector busy cycles of one block.
- * @mrd: MTE2 (read) cycles of one block.
- * @mwr: write cycles of one block (MTE3 or FIXPIPE).
- * @busy: the longest pipe of one block.
  */
 struct vnpu_side {
-	u64 *ev;
+	struct vnpu_pmu_side *pmu;
 	u32 blocks;
 	u32 cores;
 	bool on_aiv;
-	bool ub;
-	bool fixpipe;
-	u64 cube_flops;
 	u64 vec_flops;
-	u64 rd;
-	u64 wr;
-	u64 cc;
-	u64 vc;
-	u64 mrd;
-	u64 mwr;
-	u64 busy;
 };
 
-/* Busy cycles of the pipes of one block, into s and s->ev. */
+/* Busy cycles of the pipes of one block, into s->pmu. */
 static void vnpu_side_busy(const struct vnpu_product_desc *p, const struct vnpu_model_in *in,
 			   struct vnpu_side *s, u32 nsides)
 {
+	struct vnpu_pmu_side *b = s->pmu;
 	u32 cls = vnpu_dclass(in->dtype);
 	u32 crate = p->cube_flops_per_cycle;
 	u32 vrate = p->vector_flops_per_cycle;
 	u32 vhalf = vrate / 2 ? vrate / 2 : 1;
-	u64 *ev = s->ev;
 	u64 f, moves = 0;
 	u32 share;
 
@@ -733,41 +713,38 @@ static void vnpu_side_busy(const struct vnpu_product_desc *p, const struct vnpu_
 		crate *= 2;
 	else if (cls == VNPU_DC_FP32 && !(in->flags & VNPU_TASK_F_HF32))
 		crate /= 2;
-	s->cc = vnpu_div_up(s->cube_flops, crate ? crate : 1);
+	b->cc = vnpu_div_up(b->cube_flops, crate ? crate : 1);
 	if (cls == VNPU_DC_INT8 || cls == VNPU_DC_INT32) {
-		ev[VNPU_S_MAC_INT] = s->cc;
-		ev[VNPU_S_CUBE_INT8] = vnpu_min(s->cc,
-						vnpu_div_up(s->cube_flops, VNPU_CUBE_INT8_OPS));
+		b->mac_int = b->cc;
+		b->cube_int8 = vnpu_min(b->cc, vnpu_div_up(b->cube_flops, VNPU_CUBE_INT8_OPS));
 	} else {
-		ev[VNPU_S_MAC_FP] = s->cc;
-		ev[VNPU_S_CUBE_FP16] = vnpu_min(s->cc,
-						vnpu_div_up(s->cube_flops, VNPU_CUBE_FP16_OPS));
+		b->mac_fp = b->cc;
+		b->cube_fp16 = vnpu_min(b->cc, vnpu_div_up(b->cube_flops, VNPU_CUBE_FP16_OPS));
 	}
 
 	/* Vector: one instruction per cycle, lanes by type. */
 	f = s->vec_flops;
 	switch (cls) {
 	case VNPU_DC_FP32:
-		ev[VNPU_S_VEC_FP32] = vnpu_div_up(f, vhalf);
+		b->vec_fp32 = vnpu_div_up(f, vhalf);
 		break;
 	case VNPU_DC_INT32:
-		ev[VNPU_S_VEC_INT32] = vnpu_div_up(f, vhalf);
+		b->vec_int32 = vnpu_div_up(f, vhalf);
 		break;
 	case VNPU_DC_INT8:
-		ev[VNPU_S_VEC_MISC] = vnpu_div_up(f, vrate);
+		b->vec_misc = vnpu_div_up(f, vrate);
 		break;
 	default:
 		/* 1/16 of the work in 64-lane (tail) instructions */
-		ev[VNPU_S_VEC_FP16_128] = vnpu_div_up(f - f / 16, vrate);
-		ev[VNPU_S_VEC_FP16_64] = vnpu_div_up(f / 16, vhalf);
+		b->vec_fp16_128 = vnpu_div_up(f - f / 16, vrate);
+		b->vec_fp16_64 = vnpu_div_up(f / 16, vhalf);
 		break;
 	}
 	/* A unified core moves cube results L0C -> UB with the vector unit. */
-	if (s->ub && s->cube_flops)
-		moves = vnpu_div_up(s->wr, 256);
-	ev[VNPU_S_VEC_MISC] += moves;
-	s->vc = ev[VNPU_S_VEC_FP32] + ev[VNPU_S_VEC_INT32] + ev[VNPU_S_VEC_MISC] +
-		ev[VNPU_S_VEC_FP16_128] + ev[VNPU_S_VEC_FP16_64];
+	if (b->ub && b->cube_flops)
+		moves = vnpu_div_up(b->wr, 256);
+	b->vec_misc += moves;
+	b->vc = b->vec_fp32 + b->vec_int32 + b->vec_misc + b->vec_fp16_128 + b->vec_fp16_64;
 
 	/*
 	 * Memory: this core's share of the device bandwidth, hbm / (cores *
@@ -775,105 +752,185 @@ static void vnpu_side_busy(const struct vnpu_product_desc *p, const struct vnpu_
 	 * freq_khz / (hbm_mbps * 1000).
 	 */
 	share = s->cores * nsides * p->aic_freq_khz;
-	s->mrd = vnpu_div_up(vnpu_mul_div(s->rd, share, p->hbm_bw_mbps, true), 1000);
-	s->mwr = vnpu_div_up(vnpu_mul_div(s->wr, share, p->hbm_bw_mbps, true), 1000);
-	s->busy = vnpu_max(vnpu_max(s->cc, s->vc), s->mrd + s->mwr);
+	b->mrd = vnpu_div_up(vnpu_mul_div(b->rd, share, p->hbm_bw_mbps, true), 1000);
+	b->mwr = vnpu_div_up(vnpu_mul_div(b->wr, share, p->hbm_bw_mbps, true), 1000);
+	b->busy = vnpu_max(vnpu_max(b->cc, b->vc), b->mrd + b->mwr);
 }
 
-/* The remaining events of one block that ran for @cyc cycles. */
-static void vnpu_side_events(struct vnpu_side *s, u64 cyc)
+/*
+ * The event in @slot of one block that ran for @cyc cycles. Only what a
+ * session programmed is ever asked for, so nothing here runs per task
+ * without an L1 session.
+ */
+static u64 vnpu_side_event(const struct vnpu_pmu_side *b, u32 slot, u64 cyc)
 {
-	u64 *ev = s->ev;
-	bool l1 = !s->ub || s->cube_flops;	/* reads land in L1, not UB */
-	u64 instr = ev[VNPU_S_CUBE_FP16] + ev[VNPU_S_CUBE_INT8];
-	u64 rd_lines = vnpu_div_up(s->rd, 256), wr_lines = vnpu_div_up(s->wr, 256);
+	bool l1 = !b->ub || b->cube_flops;	/* reads land in L1, not UB */
+	bool l0c_out = b->fixpipe && b->cube_flops;
+	u64 instr = b->cube_fp16 + b->cube_int8;
+	u64 rd_lines = vnpu_div_up(b->rd, 256), wr_lines = vnpu_div_up(b->wr, 256);
 	u64 r0 = rd_lines - rd_lines / 2, r1 = rd_lines / 2;
-	u64 hit_r0, hit_r1, hit_w, miss_r;
-	u64 rd128 = vnpu_div_up(s->rd, 128), wr128 = vnpu_div_up(s->wr, 128);
-	u64 m1 = s->cc / 2;
-	u64 sc = vnpu_min(cyc, VNPU_MODEL_BLOCK_CYCLES / 4 + s->busy / 32);
-
-	/* PipeUtilization and PipeExecuteUtilization */
-	ev[VNPU_S_CUBE_BUSY] = s->cc;
-	ev[VNPU_S_VEC_BUSY] = s->vc;
-	ev[VNPU_S_VEC_EXE] = s->vc - s->vc / 8;
-	ev[VNPU_S_SCALAR_BUSY] = sc;
-	ev[VNPU_S_MTE1_BUSY] = m1;
-	ev[VNPU_S_MTE1_EXTRA] = m1;
-	ev[VNPU_S_MTE2_BUSY] = s->mrd;
-	if (s->fixpipe)
-		ev[VNPU_S_FIXPIPE] = s->mwr;
-	else
-		ev[VNPU_S_MTE3_BUSY] = s->mwr;
-	ev[VNPU_S_ICACHE_REQ] = cyc / 16 + 32;
-	ev[VNPU_S_ICACHE_MISS] = 16 + ev[VNPU_S_ICACHE_REQ] / 64;
-
-	/* ResourceConflictRatio */
-	ev[VNPU_S_BANKGROUP_STALL] = s->vc / 64;
-	ev[VNPU_S_BANK_STALL] = s->vc / 32;
-	ev[VNPU_S_VEC_RESC_CONFLICT] = s->vc / 16;
-
+	u64 rd128 = vnpu_div_up(b->rd, 128), wr128 = vnpu_div_up(b->wr, 128);
+	u64 m1 = b->cc / 2;
+	u64 sc = vnpu_min(cyc, VNPU_MODEL_BLOCK_CYCLES / 4 + b->busy / 32);
+	/* 1/8 of the results go on to L1 (chained cube work) */
+	u64 l0c_to_l1 = l0c_out ? vnpu_div_up(b->wr, 1024) : 0;
 	/*
 	 * L2: every main memory access goes through it in 256 B lines. Reads
 	 * hit 1/2 on the cube path (operands shared by blocks), 1/8 on the
 	 * vector path (streaming); writes hit 3/4. Misses go to main memory.
 	 */
-	hit_r0 = l1 ? r0 / 2 : r0 / 8;
-	hit_r1 = l1 ? r1 / 2 : r1 / 8;
-	hit_w = wr_lines * 3 / 4;
-	miss_r = r0 - hit_r0 + r1 - hit_r1;
-	ev[VNPU_S_L2_READ] = rd_lines;
-	ev[VNPU_S_L2_WRITE] = wr_lines;
-	ev[VNPU_S_L2_R0_READ_HIT] = hit_r0;
-	ev[VNPU_S_L2_R0_READ_MISS] = r0 - hit_r0;
-	ev[VNPU_S_L2_R1_READ_HIT] = hit_r1;
-	ev[VNPU_S_L2_R1_READ_MISS] = r1 - hit_r1;
-	ev[VNPU_S_L2_WRITE_HIT] = hit_w;
-	ev[VNPU_S_L2_WRITE_MISS] = wr_lines - hit_w;
-	ev[VNPU_S_MAIN_READ] = miss_r * 32;			/* 8 B units */
-	ev[VNPU_S_MAIN_WRITE] = (wr_lines - hit_w) * 32;
+	u64 hit_r0 = l1 ? r0 / 2 : r0 / 8, hit_r1 = l1 ? r1 / 2 : r1 / 8;
+	u64 hit_w = wr_lines * 3 / 4;
 
+	switch (slot) {
+	/* the cube and vector units (vnpu_side_busy()) */
+	case VNPU_S_MAC_FP:
+		return b->mac_fp;
+	case VNPU_S_MAC_INT:
+		return b->mac_int;
+	case VNPU_S_CUBE_FP16:
+		return b->cube_fp16;
+	case VNPU_S_CUBE_INT8:
+		return b->cube_int8;
+	case VNPU_S_VEC_FP32:
+		return b->vec_fp32;
+	case VNPU_S_VEC_INT32:
+		return b->vec_int32;
+	case VNPU_S_VEC_MISC:
+		return b->vec_misc;
+	case VNPU_S_VEC_FP16_128:
+		return b->vec_fp16_128;
+	case VNPU_S_VEC_FP16_64:
+		return b->vec_fp16_64;
+	/* PipeUtilization and PipeExecuteUtilization */
+	case VNPU_S_CUBE_BUSY:
+		return b->cc;
+	case VNPU_S_VEC_BUSY:
+		return b->vc;
+	case VNPU_S_VEC_EXE:
+		return b->vc - b->vc / 8;
+	case VNPU_S_SCALAR_BUSY:
+		return sc;
+	case VNPU_S_MTE1_BUSY:
+	case VNPU_S_MTE1_EXTRA:
+		return m1;
+	case VNPU_S_MTE2_BUSY:
+		return b->mrd;
+	case VNPU_S_FIXPIPE:
+		return b->fixpipe ? b->mwr : 0;
+	case VNPU_S_MTE3_BUSY:
+		return b->fixpipe ? 0 : b->mwr;
+	case VNPU_S_ICACHE_REQ:
+		return cyc / 16 + 32;
+	case VNPU_S_ICACHE_MISS:
+		return 16 + (cyc / 16 + 32) / 64;
+	/* ResourceConflictRatio */
+	case VNPU_S_BANKGROUP_STALL:
+		return b->vc / 64;
+	case VNPU_S_BANK_STALL:
+		return b->vc / 32;
+	case VNPU_S_VEC_RESC_CONFLICT:
+		return b->vc / 16;
+	/* L2 */
+	case VNPU_S_L2_READ:
+		return rd_lines;
+	case VNPU_S_L2_WRITE:
+		return wr_lines;
+	case VNPU_S_L2_R0_READ_HIT:
+		return hit_r0;
+	case VNPU_S_L2_R0_READ_MISS:
+		return r0 - hit_r0;
+	case VNPU_S_L2_R1_READ_HIT:
+		return hit_r1;
+	case VNPU_S_L2_R1_READ_MISS:
+		return r1 - hit_r1;
+	case VNPU_S_L2_WRITE_HIT:
+		return hit_w;
+	case VNPU_S_L2_WRITE_MISS:
+		return wr_lines - hit_w;
+	case VNPU_S_MAIN_READ:					/* 8 B units */
+		return (r0 - hit_r0 + r1 - hit_r1) * 32;
+	case VNPU_S_MAIN_WRITE:
+		return (wr_lines - hit_w) * 32;
 	/* MemoryAccess: 128 B units */
-	ev[VNPU_S_WRITE_MAIN] = wr128;
-	ev[VNPU_S_READ_MAIN] = rd128 / 2;
-	ev[VNPU_S_READ_MAIN_DATAS] = rd128 - rd128 / 2;
-	if (s->fixpipe && s->cube_flops) {
-		/* 1/8 of the results go on to L1 (chained cube work) */
-		ev[VNPU_S_L0C_TO_L1] = vnpu_div_up(s->wr, 1024);
-		ev[VNPU_S_L0C_TO_GM] = wr128 + ev[VNPU_S_L0C_TO_L1];
-	}
-
+	case VNPU_S_WRITE_MAIN:
+		return wr128;
+	case VNPU_S_READ_MAIN:
+		return rd128 / 2;
+	case VNPU_S_READ_MAIN_DATAS:
+		return rd128 - rd128 / 2;
+	case VNPU_S_L0C_TO_L1:
+		return l0c_to_l1;
+	case VNPU_S_L0C_TO_GM:
+		return l0c_out ? wr128 + l0c_to_l1 : 0;
 	/* L1 and L0 (cube path) */
-	if (l1) {
-		ev[VNPU_S_L1_READ] = m1;			/* 512 B */
-		ev[VNPU_S_L1_WRITE] = rd128 + ev[VNPU_S_L0C_TO_L1];
-		ev[VNPU_S_L0A_READ] = instr;			/* 512 B */
-		ev[VNPU_S_L0A_WRITE] = m1 / 2;
-		ev[VNPU_S_L0B_READ] = 2 * instr;		/* 256 B */
-		ev[VNPU_S_L0B_WRITE] = m1;
-		ev[VNPU_S_CUBE_L0C_READ] = instr / 4;		/* 1024 B */
-		ev[VNPU_S_CUBE_L0C_WRITE] = instr;
+	case VNPU_S_L1_READ:					/* 512 B */
+		return l1 ? m1 : 0;
+	case VNPU_S_L1_WRITE:
+		return l1 ? rd128 + l0c_to_l1 : 0;
+	case VNPU_S_L0A_READ:					/* 512 B */
+		return l1 ? instr : 0;
+	case VNPU_S_L0A_WRITE:
+		return l1 ? m1 / 2 : 0;
+	case VNPU_S_L0B_READ:					/* 256 B */
+		return l1 ? 2 * instr : 0;
+	case VNPU_S_L0B_WRITE:
+		return l1 ? m1 : 0;
+	case VNPU_S_CUBE_L0C_READ:				/* 1024 B */
+		return l1 ? instr / 4 : 0;
+	case VNPU_S_CUBE_L0C_WRITE:
+		return l1 ? instr : 0;
 	}
-
+	if (!b->ub)
+		return 0;
 	/* UB (vector path and unified cores) */
-	if (s->ub) {
-		if (s->cube_flops)
-			ev[VNPU_S_VEC_L0C_READ] = wr_lines;	/* 256 B */
-		ev[VNPU_S_UB_READ] = 2 * s->vc + wr128;
-		ev[VNPU_S_UB_WRITE] = s->vc + (l1 ? 0 : rd128);
-		ev[VNPU_S_MTE_UB_READ] = wr128;			/* UB -> GM */
-		ev[VNPU_S_MTE_UB_WRITE] = l1 ? 0 : rd128;	/* GM -> UB */
-		ev[VNPU_S_VEC_UB_READ] = 8 * s->vc;		/* 32 B */
-		ev[VNPU_S_VEC_UB_WRITE] = 8 * s->vc;
-		ev[VNPU_S_SCALAR_UB_READ] = sc / 4;		/* 16 B */
-		ev[VNPU_S_SCALAR_UB_WRITE] = sc / 8;
-		/* chip 7 counts the vector reads on two ports, msprof sums them */
-		ev[VNPU_S_V11_VEC_UB_READ0] = 4 * s->vc;
-		ev[VNPU_S_V11_VEC_UB_READ1] = 4 * s->vc;
-		ev[VNPU_S_V11_VEC_UB_WRITE] = ev[VNPU_S_VEC_UB_WRITE];
-		ev[VNPU_S_V11_MTE_UB_READ] = ev[VNPU_S_MTE_UB_READ];
-		ev[VNPU_S_V11_MTE_UB_WRITE] = ev[VNPU_S_MTE_UB_WRITE];
+	switch (slot) {
+	case VNPU_S_VEC_L0C_READ:				/* 256 B */
+		return b->cube_flops ? wr_lines : 0;
+	case VNPU_S_UB_READ:
+		return 2 * b->vc + wr128;
+	case VNPU_S_UB_WRITE:
+		return b->vc + (l1 ? 0 : rd128);
+	case VNPU_S_MTE_UB_READ:				/* UB -> GM */
+	case VNPU_S_V11_MTE_UB_READ:
+		return wr128;
+	case VNPU_S_MTE_UB_WRITE:				/* GM -> UB */
+	case VNPU_S_V11_MTE_UB_WRITE:
+		return l1 ? 0 : rd128;
+	case VNPU_S_VEC_UB_READ:				/* 32 B */
+	case VNPU_S_VEC_UB_WRITE:
+	case VNPU_S_V11_VEC_UB_WRITE:
+		return 8 * b->vc;
+	case VNPU_S_SCALAR_UB_READ:				/* 16 B */
+		return sc / 4;
+	case VNPU_S_SCALAR_UB_WRITE:
+		return sc / 8;
+	/* chip 7 counts the vector reads on two ports, msprof sums them */
+	case VNPU_S_V11_VEC_UB_READ0:
+	case VNPU_S_V11_VEC_UB_READ1:
+		return 4 * b->vc;
 	}
+	return 0;	/* VNPU_S_VEC_L0C_WRITE: not modelled */
+}
+
+/**
+ * vnpu_pmu_read_slot() - the value of one PMU event of a task, by slot
+ * @c: the task's counters.
+ * @aiv: the AIV side (else the AIC side).
+ * @slot: vnpu_pmu_slot() of the event.
+ *
+ * Computed on the call: a session reads only the events it programmed.
+ *
+ * Return: the event's count summed over the side's blocks; 0 for
+ * VNPU_PMU_NO_SLOT, a side without blocks, or no @c.
+ */
+u64 vnpu_pmu_read_slot(const struct vnpu_counters *c, bool aiv, u8 slot)
+{
+	if (!c || slot >= VNPU_S_COUNT)
+		return 0;
+	if (aiv)
+		return vnpu_side_event(&c->aiv, slot, c->block_cycles) * c->aiv_blocks;
+	return vnpu_side_event(&c->aic, slot, c->block_cycles) * c->aic_blocks;
 }
 
 /*
@@ -894,16 +951,16 @@ static void vnpu_side_work(struct vnpu_side *s, bool primary, bool cube, bool mi
 	if (!primary)
 		flops = cube ? flops / 8 : bytes / 2;
 	if (cube)
-		s->cube_flops = vnpu_div_up(flops, n);
+		s->pmu->cube_flops = vnpu_div_up(flops, n);
 	else
 		s->vec_flops = vnpu_div_up(flops, n);
 	/* cube work reads more than it writes; elementwise work 2:1 */
 	if (cube) {
-		s->rd = vnpu_div_up(bytes - bytes / 4, n);
-		s->wr = vnpu_div_up(bytes / 4, n);
+		s->pmu->rd = vnpu_div_up(bytes - bytes / 4, n);
+		s->pmu->wr = vnpu_div_up(bytes / 4, n);
 	} else {
-		s->rd = vnpu_div_up(bytes - bytes / 3, n);
-		s->wr = vnpu_div_up(bytes / 3, n);
+		s->pmu->rd = vnpu_div_up(bytes - bytes / 3, n);
+		s->pmu->wr = vnpu_div_up(bytes / 3, n);
 	}
 }
 
@@ -945,10 +1002,10 @@ void vnpu_model_task(const struct vnpu_product_desc *p, const struct vnpu_model_
 		     struct vnpu_model_out *out)
 {
 	struct vnpu_counters *c = &out->ctr;
-	struct vnpu_side sides[2] = { { .ev = c->aic }, { .ev = c->aiv } };
+	struct vnpu_side sides[2] = { { .pmu = &c->aic }, { .pmu = &c->aiv } };
 	struct vnpu_side *prim, *sec = NULL;
 	bool split, cube, mix = false;
-	u32 type, nsides, i, s;
+	u32 type, nsides, i;
 	u64 cyc = 0, waves = 0;
 	s64 ppm;
 
@@ -991,8 +1048,8 @@ void vnpu_model_task(const struct vnpu_product_desc *p, const struct vnpu_model_
 	if (split) {
 		prim->cores = cube ? p->aic_num : p->aiv_num;
 		prim->on_aiv = !cube;
-		prim->ub = !cube;
-		prim->fixpipe = cube;
+		prim->pmu->ub = !cube;
+		prim->pmu->fixpipe = cube;
 		if ((type == VNPU_TASK_MIX_AIC || type == VNPU_TASK_MIX_AIV) &&
 		    in->mix_block_num) {
 			mix = true;
@@ -1000,11 +1057,11 @@ void vnpu_model_task(const struct vnpu_product_desc *p, const struct vnpu_model_
 			sec->blocks = in->mix_block_num;
 			sec->cores = cube ? p->aiv_num : p->aic_num;
 			sec->on_aiv = cube;
-			sec->ub = cube;
-			sec->fixpipe = !cube;
+			sec->pmu->ub = cube;
+			sec->pmu->fixpipe = !cube;
 		}
 	} else {
-		prim->ub = true;
+		prim->pmu->ub = true;
 		prim->cores = p->aic_num;
 		if (type == VNPU_TASK_AI_VECTOR_CORE && p->aiv_num) {
 			prim->cores = p->aiv_num;
@@ -1021,19 +1078,17 @@ void vnpu_model_task(const struct vnpu_product_desc *p, const struct vnpu_model_
 		struct vnpu_side *sd = i ? sec : prim;
 
 		vnpu_side_busy(p, in, sd, nsides);
-		cyc = vnpu_max(cyc, sd->busy);
+		cyc = vnpu_max(cyc, sd->pmu->busy);
 	}
 	cyc = vnpu_max(vnpu_jitter(cyc + VNPU_MODEL_BLOCK_CYCLES, ppm),
 		       cyc + VNPU_MODEL_BLOCK_CYCLES / 2);
+	c->block_cycles = cyc;
 
 	for (i = 0; i < nsides; i++) {
 		struct vnpu_side *sd = i ? sec : prim;
 		u64 w = vnpu_div_up(sd->blocks, sd->cores ? sd->cores : 1);
 		u32 used = vnpu_min(sd->blocks, sd->cores);
 
-		vnpu_side_events(sd, cyc);
-		for (s = 0; s < VNPU_S_COUNT; s++)
-			sd->ev[s] *= sd->blocks;
 		waves = vnpu_max(waves, w);
 		if (sd == &sides[0]) {
 			c->aic_total_cycles = cyc * sd->blocks;

@@ -185,6 +185,54 @@ enum vnpu_pmu_event {
 #define VNPU_PMU_SLOTS 61
 
 /**
+ * struct vnpu_pmu_side - what one block of a task did on one PMU side
+ * @cube_flops: cube work.
+ * @rd: bytes read from main memory.
+ * @wr: bytes written to main memory.
+ * @cc: cube busy cycles.
+ * @vc: vector busy cycles.
+ * @mrd: MTE2 (read) cycles.
+ * @mwr: write cycles (MTE3 or FIXPIPE).
+ * @busy: the longest pipe.
+ * @mac_fp: float cube MAC cycles (@cc, 0 for integer work).
+ * @mac_int: integer cube MAC cycles (@cc, 0 for float work).
+ * @cube_fp16: float cube instructions.
+ * @cube_int8: integer cube instructions.
+ * @vec_fp32: fp32 vector instructions.
+ * @vec_int32: int32 vector instructions.
+ * @vec_misc: other vector instructions (int8, the L0C -> UB moves).
+ * @vec_fp16_128: fp16 vector instructions on 128 lanes.
+ * @vec_fp16_64: fp16 vector instructions on 64 lanes.
+ * @ub: the core has a vector unit and a UB (AIV or unified AI Core).
+ * @fixpipe: cube results leave L0C through FIXPIPE (AIC of split products).
+ *
+ * Every PMU event of the side is a function of these and the block's
+ * cycles (vnpu_pmu_read_slot()): a task's events are computed only when a
+ * session reads them, and only the ones it programmed.
+ */
+struct vnpu_pmu_side {
+	u64 cube_flops;
+	u64 rd;
+	u64 wr;
+	u64 cc;
+	u64 vc;
+	u64 mrd;
+	u64 mwr;
+	u64 busy;
+	u64 mac_fp;
+	u64 mac_int;
+	u64 cube_fp16;
+	u64 cube_int8;
+	u64 vec_fp32;
+	u64 vec_int32;
+	u64 vec_misc;
+	u64 vec_fp16_128;
+	u64 vec_fp16_64;
+	bool ub;
+	bool fixpipe;
+};
+
+/**
  * struct vnpu_counters - PMU counters of one task, summed over its blocks
  * @aic_total_cycles: sum over the AIC-side blocks of their cycles (the
  *                    task_cyc of msprof). On products without
@@ -196,8 +244,9 @@ enum vnpu_pmu_event {
  * @aic_core_num: cores of the type the AIC-side blocks ran on (core_num of
  *                the formulas).
  * @aiv_core_num: the same for the AIV side.
- * @aic: AIC-side event values, by slot; read them with vnpu_pmu_read().
- * @aiv: AIV-side event values, by slot.
+ * @block_cycles: the cycles of one block (both sides run in lock-step).
+ * @aic: one AIC-side block; read the events with vnpu_pmu_read_slot().
+ * @aiv: one AIV-side block.
  */
 struct vnpu_counters {
 	u64 aic_total_cycles;
@@ -206,8 +255,9 @@ struct vnpu_counters {
 	u32 aiv_blocks;
 	u32 aic_core_num;
 	u32 aiv_core_num;
-	u64 aic[VNPU_PMU_SLOTS];
-	u64 aiv[VNPU_PMU_SLOTS];
+	u64 block_cycles;
+	struct vnpu_pmu_side aic;
+	struct vnpu_pmu_side aiv;
 };
 
 /**
@@ -270,7 +320,7 @@ struct vnpu_model_in {
  * @aicpu_used: AI CPUs occupied.
  * @ctr: PMU counters (all zero for AI_CPU and COMMUNICATION tasks).
  *
- * The structure is about 0.9 KiB: avoid it on deep kernel stacks.
+ * The structure is about 0.4 KiB: avoid it on deep kernel stacks.
  */
 struct vnpu_model_out {
 	u64 duration_ticks;
@@ -305,13 +355,7 @@ u8 vnpu_pmu_slot(u32 event_id);
 /* vnpu_pmu_slot() of an event the model does not count */
 #define VNPU_PMU_NO_SLOT 0xff
 
-/* The value in slot @slot (vnpu_pmu_slot()) of @c's @aiv side; 0 for none. */
-static inline u64 vnpu_pmu_read_slot(const struct vnpu_counters *c, bool aiv, u8 slot)
-{
-	if (!c || slot >= VNPU_PMU_SLOTS)
-		return 0;
-	return aiv ? c->aiv[slot] : c->aic[slot];
-}
+u64 vnpu_pmu_read_slot(const struct vnpu_counters *c, bool aiv, u8 slot);
 
 u32 vnpu_metric_events(const struct vnpu_product_desc *p, u32 group, bool aiv,
 		       u32 ids[VNPU_PMU_EVENTS_MAX]);

@@ -377,7 +377,23 @@ TEST(product_find)
 
 TEST(pmu_slots)
 {
-	struct vnpu_counters c;
+	struct vnpu_model_in mix = {
+		.task_type = VNPU_TASK_MIX_AIC,
+		.block_num = 8,
+		.mix_block_num = 16,
+		.dtype = VNPU_DT_FLOAT16,
+		.flops = 1ull << 34,
+		.bytes = 1ull << 26,
+	};
+	struct vnpu_model_in cube = {
+		.task_type = VNPU_TASK_AI_CORE,
+		.block_num = 8,
+		.dtype = VNPU_DT_FLOAT16,
+		.flops = 1ull << 34,
+		.bytes = 1ull << 26,
+	};
+	unsigned int nonzero[2] = { 0, 0 };
+	struct vnpu_model_out o;
 	unsigned int s, t;
 
 	for (s = 0; s < VNPU_PMU_SLOTS; s++) {
@@ -388,32 +404,46 @@ TEST(pmu_slots)
 	EXPECT_EQ(0, vnpu_pmu_event(VNPU_PMU_SLOTS));
 	EXPECT_EQ(0, vnpu_pmu_event(~0u));
 
-	/* each slot reads back under its id, on its side */
-	memset(&c, 0, sizeof(c));
-	for (s = 0; s < VNPU_PMU_SLOTS; s++) {
-		c.aic[s] = 1000 + s;
-		c.aiv[s] = 2000 + s;
-	}
-	for (s = 0; s < VNPU_PMU_SLOTS; s++) {
-		EXPECT_EQ(1000 + s, vnpu_pmu_read(&c, false, vnpu_pmu_event(s)));
-		EXPECT_EQ(2000 + s, vnpu_pmu_read(&c, true, vnpu_pmu_event(s)));
-	}
-	EXPECT_EQ(0, vnpu_pmu_read(&c, false, 0));
-	EXPECT_EQ(0, vnpu_pmu_read(&c, false, 0x1));
-	EXPECT_EQ(0, vnpu_pmu_read(&c, true, 0x7));
-	EXPECT_EQ(0, vnpu_pmu_read(&c, false, 0x501));
-	EXPECT_EQ(0, vnpu_pmu_read(NULL, false, 0x8));
-
-	/* a session's map, event to slot, once: the same reads without a search */
+	/*
+	 * The events are computed when read, from one block's work: a MIX
+	 * task on the A2 has both sides; each event reads the same by id
+	 * and by slot, and the same every time.
+	 */
+	vnpu_model_task(vnpu_product_get(VNPU_PRODUCT_A2), &mix, &o);
+	ASSERT_GT(o.ctr.aic_blocks, 0);
+	ASSERT_GT(o.ctr.aiv_blocks, 0);
 	for (s = 0; s < VNPU_PMU_SLOTS; s++) {
 		EXPECT_EQ(s, vnpu_pmu_slot(vnpu_pmu_event(s)));
-		EXPECT_EQ(1000 + s,
-			  vnpu_pmu_read_slot(&c, false, vnpu_pmu_slot(vnpu_pmu_event(s))));
+		EXPECT_EQ(vnpu_pmu_read_slot(&o.ctr, false, s),
+			  vnpu_pmu_read(&o.ctr, false, vnpu_pmu_event(s)));
+		EXPECT_EQ(vnpu_pmu_read_slot(&o.ctr, true, s),
+			  vnpu_pmu_read(&o.ctr, true, vnpu_pmu_event(s)));
+		nonzero[0] += !!vnpu_pmu_read_slot(&o.ctr, false, s);
+		nonzero[1] += !!vnpu_pmu_read_slot(&o.ctr, true, s);
 	}
+	/* cube work on the AIC side, vector work and its UB on the AIV side */
+	EXPECT_GT(vnpu_pmu_read(&o.ctr, false, 0x9), 0); /* cube busy */
+	EXPECT_GT(vnpu_pmu_read(&o.ctr, true, 0x8), 0); /* vector busy */
+	EXPECT_GT(nonzero[0], 20);
+	EXPECT_GT(nonzero[1], 20);
+	/* ids the model does not count, no slot, no counters */
+	EXPECT_EQ(0, vnpu_pmu_read(&o.ctr, false, 0));
+	EXPECT_EQ(0, vnpu_pmu_read(&o.ctr, false, 0x1));
+	EXPECT_EQ(0, vnpu_pmu_read(&o.ctr, true, 0x7));
+	EXPECT_EQ(0, vnpu_pmu_read(&o.ctr, false, 0x501));
+	EXPECT_EQ(0, vnpu_pmu_read(NULL, false, 0x8));
 	EXPECT_EQ(VNPU_PMU_NO_SLOT, vnpu_pmu_slot(0));
 	EXPECT_EQ(VNPU_PMU_NO_SLOT, vnpu_pmu_slot(0x501));
-	EXPECT_EQ(0, vnpu_pmu_read_slot(&c, true, VNPU_PMU_NO_SLOT));
+	EXPECT_EQ(0, vnpu_pmu_read_slot(&o.ctr, true, VNPU_PMU_NO_SLOT));
+	EXPECT_EQ(0, vnpu_pmu_read_slot(&o.ctr, true, VNPU_PMU_SLOTS));
 	EXPECT_EQ(0, vnpu_pmu_read_slot(NULL, true, 0));
+
+	/* a side without blocks reads 0 in every slot */
+	vnpu_model_task(vnpu_product_get(VNPU_PRODUCT_A2), &cube, &o);
+	ASSERT_GT(o.ctr.aic_blocks, 0);
+	ASSERT_EQ(0, o.ctr.aiv_blocks);
+	for (s = 0; s < VNPU_PMU_SLOTS; s++)
+		EXPECT_EQ(0, vnpu_pmu_read_slot(&o.ctr, true, s));
 }
 
 TEST(metric_events)
@@ -692,9 +722,19 @@ TEST(dtype_rates)
 
 static bool same_out(const struct vnpu_model_out *a, const struct vnpu_model_out *b)
 {
+	const struct vnpu_counters *x = &a->ctr, *y = &b->ctr;
+	unsigned int s;
+
+	for (s = 0; s < VNPU_PMU_SLOTS; s++)
+		if (vnpu_pmu_read_slot(x, false, s) != vnpu_pmu_read_slot(y, false, s) ||
+		    vnpu_pmu_read_slot(x, true, s) != vnpu_pmu_read_slot(y, true, s))
+			return false;
 	return a->duration_ticks == b->duration_ticks && a->launch_ticks == b->launch_ticks &&
 	       a->aic_used == b->aic_used && a->aiv_used == b->aiv_used &&
-	       a->aicpu_used == b->aicpu_used && !memcmp(&a->ctr, &b->ctr, sizeof(a->ctr));
+	       a->aicpu_used == b->aicpu_used && x->aic_total_cycles == y->aic_total_cycles &&
+	       x->aiv_total_cycles == y->aiv_total_cycles && x->aic_blocks == y->aic_blocks &&
+	       x->aiv_blocks == y->aiv_blocks && x->aic_core_num == y->aic_core_num &&
+	       x->aiv_core_num == y->aiv_core_num;
 }
 
 TEST(determinism_and_jitter)
