@@ -101,7 +101,7 @@ static int vnpu_device_setup(struct vnpu_device *vdev, u32 id, int product_id)
 	vdev->product = vnpu_product_get(product_id);
 	spin_lock_init(&vdev->lock);
 	mutex_init(&vdev->prof_lock);
-	INIT_LIST_HEAD(&vdev->active);
+	vdev->active = RB_ROOT_CACHED;
 	ida_init(&vdev->hw_streams);
 	vdev->next_task_id = 1;
 	vdev->epoch_ns = ktime_get_ns();

@@ -20,6 +20,7 @@
 #include <linux/kref.h>
 #include <linux/list.h>
 #include <linux/mutex.h>
+#include <linux/rbtree.h>
 #include <linux/spinlock.h>
 #include <linux/types.h>
 #include <linux/uidgid.h>
@@ -293,7 +294,8 @@ struct vnpu_cores {
  *              written flips up to for this stream.
  * @dying: being destroyed: takes no more tasks (under vnpu_file.lock).
  * @pending: tasks not yet completed, in submission order.
- * @active: in vnpu_device.active while @pending is not empty.
+ * @active: in vnpu_device.active, keyed by the id of its first pending
+ *          task, while @pending is not empty (else RB_EMPTY_NODE).
  * @npending: length of @pending.
  * @ready_at: device time at which the stream's last task ends.
  * @last_done_id: id of the last completed task, 0 if none.
@@ -314,7 +316,7 @@ struct vnpu_stream {
 	u64 flip_epoch;
 	bool dying;
 	struct list_head pending;
-	struct list_head active;
+	struct rb_node active;
 	u32 npending;
 	u64 ready_at;
 	u64 last_done_id;
@@ -330,7 +332,8 @@ struct vnpu_stream {
  * @dev: the class device that makes the node appear (the one cdev of
  *       every minor is vnpu_drv.c's).
  * @lock: protects everything below it, the streams' queues and timing.
- * @active: streams with pending tasks.
+ * @active: streams with pending tasks, ordered by the id of their first
+ *          (the executor takes the smallest that can run: O(log n)).
  * @npending: tasks queued on the device.
  * @next_task_id: the id the next submitted task gets.
  * @hw_streams: the device-wide stream ids in use (an IDA, its own lock).
@@ -366,7 +369,7 @@ struct vnpu_device {
 	struct device *dev;
 
 	spinlock_t lock; /* the executor's state, queues, timing */
-	struct list_head active;
+	struct rb_root_cached active;
 	u32 npending;
 	u64 next_task_id;
 	struct ida hw_streams;
@@ -503,6 +506,7 @@ int vnpu_task_validate(const struct vnpu_device *vdev,
 int vnpu_exec_start(struct vnpu_device *vdev);
 void vnpu_exec_stop(struct vnpu_device *vdev);
 void vnpu_exec_kick(struct vnpu_device *vdev);
+void vnpu_exec_queue_stream(struct vnpu_device *vdev, struct vnpu_stream *s);
 void vnpu_exec_cancel_file(struct vnpu_file *vfile);
 int vnpu_task_cache_init(void);
 void vnpu_task_cache_exit(void);

@@ -106,26 +106,64 @@ static u64 vnpu_wall_ticks(const struct vnpu_device *vdev)
 	return vnpu_ns_to_ticks(vdev->product, ktime_get_ns() - vdev->epoch_ns);
 }
 
-/* The head of a stream with work that can run and has the smallest id. */
+static struct vnpu_ktask *vnpu_stream_head(struct vnpu_stream *s)
+{
+	return list_first_entry(&s->pending, struct vnpu_ktask, node);
+}
+
+static bool vnpu_stream_before(struct rb_node *a, const struct rb_node *b)
+{
+	return vnpu_stream_head(rb_entry(a, struct vnpu_stream, active))->id <
+	       vnpu_stream_head(rb_entry(b, struct vnpu_stream, active))->id;
+}
+
+/**
+ * vnpu_exec_queue_stream() - @s has work: put it where the executor looks
+ * @vdev: its device (locked).
+ * @s: a stream whose pending list just became non-empty.
+ *
+ * The device's streams with work are ordered by the id of their first
+ * task, so the pick is the leftmost (O(1)) and a requeue O(log n).
+ */
+void vnpu_exec_queue_stream(struct vnpu_device *vdev, struct vnpu_stream *s)
+{
+	lockdep_assert_held(&vdev->lock);
+	rb_add_cached(&s->active, &vdev->active, vnpu_stream_before);
+}
+
+static void vnpu_exec_unqueue_stream(struct vnpu_device *vdev, struct vnpu_stream *s)
+{
+	if (RB_EMPTY_NODE(&s->active))
+		return;
+	rb_erase_cached(&s->active, &vdev->active);
+	RB_CLEAR_NODE(&s->active);
+}
+
+/*
+ * The head of a stream with work that can run and has the smallest id:
+ * the first stream in id order, unless its head is a collective still
+ * waiting for its other ranks, which arrives at its rendezvous here (when
+ * it is the first task in submission order that could run) and is passed
+ * over until they are all there.
+ */
 static struct vnpu_ktask *vnpu_exec_pick(struct vnpu_device *vdev)
 {
-	struct vnpu_ktask *best = NULL, *head;
+	struct vnpu_ktask *head;
 	struct vnpu_stream *s;
+	struct rb_node *n;
 
 	lockdep_assert_held(&vdev->lock);
-	list_for_each_entry(s, &vdev->active, active) {
-		head = list_first_entry(&s->pending, struct vnpu_ktask, node);
-		if (best && head->id > best->id)
-			continue;
-		if (head->desc.task_type == VNPU_TASK_COMMUNICATION) {
-			if (!head->comm)
-				vnpu_comm_arrive(vdev, head, max(vdev->clock, s->ready_at));
-			if (!vnpu_comm_ready(head, &head->start, &head->end))
-				continue;
-		}
-		best = head;
+	for (n = rb_first_cached(&vdev->active); n; n = rb_next(n)) {
+		s = rb_entry(n, struct vnpu_stream, active);
+		head = vnpu_stream_head(s);
+		if (head->desc.task_type != VNPU_TASK_COMMUNICATION)
+			return head;
+		if (!head->comm)
+			vnpu_comm_arrive(vdev, head, max(vdev->clock, s->ready_at));
+		if (vnpu_comm_ready(head, &head->start, &head->end))
+			return head;
 	}
-	return best;
+	return NULL;
 }
 
 /*
@@ -287,11 +325,14 @@ static void vnpu_exec_complete(struct vnpu_device *vdev, struct vnpu_ktask *task
 	trace_vnpu_task_start(vdev->id, task->id, s->hw_id, task->desc.task_type,
 			      task->desc.op_type, task->start, task->end, dur_ns,
 			      s->npending);
+	/* its place in the device's order is its head's: requeue it */
+	vnpu_exec_unqueue_stream(vdev, s);
 	list_del(&task->node);
 	/* read locklessly by waiters: READ_ONCE there, WRITE_ONCE here */
 	WRITE_ONCE(s->npending, s->npending - 1);
-	if (!s->npending) {
-		list_del_init(&s->active);
+	if (s->npending) {
+		vnpu_exec_queue_stream(vdev, s);
+	} else {
 		/* its syncs and destroy: they read what follows under the lock */
 		vnpu_wake_idle(&s->idle_wq);
 	}
@@ -456,6 +497,7 @@ void vnpu_exec_cancel_file(struct vnpu_file *vfile)
 		s = vfile->streams[id];
 		if (!s)
 			continue;
+		/* a paced task stays the head, so the stream's place holds */
 		list_for_each_entry_safe(task, tmp, &s->pending, node) {
 			if (task == vdev->running) {
 				vdev->running_cancelled = true;
@@ -469,7 +511,7 @@ void vnpu_exec_cancel_file(struct vnpu_file *vfile)
 				vnpu_comm_leave(vdev, task, vnpu_task_handle(vfile, task), true);
 		}
 		if (!s->npending)
-			list_del_init(&s->active);
+			vnpu_exec_unqueue_stream(vdev, s);
 	}
 	running = vdev->running && vdev->running->stream->vfile == vfile;
 	spin_unlock(&vdev->lock);

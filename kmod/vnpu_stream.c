@@ -59,7 +59,7 @@ long vnpu_ioctl_stream_create(struct vnpu_file *vfile, void __user *arg)
 	init_waitqueue_head(&stream->idle_wq);
 	stream->vfile = vfile;
 	INIT_LIST_HEAD(&stream->pending);
-	INIT_LIST_HEAD(&stream->active);
+	RB_CLEAR_NODE(&stream->active);
 
 	mutex_lock(&vfile->lock);
 	for (id = 0; id < VNPU_MAX_STREAMS; id++)

@@ -332,7 +332,7 @@ static void vnpu_queue_batch(struct vnpu_file *vfile, struct vnpu_ktask **tasks,
 		list_add_tail(&tasks[i]->node, &stream->pending);
 		WRITE_ONCE(stream->npending, stream->npending + 1);
 		if (stream->npending == 1)
-			list_add_tail(&stream->active, &vdev->active);
+			vnpu_exec_queue_stream(vdev, stream);
 		trace_vnpu_task_submit(vdev->id, tasks[i]->id, stream->hw_id,
 				       tasks[i]->desc.task_type,
 				       tasks[i]->desc.op_type,
