@@ -11,6 +11,8 @@
  */
 #include <dirent.h>
 #include <errno.h>
+#include <pthread.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -262,8 +264,65 @@ static int readme(struct npa_export *x)
 	return npx_file_close(&x->o, &x->readme);
 }
 
+/**
+ * struct timeline_job - the timeline, written beside the CSVs
+ * @x: the export (read only while the job runs: its devices and host).
+ * @o: @x's outputs with their own error and path scratch (same folder
+ *     and writer thread, which takes buffers from any thread).
+ * @err: the job's error.
+ * @thread: it, when @started.
+ * @started: a thread runs it; else run_timeline() writes it inline.
+ * @rc: its result.
+ */
+struct timeline_job {
+	struct npa_export *x;
+	struct npx_out o;
+	struct npuprof_error err;
+	pthread_t thread;
+	bool started;
+	int rc;
+};
+
+static void *timeline_main(void *arg)
+{
+	struct timeline_job *j = arg;
+
+	j->rc = npa_timeline(j->x, &j->o, &j->x->timeline);
+	return NULL;
+}
+
+/*
+ * The timeline reads the loaded devices and host and writes one file;
+ * the CSVs read the same and write theirs: neither changes what the other
+ * reads, so on a machine with two cores the timeline (about a third of
+ * the export's formatting) runs in a thread of its own while the CSVs are
+ * written. Without a thread it is written after them.
+ */
+static void timeline_start(struct npa_export *x, struct timeline_job *j)
+{
+	*j = (struct timeline_job){ .x = x, .o = x->o };
+	npuprof_clear_error(&j->err);
+	j->o.err = &j->err;
+	j->started = x->ndev && !pthread_create(&j->thread, NULL, timeline_main, j);
+}
+
+/* Wait for the timeline (or write it now); @rc is the CSVs' result. */
+static int timeline_finish(struct npa_export *x, struct timeline_job *j, int rc)
+{
+	if (j->started)
+		pthread_join(j->thread, NULL);
+	else if (!rc)
+		j->rc = npa_timeline(x, &j->o, &x->timeline);
+	if (rc || !j->rc)
+		return rc;
+	if (x->o.err)
+		*x->o.err = j->err;
+	return j->rc;
+}
+
 static int run(struct npa_export *x)
 {
+	struct timeline_job tl;
 	struct dev_id ids[NPA_MAX_DEVICES];
 	char host[PATH_MAX + 8], dir[PATH_MAX + 32], who[32];
 	unsigned int n, k;
@@ -290,6 +349,7 @@ static int run(struct npa_export *x)
 	if (rc)
 		return rc;
 
+	/* every device first: the timeline and the CSVs read them all */
 	for (k = 0; k < n; k++) {
 		struct npa_dev *d = &x->dev[x->ndev];
 		struct npuprof_error e;
@@ -313,6 +373,16 @@ static int run(struct npa_export *x)
 		x->dev_bytes[x->ndev++] = ids[k].bytes;
 		snprintf(who, sizeof(who), "device_%u", ids[k].id);
 		warn_loss(x, who, &d->loss);
+	}
+	if (!x->ndev && n)
+		return npuprof_set_error(x->o.err, -EBADMSG,
+					 "%s: no device folder could be read (see the warnings)",
+					 x->prof);
+	timeline_start(x, &tl);
+	rc = 0;
+	for (k = 0; !rc && k < x->ndev; k++) {
+		const struct npa_dev *d = &x->dev[k];
+
 		rc = npa_op_summary(x, d);
 		if (!rc)
 			rc = npa_task_time(x, d);
@@ -325,20 +395,11 @@ static int run(struct npa_export *x)
 		if (!rc)
 			rc = npa_comm_statistic(x, d);
 		if (!rc)
-			rc = progress(x, ids[k].bytes);
-		if (rc)
-			return rc;
+			rc = progress(x, x->dev_bytes[k]);
 	}
-	if (!x->ndev && n)
-		return npuprof_set_error(x->o.err, -EBADMSG,
-					 "%s: no device folder could be read (see the warnings)",
-					 x->prof);
-	for (k = 0; k < x->out.n; k++) {
+	for (k = 0; !rc && k < x->out.n; k++)
 		rc = npx_csv_close(&x->o, x->out.csv[k]);
-		if (rc)
-			return rc;
-	}
-	rc = npa_timeline(x, &x->timeline);
+	rc = timeline_finish(x, &tl, rc);
 	if (!rc)
 		rc = readme(x);
 	if (!rc)

@@ -1139,9 +1139,9 @@ static int write_ev(struct npx_out *o, struct npx_file *f, const struct tl *t,
 	return 0;
 }
 
-int npa_timeline(struct npa_export *x, struct npx_file *f)
+int npa_timeline(struct npa_export *x, struct npx_out *o, struct npx_file *f)
 {
-	struct tl t = { .err = x->o.err, .x = x, .scratch = malloc(TL_SCRATCH) };
+	struct tl t = { .err = o->err, .x = x, .scratch = malloc(TL_SCRATCH) };
 	size_t *start = calloc(x->ndev + 1, sizeof(*start));
 	struct npx_u64set seen = { 0 };
 	char tmp[96], *p;
@@ -1151,7 +1151,7 @@ int npa_timeline(struct npa_export *x, struct npx_file *f)
 	if (!start || !t.scratch) {
 		free(start);
 		free(t.scratch);
-		return npuprof_set_error(x->o.err, -ENOMEM, "out of memory");
+		return npuprof_set_error(o->err, -ENOMEM, "out of memory");
 	}
 	/* Overlap Analysis takes 19 + k, k counting the devices in reverse order */
 	for (unsigned int k = 0; !rc && k < x->ndev; k++) {
@@ -1159,11 +1159,11 @@ int npa_timeline(struct npa_export *x, struct npx_file *f)
 		rc = device_events(&t, x, &x->dev[k], SORT_OVERLAP_BASE + (x->ndev - k));
 	}
 	start[x->ndev] = t.n;
-	snprintf(tmp, sizeof(tmp), ".npuprof-%ld-msprof.tmp", x->o.pid);
+	snprintf(tmp, sizeof(tmp), ".npuprof-%ld-msprof.tmp", o->pid);
 	if (!rc)
-		rc = npx_file_open(&x->o, f, tmp);
+		rc = npx_file_open(o, f, tmp);
 	if (!rc)
-		rc = npx_file_reserve(&x->o, f, 2, &p);
+		rc = npx_file_reserve(o, f, 2, &p);
 	if (!rc) {
 		*p++ = '[';
 		npx_file_advance(f, p);
@@ -1171,7 +1171,7 @@ int npa_timeline(struct npa_export *x, struct npx_file *f)
 	/* every device's metadata, then the rest; a CANN call only once */
 	for (size_t i = 0; !rc && i < t.n; i++)
 		if (t.ev[i].meta)
-			rc = write_ev(&x->o, f, &t, &t.ev[i], &first);
+			rc = write_ev(o, f, &t, &t.ev[i], &first);
 	for (size_t i = 0; !rc && i < t.n; i++) {
 		const struct tl_ev *e = &t.ev[i];
 		uint64_t conn;
@@ -1184,20 +1184,20 @@ int npa_timeline(struct npa_export *x, struct npx_file *f)
 			int r = npx_u64set_add(&seen, conn);
 
 			if (r < 0) {
-				rc = npuprof_set_error(x->o.err, r, "out of memory");
+				rc = npuprof_set_error(o->err, r, "out of memory");
 				break;
 			}
 			if (!r)
 				continue;
 		}
-		rc = write_ev(&x->o, f, &t, e, &first);
+		rc = write_ev(o, f, &t, e, &first);
 	}
 	if (!rc)
-		rc = npx_file_reserve(&x->o, f, 2, &p);
+		rc = npx_file_reserve(o, f, 2, &p);
 	if (!rc) {
 		*p++ = ']';
 		npx_file_advance(f, p);
-		rc = npx_file_close(&x->o, f);
+		rc = npx_file_close(o, f);
 	}
 	npx_u64set_free(&seen);
 	free(start);

@@ -1571,7 +1571,7 @@ int npa_comm_statistic(struct npa_export *x, const struct npa_dev *d);
 /* analyze/communication.json and communication_matrix.json, after the commit */
 int npa_comm_analyze(struct npa_export *x);
 /* msprof_{ts}.json of every device into @f (ascend_timeline.c) */
-int npa_timeline(struct npa_export *x, struct npx_file *f);
+int npa_timeline(struct npa_export *x, struct npx_out *o, struct npx_file *f);
 
 /**
  * struct npa_export - one export

@@ -277,6 +277,39 @@ TEST_F(prof, progress_and_cancel)
 	EXPECT_EQ(0, count_out(self));
 }
 
+/*
+ * The timeline is written by a thread of its own while the CSVs are: a
+ * failure on either side is the export's error, naming its file, and
+ * nothing is left behind. A folder in the way of a temporary file makes
+ * its open fail.
+ */
+TEST_F(prof, timeline_and_csv_failures)
+{
+	const char *const blocked[] = { "msprof", "op_summary-0", "task_time-0" };
+	char path[2 * PATH_MAX];
+
+	if (!self->have)
+		return;
+	for (unsigned int i = 0; i < sizeof(blocked) / sizeof(blocked[0]); i++) {
+		rm_out(self);
+		ASSERT_EQ(0, mkdir(self->out, 0755));
+		snprintf(path, sizeof(path), "%s/.npuprof-%ld-%s.tmp", self->out, (long)getpid(),
+			 blocked[i]);
+		ASSERT_EQ(0, mkdir(path, 0755));
+		EXPECT_EQ(-EISDIR, do_export(self, 0)) TH_LOG("%s", blocked[i]);
+		EXPECT_NE(NULL, strstr(self->err.msg, path + strlen(self->out) + 1))
+		TH_LOG("%s: %s", blocked[i], self->err.msg);
+		EXPECT_EQ(1, count_out(self)) TH_LOG("%s: only the folder in the way", blocked[i]);
+		EXPECT_FALSE(out_exists(self, "msprof_" TS ".json"));
+		EXPECT_FALSE(out_exists(self, "op_summary_" TS ".csv"));
+		rmdir(path);
+	}
+	/* out of the way: the same export succeeds */
+	ASSERT_EQ(0, do_export(self, 0)) TH_LOG("%s", self->err.msg);
+	EXPECT_TRUE(out_exists(self, "msprof_" TS ".json"));
+	EXPECT_TRUE(out_exists(self, "op_summary_" TS ".csv"));
+}
+
 /* slice_rows splits op_summary into numbered slices of that many rows */
 TEST_F(prof, slicing)
 {
