@@ -251,7 +251,7 @@ int npa_tl_meta(struct tl *t, const char *what, uint64_t pid, uint64_t tid, cons
 	if (sval)
 		p = npa_tl_json_str(p, sval);
 	else
-		p += sprintf(p, "%lld", (long long)ival);
+		p = npx_fmt_s64(p, ival);
 	p = npx_lit(p, "}, \"ph\": \"M\"}");
 	return npa_tl_add(t, buf, (size_t)(p - buf), NULL, true);
 }
@@ -505,7 +505,7 @@ static char *fmt_hw(const struct npa_export *x, const struct npa_dev *d, size_t 
 	p = npx_lit(p, ", \"Subtask Id\": ");
 	p = npx_fmt_u64(p, k->ctx);
 	p = npx_lit(p, ", \"connection_id\": ");
-	p += sprintf(p, "%lld", ht ? (long long)ht->conn : -1LL);
+	p = npx_fmt_s64(p, ht ? ht->conn : -1);
 	return npx_lit(p, "}, \"ph\": \"X\"}");
 }
 

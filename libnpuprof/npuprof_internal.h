@@ -490,6 +490,15 @@ static inline char *npx_fmt_u64(char *p, uint64_t v)
 	return end;
 }
 
+/* @v in decimal, with a '-' when negative (printf's %lld) */
+static inline char *npx_fmt_s64(char *p, int64_t v)
+{
+	if (v >= 0)
+		return npx_fmt_u64(p, (uint64_t)v);
+	*p++ = '-';
+	return npx_fmt_u64(p, 0 - (uint64_t)v);
+}
+
 char *npx_fmt_u128(char *p, npx_u128 v);
 char *npx_fmt_milli128(char *p, npx_u128 v);
 

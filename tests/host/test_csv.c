@@ -22,6 +22,12 @@ static const char *u64s(uint64_t v)
 	return buf;
 }
 
+static const char *s64s(int64_t v)
+{
+	*npx_fmt_s64(buf, v) = '\0';
+	return buf;
+}
+
 static const char *milli(npx_u128 v)
 {
 	*npx_fmt_milli(buf, v) = '\0';
@@ -51,6 +57,17 @@ TEST(integers)
 
 		snprintf(want, sizeof(want), "%llu", (unsigned long long)v);
 		EXPECT_STREQ(want, u64s(v));
+	}
+	/* signed, as %lld: the timeline's connection ids (-1 for none) */
+	EXPECT_STREQ("0", s64s(0));
+	EXPECT_STREQ("-1", s64s(-1));
+	EXPECT_STREQ("9223372036854775807", s64s(INT64_MAX));
+	EXPECT_STREQ("-9223372036854775808", s64s(INT64_MIN));
+	for (int64_t v = 1; v < INT64_MAX / 7; v = v * 7 + 3) {
+		char want[32];
+
+		snprintf(want, sizeof(want), "%lld", (long long)-v);
+		EXPECT_STREQ(want, s64s(-v));
 	}
 }
 
