@@ -186,8 +186,9 @@ struct vnpu_ring_final {
  * @n_events: PMU events per side.
  * @aic_events: AIC-side event ids.
  * @aiv_events: AIV-side event ids.
- * @aic_slots: where the model counts each of @aic_events
- *             (vnpu_pmu_slot()), mapped when the session starts.
+ * @aic_slots: the slot of each of @aic_events (vnpu_pmu_slot()), mapped
+ *             when the session starts: vnpu_pmu_compute() computes these
+ *             events of a task, and no other.
  * @aiv_slots: the same for @aiv_events.
  * @hwts: the product has no STARS (no VNPU_CAP_STARS): its channels carry
  *        HWTS logs and AI Core PMU records (uapi/vnpu_ascend.h).
@@ -541,7 +542,7 @@ long vnpu_ioctl_prof_stop(struct vnpu_file *vfile, void __user *arg);
 long vnpu_ioctl_prof_stats(struct vnpu_file *vfile, void __user *arg);
 void vnpu_prof_release(struct vnpu_file *vfile);
 void vnpu_prof_task(struct vnpu_device *vdev, const struct vnpu_ktask *task,
-		    const struct vnpu_model_out *out);
+		    struct vnpu_model_out *out);
 void vnpu_prof_flush(struct vnpu_device *vdev);
 void vnpu_hwrec_task(struct vnpu_prof *prof, const struct vnpu_ktask *task,
 		     const struct vnpu_counters *c);

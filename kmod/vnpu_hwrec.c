@@ -116,14 +116,13 @@ static void vnpu_hwrec_mix_logs(struct vnpu_ring *r, u32 stream_id, u64 id, u32 
 /*
  * The context PMU record of a task: a plain AI Core / AI Vector Core task
  * (subtask VNPU_FFTS_NO_SUBTASK, its FFTS type), or a mix task's context.
- * @aiv: the side counted. The slots were mapped at the session's start: no
- * search per record.
+ * @aiv: the side counted. @c holds the session's programmed events
+ * (vnpu_pmu_compute(), once per task).
  */
 static void vnpu_hwrec_context_pmu(struct vnpu_ring *r, const struct vnpu_prof *prof,
 				   u32 stream_id, u64 id, bool aiv, u16 subtask, u16 subtask_id,
 				   u16 ffts_type, u64 start, u64 end, const struct vnpu_counters *c)
 {
-	const u8 *slot = aiv ? prof->aiv_slots : prof->aic_slots;
 	struct vnpu_ffts_pmu *rec;
 	u8 cnt;
 	u32 i;
@@ -144,7 +143,7 @@ static void vnpu_hwrec_context_pmu(struct vnpu_ring *r, const struct vnpu_prof *
 		.end_syscnt = end,
 	};
 	for (i = 0; i < prof->n_events && i < VNPU_PMU_COUNTERS; i++)
-		rec->pmu[i] = vnpu_pmu_read_slot(c, aiv, slot[i]);
+		rec->pmu[i] = c->ev[aiv][i];
 }
 
 /*
@@ -156,7 +155,6 @@ static void vnpu_hwrec_mix_pmu(struct vnpu_ring *r, const struct vnpu_prof *prof
 			       u64 id, bool main_aiv, u64 start, u64 end,
 			       const struct vnpu_counters *c)
 {
-	const u8 *oslot = main_aiv ? prof->aic_slots : prof->aiv_slots;
 	u32 subtask = main_aiv ? VNPU_FFTS_SUBTASK_MIX_AIV : VNPU_FFTS_SUBTASK_MIX_AIC;
 	u32 blocks = main_aiv ? c->aic_blocks : c->aiv_blocks, b, i, rem;
 	u64 total = main_aiv ? c->aic_total_cycles : c->aiv_total_cycles, per = 0;
@@ -187,7 +185,7 @@ static void vnpu_hwrec_mix_pmu(struct vnpu_ring *r, const struct vnpu_prof *prof
 			.end_syscnt = end,
 		};
 		for (i = 0; i < prof->n_events && i < VNPU_PMU_COUNTERS; i++) {
-			u64 v = vnpu_pmu_read_slot(c, !main_aiv, oslot[i]);
+			u64 v = c->ev[!main_aiv][i];
 			u32 vrem;
 
 			v = div_u64_rem(v, blocks, &vrem);
@@ -289,7 +287,7 @@ static void vnpu_hwrec_aic_pmu(struct vnpu_ring *r, const struct vnpu_prof *prof
 		.stream_id = stream_id,
 	};
 	for (i = 0; i < prof->n_events && i < VNPU_PMU_COUNTERS; i++)
-		rec->pmu[i] = vnpu_pmu_read_slot(c, false, prof->aic_slots[i]);
+		rec->pmu[i] = c->ev[0][i];
 }
 
 static void vnpu_hwrec_pmu(struct vnpu_ring *r, const struct vnpu_prof *prof, u32 stream_id,

@@ -929,8 +929,38 @@ u64 vnpu_pmu_read_slot(const struct vnpu_counters *c, bool aiv, u8 slot)
 	if (!c || slot >= VNPU_S_COUNT)
 		return 0;
 	if (aiv)
-		return vnpu_side_event(&c->aiv, slot, c->block_cycles) * c->aiv_blocks;
-	return vnpu_side_event(&c->aic, slot, c->block_cycles) * c->aic_blocks;
+		return c->aiv_blocks ?
+		       vnpu_side_event(&c->aiv, slot, c->block_cycles) * c->aiv_blocks : 0;
+	return c->aic_blocks ? vnpu_side_event(&c->aic, slot, c->block_cycles) * c->aic_blocks : 0;
+}
+
+/**
+ * vnpu_pmu_compute() - compute the events a session programmed
+ * @c: a task's counters (vnpu_model_task()).
+ * @aic_slots: the slots of the session's AIC-side events (vnpu_pmu_slot()).
+ * @aiv_slots: the same for the AIV side.
+ * @n: events per side, at most VNPU_PMU_EVENTS_MAX.
+ * @session: the session's id, kept in @c->ev_session.
+ *
+ * Once per task, and only while a session counts: its records then read
+ * @c->ev, the programmed events in programming order.
+ */
+void vnpu_pmu_compute(struct vnpu_counters *c, const u8 *aic_slots, const u8 *aiv_slots, u32 n,
+		      u32 session)
+{
+	u32 i;
+
+	n = vnpu_min(n, VNPU_PMU_EVENTS_MAX);
+	for (i = 0; i < n; i++) {
+		c->ev[0][i] = vnpu_pmu_read_slot(c, false, aic_slots[i]);
+		c->ev[1][i] = vnpu_pmu_read_slot(c, true, aiv_slots[i]);
+	}
+	for (; i < VNPU_PMU_EVENTS_MAX; i++) {
+		c->ev[0][i] = 0;
+		c->ev[1][i] = 0;
+	}
+	c->ev_valid = true;
+	c->ev_session = session;
 }
 
 /*

@@ -207,8 +207,8 @@ enum vnpu_pmu_event {
  * @fixpipe: cube results leave L0C through FIXPIPE (AIC of split products).
  *
  * Every PMU event of the side is a function of these and the block's
- * cycles (vnpu_pmu_read_slot()): a task's events are computed only when a
- * session reads them, and only the ones it programmed.
+ * cycles (vnpu_pmu_read_slot()): the model computes no event itself, and
+ * a session computes the ones it programmed (vnpu_pmu_compute()).
  */
 struct vnpu_pmu_side {
 	u64 cube_flops;
@@ -247,6 +247,10 @@ struct vnpu_pmu_side {
  * @block_cycles: the cycles of one block (both sides run in lock-step).
  * @aic: one AIC-side block; read the events with vnpu_pmu_read_slot().
  * @aiv: one AIV-side block.
+ * @ev: the events a session programmed, [0] AIC and [1] AIV side, in its
+ *      programming order: filled by vnpu_pmu_compute(), not by the model.
+ * @ev_valid: @ev was computed, for session @ev_session.
+ * @ev_session: the session's id.
  */
 struct vnpu_counters {
 	u64 aic_total_cycles;
@@ -258,6 +262,9 @@ struct vnpu_counters {
 	u64 block_cycles;
 	struct vnpu_pmu_side aic;
 	struct vnpu_pmu_side aiv;
+	u64 ev[2][VNPU_PMU_EVENTS_MAX];
+	bool ev_valid;
+	u32 ev_session;
 };
 
 /**
@@ -356,6 +363,8 @@ u8 vnpu_pmu_slot(u32 event_id);
 #define VNPU_PMU_NO_SLOT 0xff
 
 u64 vnpu_pmu_read_slot(const struct vnpu_counters *c, bool aiv, u8 slot);
+void vnpu_pmu_compute(struct vnpu_counters *c, const u8 *aic_slots, const u8 *aiv_slots, u32 n,
+		      u32 session);
 
 u32 vnpu_metric_events(const struct vnpu_product_desc *p, u32 group, bool aiv,
 		       u32 ids[VNPU_PMU_EVENTS_MAX]);

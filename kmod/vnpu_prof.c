@@ -500,21 +500,30 @@ out_unlock:
  * vnpu_prof_task() - write the records of a completed task
  * @vdev: the device (locked).
  * @task: the task, with its start and end.
- * @out: its cost-model output (counters).
+ * @out: its cost-model output (counters); gets the session's programmed
+ *       events, computed here once for the task, from L1 on.
  *
  * The records become visible at the next vnpu_prof_flush(), which the
  * executor calls before it lets go of the device lock: once per batch of
  * tasks, not once per task.
  */
 void vnpu_prof_task(struct vnpu_device *vdev, const struct vnpu_ktask *task,
-		    const struct vnpu_model_out *out)
+		    struct vnpu_model_out *out)
 {
 	struct vnpu_prof *prof = vdev->prof;
+	struct vnpu_counters *c = &out->ctr;
 
 	lockdep_assert_held(&vdev->lock);
 	if (!prof || !vnpu_prof_sees(prof, task->stream->vfile))
 		return;
-	vnpu_hwrec_task(prof, task, &out->ctr);
+	/*
+	 * Only now, with the session known: none without an L1 session, and
+	 * only its events (a paced task may have been modelled before the
+	 * session started).
+	 */
+	if (prof->level >= VNPU_PROF_L1 && (!c->ev_valid || c->ev_session != prof->id))
+		vnpu_pmu_compute(c, prof->aic_slots, prof->aiv_slots, prof->n_events, prof->id);
+	vnpu_hwrec_task(prof, task, c);
 }
 
 /**

@@ -446,6 +446,50 @@ TEST(pmu_slots)
 		EXPECT_EQ(0, vnpu_pmu_read_slot(&o.ctr, true, s));
 }
 
+/*
+ * A session's events, computed once per task: its slots in its order, on
+ * both sides; at most VNPU_PMU_EVENTS_MAX, the rest 0.
+ */
+TEST(pmu_compute)
+{
+	const unsigned char aic_slots[VNPU_PMU_EVENTS_MAX + 2] = {
+		2, 0, 5, 60, 7, 9, 11, 13, 1, 1
+	};
+	const unsigned char aiv_slots[VNPU_PMU_EVENTS_MAX + 2] = {
+		0, 2, 4, 6, 8, 10, VNPU_PMU_NO_SLOT, 12, 3, 3
+	};
+	struct vnpu_model_in mix = {
+		.task_type = VNPU_TASK_MIX_AIC,
+		.block_num = 8,
+		.mix_block_num = 16,
+		.dtype = VNPU_DT_FLOAT16,
+		.flops = 1ull << 34,
+		.bytes = 1ull << 26,
+	};
+	struct vnpu_model_out o;
+	unsigned int s;
+
+	vnpu_model_task(vnpu_product_get(VNPU_PRODUCT_A2), &mix, &o);
+	EXPECT_FALSE(o.ctr.ev_valid);
+	vnpu_pmu_compute(&o.ctr, aic_slots, aiv_slots, 3, 42);
+	EXPECT_TRUE(o.ctr.ev_valid);
+	EXPECT_EQ(42, o.ctr.ev_session);
+	for (s = 0; s < VNPU_PMU_EVENTS_MAX; s++) {
+		EXPECT_EQ(s < 3 ? vnpu_pmu_read_slot(&o.ctr, false, aic_slots[s]) : 0,
+			  o.ctr.ev[0][s]);
+		EXPECT_EQ(s < 3 ? vnpu_pmu_read_slot(&o.ctr, true, aiv_slots[s]) : 0,
+			  o.ctr.ev[1][s]);
+	}
+	EXPECT_NE(0, o.ctr.ev[0][0]);
+	vnpu_pmu_compute(&o.ctr, aic_slots, aiv_slots, VNPU_PMU_EVENTS_MAX + 2, 43);
+	EXPECT_EQ(43, o.ctr.ev_session);
+	for (s = 0; s < VNPU_PMU_EVENTS_MAX; s++) {
+		EXPECT_EQ(vnpu_pmu_read_slot(&o.ctr, false, aic_slots[s]), o.ctr.ev[0][s]);
+		EXPECT_EQ(vnpu_pmu_read_slot(&o.ctr, true, aiv_slots[s]), o.ctr.ev[1][s]);
+	}
+	EXPECT_EQ(0, o.ctr.ev[1][6]); /* no slot */
+}
+
 TEST(metric_events)
 {
 	unsigned int id, g, side, i, s;
