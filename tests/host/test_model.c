@@ -375,16 +375,18 @@ TEST(product_find)
 	EXPECT_EQ(-1, vnpu_product_find(NULL));
 }
 
+/* an A2 MIX task: cube work on 8 AIC blocks, vector work on 16 AIV blocks */
+static const struct vnpu_model_in a2_mix = {
+	.task_type = VNPU_TASK_MIX_AIC,
+	.block_num = 8,
+	.mix_block_num = 16,
+	.dtype = VNPU_DT_FLOAT16,
+	.flops = 1ull << 34,
+	.bytes = 1ull << 26,
+};
+
 TEST(pmu_slots)
 {
-	struct vnpu_model_in mix = {
-		.task_type = VNPU_TASK_MIX_AIC,
-		.block_num = 8,
-		.mix_block_num = 16,
-		.dtype = VNPU_DT_FLOAT16,
-		.flops = 1ull << 34,
-		.bytes = 1ull << 26,
-	};
 	struct vnpu_model_in cube = {
 		.task_type = VNPU_TASK_AI_CORE,
 		.block_num = 8,
@@ -409,7 +411,7 @@ TEST(pmu_slots)
 	 * task on the A2 has both sides; each event reads the same by id
 	 * and by slot, and the same every time.
 	 */
-	vnpu_model_task(vnpu_product_get(VNPU_PRODUCT_A2), &mix, &o);
+	vnpu_model_task(vnpu_product_get(VNPU_PRODUCT_A2), &a2_mix, &o);
 	ASSERT_GT(o.ctr.aic_blocks, 0);
 	ASSERT_GT(o.ctr.aiv_blocks, 0);
 	for (s = 0; s < VNPU_PMU_SLOTS; s++) {
@@ -458,18 +460,10 @@ TEST(pmu_compute)
 	const unsigned char aiv_slots[VNPU_PMU_EVENTS_MAX + 2] = {
 		0, 2, 4, 6, 8, 10, VNPU_PMU_NO_SLOT, 12, 3, 3
 	};
-	struct vnpu_model_in mix = {
-		.task_type = VNPU_TASK_MIX_AIC,
-		.block_num = 8,
-		.mix_block_num = 16,
-		.dtype = VNPU_DT_FLOAT16,
-		.flops = 1ull << 34,
-		.bytes = 1ull << 26,
-	};
 	struct vnpu_model_out o;
 	unsigned int s;
 
-	vnpu_model_task(vnpu_product_get(VNPU_PRODUCT_A2), &mix, &o);
+	vnpu_model_task(vnpu_product_get(VNPU_PRODUCT_A2), &a2_mix, &o);
 	EXPECT_FALSE(o.ctr.ev_valid);
 	vnpu_pmu_compute(&o.ctr, aic_slots, aiv_slots, 3, 42);
 	EXPECT_TRUE(o.ctr.ev_valid);
