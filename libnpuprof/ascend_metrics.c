@@ -116,14 +116,28 @@ static const struct mdef arith_aiv[] = {
 	{ "vector_fops", K_VECTOR_FOPS, 0x4c, 0x4d, 0, false },
 	END,
 };
+/*
+ * Memory on chip 5 is what msprof's C++ path writes, the path CANN runs on
+ * these chips (docs/msprof-parser.md section 4.3): the L2 pair ends each
+ * side (its MemoryHeaderString order, ub_* dropped on AIC and l1_* on
+ * AIV), and l1_write_bw is 128 x 8 B a count (memory_calculator.h). The
+ * pure-Python fallback drops the pair (aic_utils.py _remove_list) and
+ * takes 256 x 8 for l1_write_bw (constant.py).
+ */
 static const struct mdef mem_aic[] = { BW("l1_read_bw", 0x31, 256.0 * 16.0),
-				       BW("l1_write_bw", 0x32, 256.0 * 8.0),
+				       BW("l1_write_bw", 0x32, 128.0 * 8.0),
 				       BW("main_mem_read_bw", 0x12, 8.0 * 8.0),
-				       BW("main_mem_write_bw", 0x13, 8.0 * 8.0), END };
+				       BW("main_mem_write_bw", 0x13, 8.0 * 8.0),
+				       BW("l2_read_bw", 0xf, 256.0 * 8.0),
+				       BW("l2_write_bw", 0x10, 256.0 * 8.0),
+				       END };
 static const struct mdef mem_aiv[] = { BW("ub_read_bw", 0x15, 256.0 * 4.0),
 				       BW("ub_write_bw", 0x16, 256.0 * 4.0),
 				       BW("main_mem_read_bw", 0x12, 8.0 * 8.0),
-				       BW("main_mem_write_bw", 0x13, 8.0 * 8.0), END };
+				       BW("main_mem_write_bw", 0x13, 8.0 * 8.0),
+				       BW("l2_read_bw", 0xf, 256.0 * 8.0),
+				       BW("l2_write_bw", 0x10, 256.0 * 8.0),
+				       END };
 static const struct mdef l0_aic[] = { BW("l0a_read_bw", 0x1b, 256.0 * 16.0),
 				      BW("l0a_write_bw", 0x1c, 256.0 * 16.0),
 				      BW("l0b_read_bw", 0x21, 256.0 * 8.0),

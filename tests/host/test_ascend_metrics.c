@@ -172,6 +172,66 @@ TEST(events_not_of_the_group)
 	EXPECT_EQ(2, w.count);
 }
 
+/* ---- chip 5 (A2/A3): an aic_ and an aiv_ side ---- */
+
+/* the A2's DeviceInfo: 24 AIC, 48 AIV at 1800 MHz; both sides program @ev */
+static void cfg_a2(struct npa_dev_cfg *c, const char *metrics, const uint32_t *ev, uint32_t n)
+{
+	cfg_chip(c, 5, 24, 1800, 50e6, metrics, ev, n);
+	c->aiv_num = 48;
+	snprintf(c->aiv_metrics, sizeof(c->aiv_metrics), "%s", metrics);
+	for (uint32_t i = 0; i < n; i++)
+		c->aiv_events[i] = ev[i];
+	c->n_aiv_events = n;
+}
+
+/*
+ * Memory on the A2: the columns and their order are those of msprof's C++
+ * path, the one CANN runs on chip 5 (MemoryHeaderString without the
+ * UNSUPPORTED_HEADER entries: no aic_ub_*, no aiv_l1_*), so the L2 pair
+ * ends each side. Each bandwidth is p(ev) * pipe * scalar / (T / f) / 2^33:
+ * L2 256 * 8 of events 0xf and 0x10, and 0 for a task that moved no L2
+ * line; l1_write 128 * 8 (the C++ path's; the pure-Python fallback's
+ * 256 * 8 would print 6.104). The header and the L2 cells of a real A2
+ * folder (the levels fixture's a2-l1_memory) are the C++ path's, cell for
+ * cell.
+ */
+TEST(a2_memory)
+{
+	static const uint32_t ev[] = { 0x15, 0x16, 0x31, 0x32, 0xf, 0x10, 0x12, 0x13 };
+	/* 18,000 cycles (10 us at 1.8 GHz): 4 KiB L2 lines read, 1 KiB written */
+	static const uint64_t mm[8] = { 0, 0, 512, 256, 4096, 1024, 2048, 128 };
+	static const uint64_t none[8] = { 0 };
+	struct npx_warn w = { .quiet = 1 };
+	struct npa_dev_cfg c;
+	struct npa_metrics m;
+	char buf[1024];
+	double gbs = 18000.0 / 1.8e9 * 8589934592.0; /* (T / f) * 2^33 */
+	char want[128];
+
+	cfg_a2(&c, "Memory", ev, 8);
+	npa_metrics_init(&m, &c, &w);
+	EXPECT_EQ(0, w.count);
+	header(&m, buf);
+	EXPECT_STREQ(",aicore_time(us),aic_total_cycles,aic_l1_read_bw(GB/s),aic_l1_write_bw(GB/s),"
+		     "aic_main_mem_read_bw(GB/s),aic_main_mem_write_bw(GB/s),aic_l2_read_bw(GB/s),"
+		     "aic_l2_write_bw(GB/s),aiv_time(us),aiv_total_cycles,aiv_ub_read_bw(GB/s),"
+		     "aiv_ub_write_bw(GB/s),aiv_main_mem_read_bw(GB/s),aiv_main_mem_write_bw(GB/s),"
+		     "aiv_l2_read_bw(GB/s),aiv_l2_write_bw(GB/s)",
+		     buf);
+	row_of(&m, &c, false, 18000, 1, 10000, mm, buf);
+	/* the L2 pair, from the events alone */
+	snprintf(want, sizeof(want), ",%.3f,%.3f,", 4096 * 2048.0 / gbs, 1024 * 2048.0 / gbs);
+	EXPECT_STREQ(",97.656,24.414,", want);
+	EXPECT_NE(NULL, strstr(buf, want)) TH_LOG("%s", buf);
+	EXPECT_STREQ(
+		",10.0,18000,24.414,3.052,1.526,0.095,97.656,24.414,0.0,0,0.0,0.0,0.0,0.0,0.0,0.0",
+		buf);
+	/* an AIV record that read no L2 line: its L2 pair is 0 */
+	row_of(&m, &c, true, 18000, 1, 10000, none, buf);
+	EXPECT_STREQ(",0.0,0,0.0,0.0,0.0,0.0,0.0,0.0,10.0,18000,0.0,0.0,0.0,0.0,0.0,0.0", buf);
+}
+
 /* ---- the HWTS chips: 1 (training series, 910A) and 4 (inference series, 310P) ---- */
 
 /*
