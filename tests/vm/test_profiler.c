@@ -302,51 +302,62 @@ FIXTURE_VARIANT(levels)
 		.metrics = m, .column = c, .global = g,                                   \
 	}
 #define LV_ONE(prod, key, pname, id, l, m, c) LV_VAR(prod, key, pname, id, l, m, c, false)
-/* the base groups, on every product */
-#define LV_BASE(prod, key, pname)                                                                \
-	LV_ONE(prod, key, pname, l0, "L0", "", NULL);                                            \
-	LV_ONE(prod, key, pname, l1_default, "L1", "", "aic_mac_ratio");                         \
-	LV_ONE(prod, key, pname, l1_arith, "L1", "ArithmeticUtilization", "aic_cube_fops");      \
-	LV_ONE(prod, key, pname, l1_pipe, "L1", "PipeUtilization", "aiv_mte3_ratio");            \
-	LV_ONE(prod, key, pname, l1_memory, "L1", "Memory", "aic_main_mem_read_bw(GB/s)");       \
-	LV_ONE(prod, key, pname, l1_memory_l0, "L1", "MemoryL0", "aic_l0a_read_bw(GB/s)");       \
-	LV_ONE(prod, key, pname, l1_memory_ub, "L1", "MemoryUB", "aiv_ub_read_bw_vector(GB/s)"); \
-	LV_ONE(prod, key, pname, l1_conflict, "L1", "ResourceConflictRatio",                     \
-	       "aiv_vec_bank_cflt_ratio");                                                       \
-	LV_ONE(prod, key, pname, l2, "L2", "", "aic_mac_ratio")
-#define LV_L2CACHE(prod, key, pname) \
-	LV_ONE(prod, key, pname, l1_l2cache, "L1", "L2Cache", "aic_write_cache_hit")
+/*
+ * Every group at L1 and at L2 (@lv, @l): the PMU columns do not depend on
+ * the level, but what else each level brings (AI CPU, runtime API) meets
+ * each group's columns only in such a folder, and make check-msprof
+ * compares every one of them with msprof (docs/testing.md). First the
+ * base groups, on every product.
+ */
+#define LV_BASE_AT(prod, key, pname, lv, l)                                                     \
+	LV_ONE(prod, key, pname, lv##_default, l, "", "aic_mac_ratio");                         \
+	LV_ONE(prod, key, pname, lv##_arith, l, "ArithmeticUtilization", "aic_cube_fops");      \
+	LV_ONE(prod, key, pname, lv##_pipe, l, "PipeUtilization", "aiv_mte3_ratio");            \
+	LV_ONE(prod, key, pname, lv##_memory, l, "Memory", "aic_l2_read_bw(GB/s)");             \
+	LV_ONE(prod, key, pname, lv##_memory_l0, l, "MemoryL0", "aic_l0a_read_bw(GB/s)");       \
+	LV_ONE(prod, key, pname, lv##_memory_ub, l, "MemoryUB", "aiv_ub_read_bw_vector(GB/s)"); \
+	LV_ONE(prod, key, pname, lv##_conflict, l, "ResourceConflictRatio",                     \
+	       "aiv_vec_bank_cflt_ratio")
+#define LV_BASE(prod, key, pname)                     \
+	LV_ONE(prod, key, pname, l0, "L0", "", NULL); \
+	LV_BASE_AT(prod, key, pname, l1, "L1");       \
+	LV_BASE_AT(prod, key, pname, l2, "L2")
+#define LV_L2CACHE(prod, key, pname)                                                  \
+	LV_ONE(prod, key, pname, l1_l2cache, "L1", "L2Cache", "aic_write_cache_hit"); \
+	LV_ONE(prod, key, pname, l2_l2cache, "L2", "L2Cache", "aic_write_cache_hit")
 
 /* the 910 does not split AIC/AIV: unprefixed columns (docs/output.md) */
-#define LV_FLAT(prod, key, pname)                                                             \
-	LV_ONE(prod, key, pname, l0, "L0", "", NULL);                                         \
-	LV_ONE(prod, key, pname, l1_default, "L1", "", ",mac_ratio");                         \
-	LV_ONE(prod, key, pname, l1_arith, "L1", "ArithmeticUtilization", ",cube_fops");      \
-	LV_ONE(prod, key, pname, l1_pipe, "L1", "PipeUtilization", ",mte3_ratio");            \
-	LV_ONE(prod, key, pname, l1_memory, "L1", "Memory", ",main_mem_read_bw(GB/s)");       \
-	LV_ONE(prod, key, pname, l1_memory_l0, "L1", "MemoryL0", ",l0a_read_bw(GB/s)");       \
-	LV_ONE(prod, key, pname, l1_memory_ub, "L1", "MemoryUB", ",ub_read_bw_vector(GB/s)"); \
-	LV_ONE(prod, key, pname, l1_conflict, "L1", "ResourceConflictRatio",                  \
-	       ",vec_bank_cflt_ratio");                                                       \
-	LV_ONE(prod, key, pname, l2, "L2", "", ",mac_ratio")
+#define LV_FLAT_AT(prod, key, pname, lv, l)                                                  \
+	LV_ONE(prod, key, pname, lv##_default, l, "", ",mac_ratio");                         \
+	LV_ONE(prod, key, pname, lv##_arith, l, "ArithmeticUtilization", ",cube_fops");      \
+	LV_ONE(prod, key, pname, lv##_pipe, l, "PipeUtilization", ",mte3_ratio");            \
+	LV_ONE(prod, key, pname, lv##_memory, l, "Memory", ",main_mem_read_bw(GB/s)");       \
+	LV_ONE(prod, key, pname, lv##_memory_l0, l, "MemoryL0", ",l0a_read_bw(GB/s)");       \
+	LV_ONE(prod, key, pname, lv##_memory_ub, l, "MemoryUB", ",ub_read_bw_vector(GB/s)"); \
+	LV_ONE(prod, key, pname, lv##_conflict, l, "ResourceConflictRatio", ",vec_bank_cflt_ratio")
+#define LV_FLAT(prod, key, pname)                     \
+	LV_ONE(prod, key, pname, l0, "L0", "", NULL); \
+	LV_FLAT_AT(prod, key, pname, l1, "L1");       \
+	LV_FLAT_AT(prod, key, pname, l2, "L2")
 
 /*
  * The 200I/500 A2 (chip 7): unprefixed columns from one event list on AIC
  * and AIV alike; its default group is PipelineExecuteUtilization.
  */
 #define LV_G(prod, key, pname, id, l, m, c) LV_VAR(prod, key, pname, id, l, m, c, true)
-#define LV_V11(prod, key, pname)                                                            \
-	LV_G(prod, key, pname, l0, "L0", "", NULL);                                         \
-	LV_G(prod, key, pname, l1_default, "L1", "", ",vec_exe_ratio");                     \
-	LV_G(prod, key, pname, l1_arith, "L1", "ArithmeticUtilization", ",cube_fops");      \
-	LV_G(prod, key, pname, l1_pipe, "L1", "PipeUtilization", ",memory_bound");          \
-	LV_G(prod, key, pname, l1_memory, "L1", "Memory", ",main_mem_read_bw(GB/s)");       \
-	LV_G(prod, key, pname, l1_memory_l0, "L1", "MemoryL0", ",l0a_read_bw(GB/s)");       \
-	LV_G(prod, key, pname, l1_memory_ub, "L1", "MemoryUB", ",ub_read_bw_vector(GB/s)"); \
-	LV_G(prod, key, pname, l1_conflict, "L1", "ResourceConflictRatio",                  \
-	     ",vec_bank_cflt_ratio");                                                       \
-	LV_G(prod, key, pname, l1_l2cache, "L1", "L2Cache", ",write_cache_hit");            \
-	LV_G(prod, key, pname, l2, "L2", "", ",vec_exe_ratio")
+#define LV_V11_AT(prod, key, pname, lv, l)                                                         \
+	LV_G(prod, key, pname, lv##_default, l, "", ",vec_exe_ratio");                             \
+	LV_G(prod, key, pname, lv##_arith, l, "ArithmeticUtilization", ",cube_fops");              \
+	LV_G(prod, key, pname, lv##_pipe, l, "PipeUtilization", ",memory_bound");                  \
+	LV_G(prod, key, pname, lv##_memory, l, "Memory", ",main_mem_read_bw(GB/s)");               \
+	LV_G(prod, key, pname, lv##_memory_l0, l, "MemoryL0", ",l0a_read_bw(GB/s)");               \
+	LV_G(prod, key, pname, lv##_memory_ub, l, "MemoryUB", ",ub_read_bw_vector(GB/s)");         \
+	LV_G(prod, key, pname, lv##_conflict, l, "ResourceConflictRatio", ",vec_bank_cflt_ratio"); \
+	LV_G(prod, key, pname, lv##_l2cache, l, "L2Cache", ",write_cache_hit")
+#define LV_V11(prod, key, pname)                    \
+	LV_G(prod, key, pname, l0, "L0", "", NULL); \
+	LV_V11_AT(prod, key, pname, l1, "L1");      \
+	LV_V11_AT(prod, key, pname, l2, "L2")
 
 LV_BASE(a2, NULL, "Atlas A2 training");
 LV_L2CACHE(a2, NULL, "Atlas A2 training");
@@ -357,17 +368,18 @@ LV_FLAT(p910, "910", "Atlas training series");
 LV_V11(p200i, "200i-a2", "Atlas 200I/500 A2");
 
 /* The inference series (310P, chip 4): chip 1's columns, no Profiler */
-#define LV_HWTS_G(prod, key, pname)                                                         \
-	LV_G(prod, key, pname, l0, "L0", "", NULL);                                         \
-	LV_G(prod, key, pname, l1_default, "L1", "", ",mac_ratio");                         \
-	LV_G(prod, key, pname, l1_arith, "L1", "ArithmeticUtilization", ",vector_fops");    \
-	LV_G(prod, key, pname, l1_pipe, "L1", "PipeUtilization", ",memory_bound");          \
-	LV_G(prod, key, pname, l1_memory, "L1", "Memory", ",main_mem_read_bw(GB/s)");       \
-	LV_G(prod, key, pname, l1_memory_l0, "L1", "MemoryL0", ",l0a_read_bw(GB/s)");       \
-	LV_G(prod, key, pname, l1_memory_ub, "L1", "MemoryUB", ",ub_read_bw_vector(GB/s)"); \
-	LV_G(prod, key, pname, l1_conflict, "L1", "ResourceConflictRatio",                  \
-	     ",vec_bank_cflt_ratio");                                                       \
-	LV_G(prod, key, pname, l2, "L2", "", ",mac_ratio")
+#define LV_HWTS_AT(prod, key, pname, lv, l)                                                \
+	LV_G(prod, key, pname, lv##_default, l, "", ",mac_ratio");                         \
+	LV_G(prod, key, pname, lv##_arith, l, "ArithmeticUtilization", ",vector_fops");    \
+	LV_G(prod, key, pname, lv##_pipe, l, "PipeUtilization", ",memory_bound");          \
+	LV_G(prod, key, pname, lv##_memory, l, "Memory", ",main_mem_read_bw(GB/s)");       \
+	LV_G(prod, key, pname, lv##_memory_l0, l, "MemoryL0", ",l0a_read_bw(GB/s)");       \
+	LV_G(prod, key, pname, lv##_memory_ub, l, "MemoryUB", ",ub_read_bw_vector(GB/s)"); \
+	LV_G(prod, key, pname, lv##_conflict, l, "ResourceConflictRatio", ",vec_bank_cflt_ratio")
+#define LV_HWTS_G(prod, key, pname)                 \
+	LV_G(prod, key, pname, l0, "L0", "", NULL); \
+	LV_HWTS_AT(prod, key, pname, l1, "L1");     \
+	LV_HWTS_AT(prod, key, pname, l2, "L2")
 LV_HWTS_G(p310p, "310p", "Atlas inference series");
 
 FIXTURE_SETUP(levels)
