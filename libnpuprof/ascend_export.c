@@ -170,7 +170,7 @@ static int scan_devices(struct npa_export *x, struct dev_id *ids, unsigned int *
 		(*n)++;
 	}
 	closedir(dp);
-	qsort(ids, *n, sizeof(*ids), cmp_dev_name);
+	npx_qsort(ids, *n, sizeof(*ids), cmp_dev_name);
 	return 0;
 }
 

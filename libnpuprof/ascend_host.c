@@ -476,7 +476,7 @@ int npa_windows_init(struct npa_windows *wn, const struct npa_host *h, uint32_t 
 	for (size_t i = 0; i < h->n_api; i++)
 		if (h->api[i].level == level)
 			wn->idx[wn->n++] = i;
-	qsort_r(wn->idx, wn->n, sizeof(*wn->idx), cmp_window, (void *)h);
+	npx_qsort_r(wn->idx, wn->n, sizeof(*wn->idx), cmp_window, (void *)h);
 	return 0;
 }
 
@@ -716,7 +716,7 @@ static void host_batches(struct npa_host *h)
 	size_t i, out = 0;
 	uint32_t dev = UINT32_MAX, stream = UINT32_MAX, batch = 0;
 
-	qsort(h->htask, h->n_htask, sizeof(*h->htask), cmp_htask);
+	npx_qsort(h->htask, h->n_htask, sizeof(*h->htask), cmp_htask);
 	for (i = 0; i < h->n_htask; i++) {
 		struct npa_htask *t = &h->htask[i];
 
@@ -919,7 +919,7 @@ static int join(struct host_read *r)
 			if (win >= 0 && win_op[win] >= 0)
 				tw[n_tw++] = (struct win_rec){ (size_t)win, i };
 		}
-		qsort(tw, n_tw, sizeof(*tw), cmp_win_rec);
+		npx_qsort(tw, n_tw, sizeof(*tw), cmp_win_rec);
 		for (k = 0; k < n_tw; k = e) {
 			for (e = k, n_tis = 0; e < n_tw && tw[e].win == tw[k].win; e++)
 				tis[n_tis++] = &r->ti[r->nr[tw[e].rec].rec.ti];

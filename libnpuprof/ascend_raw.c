@@ -110,7 +110,7 @@ int npa_slices_find(struct npa_slices *s, const char *dir, const char *label,
 	}
 	closedir(dp);
 	if (!rc && s->n)
-		qsort(s->name, s->n, sizeof(*s->name), cmp_slice);
+		npx_qsort(s->name, s->n, sizeof(*s->name), cmp_slice);
 	if (rc)
 		npa_slices_free(s);
 	return rc;

@@ -184,7 +184,7 @@ int npa_op_summary(struct npa_export *x, const struct npa_dev *d)
 			return npuprof_set_error(x->o.err, -ENOMEM, "out of memory");
 		for (size_t k = 0; k < n_comm; k++)
 			comm[k] = k;
-		qsort_r(comm, n_comm, sizeof(*comm), cmp_comm_start, d->comm.op);
+		npx_qsort_r(comm, n_comm, sizeof(*comm), cmp_comm_start, d->comm.op);
 	}
 	for (size_t i = 0; i <= d->n_tasks; i++) {
 		const struct npa_task *t = i < d->n_tasks ? &d->tasks[i] : NULL;
@@ -398,7 +398,7 @@ int npa_task_time(struct npa_export *x, const struct npa_dev *d)
 		rows[n++].task = i;
 	}
 	/* msprof sorts task_time by the task_start string */
-	qsort(rows, n, sizeof(*rows), cmp_tt);
+	npx_qsort(rows, n, sizeof(*rows), cmp_tt);
 	for (size_t i = 0; i < n && !rc; i++) {
 		const struct npa_task *t = &d->tasks[rows[i].task];
 		const struct npa_htask *h = t->host >= 0 ? &x->host.htask[t->host] : NULL;
@@ -524,7 +524,7 @@ int npa_op_statistic(struct npa_export *x, const struct npa_dev *d)
 		n++;
 	}
 	/* GROUP BY op_type, task_type */
-	qsort(st, n, sizeof(*st), cmp_opstat_key);
+	npx_qsort(st, n, sizeof(*st), cmp_opstat_key);
 	for (i = 0, j = 0; i < n; j++) {
 		size_t k = i + 1;
 
@@ -729,7 +729,7 @@ int npa_api_statistic(struct npa_export *x, const struct npa_dev *d)
 		goto out_nomem;
 	for (i = 0; i < n_g; i++)
 		by_name[i] = &g[i];
-	qsort(by_name, n_g, sizeof(*by_name), cmp_group);
+	npx_qsort(by_name, n_g, sizeof(*by_name), cmp_group);
 	for (i = 0; i < n_g; i++) {
 		if (i && cmp_group(&by_name[i - 1], &by_name[i]))
 			n_rows++;

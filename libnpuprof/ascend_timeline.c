@@ -419,7 +419,7 @@ static int cann(struct tl *t, const struct npa_export *x, const struct npa_dev *
 		return npuprof_set_error(t->err, -ENOMEM, "out of memory");
 	for (size_t i = 0; i < h->n_api; i++)
 		tids[nt++] = h->api[i].tid;
-	qsort(tids, nt, sizeof(*tids), cmp_u32);
+	npx_qsort(tids, nt, sizeof(*tids), cmp_u32);
 	rc = npa_tl_process_meta(t, pid, "CANN");
 	for (size_t i = 0; !rc && i < nt; i++) {
 		if (i && tids[i] == tids[i - 1])
@@ -563,7 +563,7 @@ static int hardware(struct tl *t, const struct npa_export *x, const struct npa_d
 		return npuprof_set_error(t->err, -ENOMEM, "out of memory");
 	for (size_t i = 0; i < d->n_tasks; i++)
 		streams[ns++] = d->tasks[i].stream;
-	qsort(streams, ns, sizeof(*streams), cmp_stream);
+	npx_qsort(streams, ns, sizeof(*streams), cmp_stream);
 	rc = npa_tl_process_meta(t, pid, "Ascend Hardware");
 	for (size_t i = 0; !rc && i < ns; i++) {
 		if (i && streams[i] == streams[i - 1])

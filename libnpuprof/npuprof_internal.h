@@ -28,6 +28,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
@@ -431,6 +432,26 @@ typedef unsigned __int128 npx_u128;
 #define NPX_BUF_SIZE (512U << 10) /* an output buffer (two a file) */
 #define NPX_NA "N/A"
 #define NPX_ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+
+/*
+ * qsort() and qsort_r() of @n elements at @base, which is NULL when a folder
+ * had none: glibc declares the base nonnull, so qsort(NULL, 0, ...) is
+ * undefined behaviour (UBSan stops there), and the export's arrays are NULL
+ * whenever a kind of record is absent.
+ */
+static inline void npx_qsort(void *base, size_t n, size_t size,
+			     int (*cmp)(const void *, const void *))
+{
+	if (n > 1)
+		qsort(base, n, size, cmp);
+}
+
+static inline void npx_qsort_r(void *base, size_t n, size_t size,
+			       int (*cmp)(const void *, const void *, void *), void *arg)
+{
+	if (n > 1)
+		qsort_r(base, n, size, cmp, arg);
+}
 
 /* ---- warnings ---- */
 
