@@ -990,7 +990,7 @@ static int read_kind(struct dev_read *r, const char *data, const char *label, co
 
 	snprintf(prefix, sizeof(prefix), "%s%s.data.%u.", npa_chip_file_prefix(r->d->cfg.chip_id),
 		 what, r->d->cfg.id);
-	rc = npa_slices_find(&s, data, label, prefixes, r->err);
+	rc = npa_slices_find(&s, data, label, prefixes, r->w, r->err);
 	if (!rc)
 		rc = npa_slices_read(&s, size, per_file, fn, r, r->w, r->err);
 	npa_slices_free(&s);
@@ -1041,6 +1041,13 @@ int npa_dev_load(struct npa_dev *d, const char *prof, uint32_t id, const struct 
 	}
 	if (!rc)
 		rc = join(&r, h);
+	/* missing, empty or unusable task records: say so, or it looks like an idle device */
+	if (!rc && !d->n_tasks)
+		npx_warn(w,
+			 "%s: no task in the %s%s.data.%u.slice_* files (missing, empty or"
+			 " unusable): device_%u has nothing in op_summary or task_time",
+			 label, npa_chip_file_prefix(d->cfg.chip_id), r.hwts ? "hwts" : "stars_soc",
+			 id, id);
 	if (!rc && r.bad_magic > 1)
 		npx_warn(w, "device_%u: %llu ACSQ records with a bad magic skipped", id,
 			 (unsigned long long)r.bad_magic);

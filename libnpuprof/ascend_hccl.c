@@ -121,7 +121,7 @@ static int read_recs(struct hccl_read *r, const char *data, const char *what)
 		size_t before = r->n;
 
 		snprintf(prefix, sizeof(prefix), "%s%s", groups[g], what);
-		rc = npa_slices_find(&s, data, "host/data", prefixes, r->err);
+		rc = npa_slices_find(&s, data, "host/data", prefixes, r->w, r->err);
 		if (rc)
 			break;
 		r->bad = false;

@@ -419,7 +419,7 @@ static int read_kind(struct host_read *r, const char *data, const char *what, si
 		size_t before_api = r->h->n_api, before_nr = r->n_nr;
 
 		snprintf(prefix, sizeof(prefix), "%s%s", groups[g], what);
-		rc = npa_slices_find(&s, data, "host/data", prefixes, r->err);
+		rc = npa_slices_find(&s, data, "host/data", prefixes, r->w, r->err);
 		if (rc)
 			break;
 		r->kind = kind;
@@ -445,7 +445,7 @@ static int load_dict(struct npa_host *h, const char *data, const char *what, boo
 
 	snprintf(p1, sizeof(p1), "aging.additional.%s.", what);
 	snprintf(p2, sizeof(p2), "unaging.additional.%s.", what);
-	rc = npa_slices_find(&s, data, "host/data", prefixes, err);
+	rc = npa_slices_find(&s, data, "host/data", prefixes, w, err);
 	if (!rc)
 		rc = npa_dict_load(typed ? &h->types : &h->hash, &s, typed, w, err);
 	npa_slices_free(&s);
