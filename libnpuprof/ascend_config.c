@@ -448,7 +448,7 @@ int npa_dev_cfg_load(const char *dir, uint32_t id, struct npa_dev_cfg *c, struct
 	v = strtod(val, NULL);
 	if (log_value(buf, len, "cntvct_diff", true, val, sizeof(val)) && strtod(val, NULL) != 0)
 		/* msprof: raw + round(cntvct_diff * 1e9 / host_freq), host_freq 1e9 here */
-		v += (double)(int64_t)(strtod(val, NULL) + (strtod(val, NULL) < 0 ? -0.5 : 0.5));
+		v += (double)npx_i64(strtod(val, NULL) + (strtod(val, NULL) < 0 ? -0.5 : 0.5));
 	c->host_mon = v / 1e9;
 	c->host_cnt = c->host_mon;
 	if (log_value(buf, len, "cntvct", true, val, sizeof(val)))
@@ -459,8 +459,8 @@ int npa_dev_cfg_load(const char *dir, uint32_t id, struct npa_dev_cfg *c, struct
 	snprintf(end, sizeof(end), "%s/end_info.%u", dir, id);
 	rc = load_clock(path, end, &c->clock, w, err);
 	/* int((int(clockMonotonicRaw) - host_mon * 1e9) * (host_freq / 1e9) + host_cnt * 1e9) */
-	c->host_start_count = (double)(int64_t)((long double)(int64_t)c->clock.mono_raw -
-						(long double)(c->host_mon * 1e9) +
-						(long double)(c->host_cnt * 1e9));
+	c->host_start_count = (double)npx_i64_ld((long double)npx_i64(c->clock.mono_raw) -
+						 (long double)(c->host_mon * 1e9) +
+						 (long double)(c->host_cnt * 1e9));
 	return rc;
 }

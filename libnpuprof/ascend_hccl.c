@@ -521,7 +521,7 @@ double npa_raw_begin_ns(const struct npa_dev_cfg *c)
 	*e = 0;
 	o = strtold(off, NULL);
 	/* both have at most 3 decimals at these magnitudes: long double is exact enough */
-	return (double)(int64_t)((b - o) * 1000.0L);
+	return (double)npx_i64_ld((b - o) * 1000.0L);
 }
 
 /* the decimal digits of a group, or "N/A" */

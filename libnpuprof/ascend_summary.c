@@ -452,7 +452,7 @@ struct sq_num {
 
 static struct sq_num sq_of(double v)
 {
-	if (v == (double)(int64_t)v && v > -9.2e18 && v < 9.2e18)
+	if (v > -9.2e18 && v < 9.2e18 && v == (double)(int64_t)v)
 		return (struct sq_num){ false, (int64_t)v, v };
 	return (struct sq_num){ true, 0, v };
 }
@@ -464,8 +464,8 @@ static double sq_val(struct sq_num a)
 
 static void sq_add(struct sq_num *s, struct sq_num v)
 {
-	if (!s->real && !v.real) {
-		s->i += v.i;
+	/* SQLite turns an integer sum that overflows into a REAL, as here */
+	if (!s->real && !v.real && !__builtin_add_overflow(s->i, v.i, &s->i)) {
 		s->r = (double)s->i;
 		return;
 	}

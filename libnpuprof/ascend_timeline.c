@@ -646,7 +646,7 @@ static int ai_core_freq(struct tl *t, const struct npa_dev *d)
 	 * msprof's int(cntvct / 1e9 * 1e9) ticks (one short when the double
 	 * is), in microseconds, as trans_syscnt_into_local_time computes them
 	 */
-	cnt = (double)(int64_t)(d->cfg.dev_cnt * 1e9);
+	cnt = (double)npx_i64(d->cfg.dev_cnt * 1e9);
 	npx_py_decimal_add3_d(first_ts,
 			      (cnt - d->cfg.dev_cnt * 1e9) / d->cfg.hwts_hz * 1e6 +
 				      d->cfg.host_mon * 1e6,

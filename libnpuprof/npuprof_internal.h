@@ -464,6 +464,28 @@ typedef unsigned __int128 npx_u128;
  * undefined behaviour (UBSan stops there), and the export's arrays are NULL
  * whenever a kind of record is absent.
  */
+/*
+ * (int64_t)@v where the cast is defined, and a saturated value where it is
+ * not: a time or count computed from a hostile folder can be beyond
+ * int64_t or NaN, and casting those is undefined behaviour (UBSan stops
+ * there; x86 gives INT64_MIN). In range it is the cast, truncation.
+ */
+static inline int64_t npx_i64_ld(long double v)
+{
+	if (v != v)
+		return 0;
+	if (v >= 9223372036854775808.0L)
+		return INT64_MAX;
+	if (v < -9223372036854775808.0L)
+		return INT64_MIN;
+	return (int64_t)v;
+}
+
+static inline int64_t npx_i64(double v)
+{
+	return npx_i64_ld(v);
+}
+
 static inline void npx_qsort(void *base, size_t n, size_t size,
 			     int (*cmp)(const void *, const void *))
 {
