@@ -141,8 +141,8 @@ void npa_slices_free(struct npa_slices *s)
  * Only the bytes it had when opened are read: a file that grows meanwhile
  * (or is swapped for a larger one) cannot stretch the export.
  */
-static int read_slice(int fd, const char *file, uint64_t len, size_t size, uint64_t skip,
-		      char *buf, size_t *carry, npa_rec_fn fn, void *arg, struct npuprof_error *err)
+static int read_slice(int fd, const char *file, uint64_t len, size_t size, uint64_t skip, char *buf,
+		      size_t *carry, npa_rec_fn fn, void *arg, struct npuprof_error *err)
 {
 	/* the file offset of buf[0]: negative while it holds the last slice's tail */
 	int64_t buf_off = (int64_t)skip - (int64_t)*carry;

@@ -83,15 +83,14 @@ int npx_input_open(const char *path, uint64_t cap, const char *what, struct stat
 	}
 	if (!S_ISREG(st->st_mode)) {
 		close(fd);
-		return npuprof_set_error(err, -EINVAL, "%s: %s, not a regular file: not read",
-					 path, file_type(st->st_mode));
+		return npuprof_set_error(err, -EINVAL, "%s: %s, not a regular file: not read", path,
+					 file_type(st->st_mode));
 	}
 	if ((uint64_t)st->st_size > cap) {
 		close(fd);
-		return npuprof_set_error(err, -EFBIG,
-					 "%s: %llu bytes, over the %llu a %s may hold: not read",
-					 path, (unsigned long long)st->st_size,
-					 (unsigned long long)cap, what);
+		return npuprof_set_error(
+			err, -EFBIG, "%s: %llu bytes, over the %llu a %s may hold: not read", path,
+			(unsigned long long)st->st_size, (unsigned long long)cap, what);
 	}
 	return fd;
 }

@@ -52,8 +52,8 @@ static inline void fuzz_copy(const char *src, const char *dst)
 {
 	char cmd[3 * PATH_MAX + 64];
 
-	snprintf(cmd, sizeof(cmd), "rm -rf %s && mkdir -p %s && cp -r %s/host %s/device_0 %s/",
-		 dst, dst, src, src, dst);
+	snprintf(cmd, sizeof(cmd), "rm -rf %s && mkdir -p %s && cp -r %s/host %s/device_0 %s/", dst,
+		 dst, src, src, dst);
 	if (system(cmd)) {
 		fprintf(stderr, "fuzz: cannot copy %s (set VNPU_REFERENCE)\n", src);
 		exit(2);

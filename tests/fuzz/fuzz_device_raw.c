@@ -69,9 +69,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	f = (data[0] >> 1) % NPX_ARRAY_SIZE(files);
 	if (fuzz_put(fuzz_prof[s], files[f].name, data + 1, size - 1))
 		abort(); /* the scratch folder is gone: nothing more means anything */
-	if (files[f].hwts &&
-	    fuzz_put(fuzz_prof[s], "device_0/info.json.0", (const uint8_t *)info1[s],
-		     strlen(info1[s])))
+	if (files[f].hwts && fuzz_put(fuzz_prof[s], "device_0/info.json.0",
+				      (const uint8_t *)info1[s], strlen(info1[s])))
 		abort();
 	if (!npa_dev_load(&d, fuzz_prof[s], 0, &host[s], &w, &err))
 		npa_comm_build(&d, &host[s], &err);

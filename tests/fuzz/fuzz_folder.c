@@ -180,7 +180,8 @@ static void entry(const char *rel, unsigned int kind, const uint8_t *data, size_
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	struct npuprof_export_opts o = { .sz = sizeof(o), .timestamp = "20260101000000",
+	struct npuprof_export_opts o = { .sz = sizeof(o),
+					 .timestamp = "20260101000000",
 					 .quiet = 1 };
 	struct npuprof_error err;
 	size_t at = 0;

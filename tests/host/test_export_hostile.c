@@ -86,7 +86,9 @@ static void export_child(const char *work, const char *prof, unsigned int secs, 
 	pid = fork();
 	if (pid == 0) {
 		struct npuprof_export_summary sum = { 0 };
-		struct npuprof_export_opts o = { .sz = sizeof(o), .timestamp = TS, .summary = &sum };
+		struct npuprof_export_opts o = { .sz = sizeof(o),
+						 .timestamp = TS,
+						 .summary = &sum };
 		struct npuprof_error err = { 0 };
 		struct result res = { .done = 1 };
 
@@ -181,12 +183,12 @@ FIXTURE_TEARDOWN(prof)
 
 #define EXPORT(secs) export_child(self->work, self->prof, (secs), &self->r)
 /* it finished, within the memory an export of the sample takes plus the slack */
-#define EXPECT_BOUNDED()                                                                  \
-	do {                                                                              \
-		ASSERT_TRUE(self->r.done) TH_LOG("the export crashed or hung");           \
-		EXPECT_GE(self->base_rss_kb + RSS_SLACK_KB, self->r.rss_kb)              \
+#define EXPECT_BOUNDED()                                                                           \
+	do {                                                                                       \
+		ASSERT_TRUE(self->r.done) TH_LOG("the export crashed or hung");                    \
+		EXPECT_GE(self->base_rss_kb + RSS_SLACK_KB, self->r.rss_kb)                        \
 		TH_LOG("peak RSS %ld kB, the sample's %ld kB", self->r.rss_kb,            \
-		       self->base_rss_kb);                                                \
+		       self->base_rss_kb); \
 	} while (0)
 #define EXPECT_IN(hay, needle) EXPECT_NE(NULL, strstr(hay, needle)) TH_LOG("%s", hay)
 
