@@ -41,7 +41,7 @@ for h in "${harnesses[@]}"; do
 	[ -x "$bin" ] || { echo "fuzz: no $bin (make fuzz-build)" >&2; exit 2; }
 	seeds="$fz/seeds/$h"
 	rm -rf "$seeds" && mkdir -p "$seeds" "$fz/corpus/$h" "$fz/artifacts" "$top/tests/fuzz/corpus/$h"
-	VNPU_FUZZ_SEED_FROM="$(ls -d "$top"/out/PROF_* 2>/dev/null | tr '\n' ' ')" \
+	VNPU_FUZZ_SEED_FROM="$(find "$top/out" -maxdepth 1 -name 'PROF_*' -type d 2>/dev/null | tr '\n' ' ')" \
 		VNPU_FUZZ_SEEDS="$seeds" "$bin" >/dev/null 2>&1 ||
 		{ echo "fuzz: $h: cannot write its seeds" >&2; exit 2; }
 	log="$fz/$h.log"
@@ -56,7 +56,7 @@ for h in "${harnesses[@]}"; do
 			-artifact_prefix="$fz/artifacts/$h-" \
 			"$fz/corpus/$h" "$top/tests/fuzz/corpus/$h" "$seeds" >"$log" 2>&1
 		rc=$?
-		what="$(sed -n 's/^stat::number_of_executed_units: *//p' "$log") runs, corpus $(ls "$fz/corpus/$h" | wc -l)"
+		what="$(sed -n 's/^stat::number_of_executed_units: *//p' "$log") runs, corpus $(find "$fz/corpus/$h" -type f | wc -l)"
 	fi
 	if [ $rc -ne 0 ] || grep -qE 'ERROR: (AddressSanitizer|LeakSanitizer|libFuzzer)|runtime error:' "$log"; then
 		echo "# fuzz $h FAILED ($what, $(($(date +%s) - start)) s, exit $rc); from $log:"
