@@ -174,5 +174,5 @@ install: lib
 
 clean:
 	$(Q)$(MAKE) --no-print-directory -C $(KDIR) M=$(TOP) clean >/dev/null 2>&1 || true
-	$(Q)rm -rf $(BUILD)/tests $(BUILD)/lib $(BUILD)/tools $(BUILD)/results \
+	$(Q)rm -rf $(BUILD)/tests $(BUILD)/lib $(BUILD)/tools $(BUILD)/results $(BUILD)/asan $(BUILD)/fuzz \
 		$(BUILD)/vm/results $(BUILD)/*.log
