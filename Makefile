@@ -4,7 +4,8 @@
 # commands; both install what they need (tools/deps.sh) first.
 #
 #   make            deps, vnpu.ko (with BTF), libnpuprof, tools, tests
-#   make check      lint + build + host tests + every in-VM suite; ends with
+#   make check      lint + build + host tests (also under ASan + UBSan) + a
+#                   replay of the fuzz corpus + every in-VM suite; ends with
 #                   "N passed, N failed"
 #   make demo       a sample workload profiled in the VM, results in ./out/
 #   make lint       checkpatch --strict, W=1 + sparse, -Werror, clang-format, cppcheck
@@ -18,6 +19,9 @@
 #                   KERNEL=debug as for vm-test (docs/reliability.md)
 #   make bench      the benchmarks (host + one VM boot), a table of ratios
 #   make bench-smoke  each benchmark for a second or two: do they complete?
+#   make asan       library, CLI and host suites with ASan + UBSan in build/asan/
+#   make fuzz FUZZ_S=60  each libFuzzer harness of tests/fuzz/ for FUZZ_S
+#                   seconds (clang, ASan + UBSan; crashes in build/fuzz/artifacts/)
 #   make check-msprof MSPROF_ANALYSIS=<dir>  msprof's own parser against our
 #                   export, on the sample and the real-layout PROF folders
 #                   (opt-in; skips with a note without MSPROF_ANALYSIS)
@@ -44,7 +48,7 @@ endif
 export CC CFLAGS BUILD KSFT TOP Q
 
 .PHONY: all deps build module module-debug lib tools tests examples check lint demo vm vm-shell \
-	vm-test stress clean install bench bench-smoke bench-build check-msprof
+	vm-test stress clean install bench bench-smoke bench-build check-msprof asan fuzz fuzz-build
 
 all: deps
 	$(Q)$(MAKE) --no-print-directory build
@@ -134,6 +138,30 @@ bench-smoke: all
 check-msprof: lib tools
 	$(Q)$(TOP)/tools/check-msprof.sh
 
+# The library, the npuprof CLI and the host suites again with AddressSanitizer
+# and UndefinedBehaviorSanitizer, in build/asan/ so that no object mixes with
+# the normal build's; -fno-sanitize-recover makes every UBSan report fatal, as
+# ASan's are. make check runs these suites (tools/check.sh). -Wrestrict gives
+# false positives on member-to-member copies under ASan (as in tests/Makefile).
+ASAN_BUILD := $(BUILD)/asan
+ASAN_FLAGS := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
+ASAN_MAKE = $(LOCK) $(MAKE) --no-print-directory BUILD=$(ASAN_BUILD) \
+	CFLAGS="-O1 -g $(ASAN_FLAGS) -std=gnu11 -Wall -Wextra -Werror -Wno-restrict \
+	-I$(TOP)/uapi" LDFLAGS="$(ASAN_FLAGS)"
+asan: deps
+	$(Q)$(ASAN_MAKE) -C libnpuprof
+	$(Q)$(ASAN_MAKE) -C tests host
+	$(Q)$(ASAN_MAKE) -C tools/npuprof
+
+# libFuzzer harnesses of the export's readers, built with clang into
+# build/fuzz/ (tests/fuzz/Makefile); make fuzz runs each FUZZ_S seconds
+FUZZ_S ?= 60
+fuzz-build: deps
+	$(Q)$(LOCK) $(MAKE) --no-print-directory -C tests/fuzz
+
+fuzz: fuzz-build
+	$(Q)$(TOP)/tools/fuzz.sh $(FUZZ_S)
+
 # the library, its headers and pkg-config file, the npuprof CLI (linked
 # again for $(PREFIX)/lib) and the man pages npuprof(1), libnpuprof(3)
 install: lib
@@ -146,5 +174,5 @@ install: lib
 
 clean:
 	$(Q)$(MAKE) --no-print-directory -C $(KDIR) M=$(TOP) clean >/dev/null 2>&1 || true
-	$(Q)rm -rf $(BUILD)/tests $(BUILD)/lib $(BUILD)/tools $(BUILD)/results \
+	$(Q)rm -rf $(BUILD)/tests $(BUILD)/lib $(BUILD)/tools $(BUILD)/results $(BUILD)/asan $(BUILD)/fuzz \
 		$(BUILD)/vm/results $(BUILD)/*.log

@@ -75,7 +75,7 @@ int npa_aicpu_load(struct npa_dev *d, const char *data, const char *label, struc
 
 	snprintf(prefix, sizeof(prefix), "%saicpu.data.%u.", npa_chip_file_prefix(d->cfg.chip_id),
 		 d->cfg.id);
-	rc = npa_slices_find(&s, data, label, prefixes, err);
+	rc = npa_slices_find(&s, data, label, prefixes, w, err);
 	if (!rc)
 		rc = npa_slices_read(&s, sizeof(struct vnpu_aicpu_node), false, on_aicpu, &r, w,
 				     err);
@@ -177,7 +177,7 @@ int npa_aicpu_csv(struct npa_export *x, const struct npa_dev *d)
 		if (t->host >= 0 && !strcmp(x->host.htask[t->host].type, "KERNEL_AICPU"))
 			idx[n_idx++] = t;
 	}
-	qsort(idx, n_idx, sizeof(*idx), cmp_aicpu_task);
+	npx_qsort(idx, n_idx, sizeof(*idx), cmp_aicpu_task);
 	npx_py_repr(off, d->cfg.clock.offset);
 	for (size_t i = 0; i < d->n_aicpu; i++) {
 		const struct npa_aicpu *a = &d->aicpu[i];
@@ -193,7 +193,7 @@ int npa_aicpu_csv(struct npa_export *x, const struct npa_dev *d)
 		rows[n].a = a;
 		rows[n++].node = aicpu_node(x, idx, n_idx, a);
 	}
-	qsort(rows, n, sizeof(*rows), cmp_row);
+	npx_qsort(rows, n, sizeof(*rows), cmp_row);
 	for (size_t i = 0; i < n && !rc; i++) {
 		const struct npa_aicpu *a = rows[i].a;
 		char *p;

@@ -922,7 +922,7 @@ int npa_comm_analyze(struct npa_export *x)
 			devs[nd++] = &x->dev[i];
 	if (!nd)
 		return 0;
-	qsort(devs, nd, sizeof(devs[0]), cmp_dev_desc);
+	npx_qsort(devs, nd, sizeof(devs[0]), cmp_dev_desc);
 	for (unsigned int k = 0; k < nd && !rc; k++) {
 		struct ops dev = { 0 };
 		size_t n = 0;

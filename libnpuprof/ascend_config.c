@@ -53,20 +53,80 @@ static bool jnum(struct json_object *o, const char *key, double *out)
 	return !errno && end != s && !*end;
 }
 
+/*
+ * JSON nesting the configuration files need: info.json's deepest member is
+ * 3 levels down; json-c's own default (32) lets a hostile file recurse.
+ */
+#define NPA_JSON_DEPTH 16
+
+int npa_json_load(const char *path, struct json_object **out, struct npuprof_error *err)
+{
+	struct json_tokener *tok;
+	enum json_tokener_error jerr;
+	struct json_object *o;
+	size_t len, end;
+	char *buf;
+	int rc;
+
+	*out = NULL;
+	rc = npx_input_read(path, NPX_CAP_JSON, "JSON file", &buf, &len, err);
+	if (rc)
+		return rc;
+	tok = json_tokener_new_ex(NPA_JSON_DEPTH);
+	if (!tok) {
+		free(buf);
+		return npuprof_set_error(err, -ENOMEM, "%s: out of memory", path);
+	}
+	/* with its NUL: the end of the input, so a bare number at the end is whole */
+	o = json_tokener_parse_ex(tok, buf, (int)len + 1);
+	jerr = json_tokener_get_error(tok);
+	end = json_tokener_get_parse_end(tok);
+	json_tokener_free(tok);
+	if (jerr != json_tokener_success) {
+		rc = npuprof_set_error(err, -EBADMSG, "%s: offset %zu: not valid JSON (%s)", path,
+				       end > len ? len : end, json_tokener_error_desc(jerr));
+		goto out;
+	}
+	/* msprof's json.load() refuses anything but blanks after the value */
+	while (end < len && buf[end] && strchr(" \t\r\n", buf[end]))
+		end++;
+	if (end < len) {
+		rc = npuprof_set_error(err, -EBADMSG, "%s: offset %zu: bytes after the JSON value",
+				       path, end);
+		goto out;
+	}
+	if (!json_object_is_type(o, json_type_object)) {
+		rc = npuprof_set_error(err, -EBADMSG, "%s: not a JSON object", path);
+		goto out;
+	}
+	*out = o;
+	o = NULL;
+out:
+	json_object_put(o);
+	free(buf);
+	return rc;
+}
+
+/*
+ * @path's object, or NULL: an error in @err (its code in *@rc) when
+ * @required, else a warning
+ */
 static struct json_object *load_json(const char *path, struct npx_warn *w, bool required,
 				     struct npuprof_error *err, int *rc)
 {
-	struct json_object *o = json_object_from_file(path);
+	struct json_object *o;
+	struct npuprof_error e;
 
-	*rc = 0;
-	if (o && json_object_is_type(o, json_type_object))
+	npuprof_clear_error(&e);
+	*rc = npa_json_load(path, &o, &e);
+	if (!*rc)
 		return o;
-	json_object_put(o);
 	if (required)
-		*rc = npuprof_set_error(err, -EBADMSG,
-					"%s: missing, unreadable or not a JSON object", path);
+		npuprof_set_error(err, *rc, "%s", e.msg);
 	else
-		npx_warn(w, "%s: missing, unreadable or not a JSON object", path);
+		npx_warn(w, "%s", e.msg);
+	if (!required)
+		*rc = 0;
 	return NULL;
 }
 
@@ -182,6 +242,7 @@ int npa_host_cfg_load(const char *dir, struct npa_host_cfg *c, struct npx_warn *
 {
 	char path[PATH_MAX + 32];
 	struct json_object *o, *cpu, *c0;
+	struct npuprof_error e;
 	uint32_t chip;
 	double v;
 	int rc;
@@ -199,8 +260,12 @@ int npa_host_cfg_load(const char *dir, struct npa_host_cfg *c, struct npx_warn *
 
 	/* profLevel (prof_level on HiSilicon) l0 / level0: op names only (add_kernel_task_l0) */
 	snprintf(path, sizeof(path), "%s/sample.json", dir);
-	o = json_object_from_file(path);
-	if (o && json_object_is_type(o, json_type_object)) {
+	/* optional, and msprof's host folders often have none: no warning when absent */
+	npuprof_clear_error(&e);
+	rc = npa_json_load(path, &o, &e);
+	if (rc && rc != -ENOENT)
+		npx_warn(w, "%s: ignored", e.msg);
+	if (!rc) {
 		const char *lv = jstr(o, "profLevel");
 
 		if (!lv || !*lv)
@@ -244,27 +309,39 @@ static bool parse_events(const char *s, uint32_t *ev, uint32_t *n)
 }
 
 /*
- * "key: value" of a start log; the first section only when @ini. A file
+ * A start log (host_start.log.N, dev_start.log.N), read whole. A file
  * whose last line has no newline was cut short: its last value may be a
- * truncated number, so that is warned about (once per file, by @warned).
+ * truncated number, so that is warned about.
  */
-static bool log_value(const char *path, const char *key, bool ini, char *out, size_t len,
-		      struct npx_warn *w, bool *warned)
+static int log_read(const char *path, char **buf, size_t *len, struct npx_warn *w,
+		    struct npuprof_error *err)
 {
-	char line[256];
+	int rc = npx_input_read(path, NPX_CAP_LOG, "start log", buf, len, err);
+
+	if (!rc && *len && (*buf)[*len - 1] != '\n')
+		npx_warn(w, "%s: the last line has no newline: the file may have been cut short",
+			 path);
+	return rc;
+}
+
+/*
+ * "key: value" of a start log @buf (@len bytes), the first section only
+ * when @ini; the first match, its value into @out. A line is taken up to
+ * its first NUL byte or 255 bytes, whichever comes first.
+ */
+static bool log_value(const char *buf, size_t len, const char *key, bool ini, char *out,
+		      size_t out_len)
+{
 	size_t klen = strlen(key);
 	int sections = 0;
-	bool found = false, nl = true;
-	FILE *f = fopen(path, "r");
 
-	if (!f)
-		return false;
-	while (fgets(line, sizeof(line), f)) {
-		char *p = line, *e;
+	for (size_t at = 0; at < len;) {
+		const char *nl = memchr(buf + at, '\n', len - at);
+		size_t n = nl ? (size_t)(nl - (buf + at)) : len - at;
+		char line[256], *p = line, *e;
 
-		nl = line[strlen(line) - 1] == '\n';
-		if (found)
-			continue;
+		snprintf(line, sizeof(line), "%.*s", (int)(n < 255 ? n : 255), buf + at);
+		at += n + 1;
 		if (*p == '[') {
 			if (ini && ++sections > 1)
 				break;
@@ -276,18 +353,12 @@ static bool log_value(const char *path, const char *key, bool ini, char *out, si
 		while (*p == ' ' || *p == ':' || *p == '=')
 			p++;
 		e = p + strlen(p);
-		while (e > p && (e[-1] == '\n' || e[-1] == '\r' || e[-1] == ' '))
+		while (e > p && (e[-1] == '\r' || e[-1] == ' '))
 			*--e = 0;
-		snprintf(out, len, "%s", p);
-		found = true;
+		snprintf(out, out_len, "%s", p);
+		return true;
 	}
-	fclose(f);
-	if (!nl && !*warned) {
-		*warned = true;
-		npx_warn(w, "%s: the last line has no newline: the file may have been cut short",
-			 path);
-	}
-	return found;
+	return false;
 }
 
 int npa_dev_cfg_load(const char *dir, uint32_t id, struct npa_dev_cfg *c, struct npx_warn *w,
@@ -295,7 +366,9 @@ int npa_dev_cfg_load(const char *dir, uint32_t id, struct npa_dev_cfg *c, struct
 {
 	char path[PATH_MAX + 32], end[PATH_MAX + 32], val[64];
 	struct json_object *o, *di, *d0;
-	bool warned = false;
+	bool found;
+	size_t len;
+	char *buf;
 	const char *s;
 	double v;
 	int rc;
@@ -356,30 +429,38 @@ int npa_dev_cfg_load(const char *dir, uint32_t id, struct npa_dev_cfg *c, struct
 	}
 
 	snprintf(path, sizeof(path), "%s/dev_start.log.%u", dir, id);
-	if (!log_value(path, "cntvct", false, val, sizeof(val), w, &warned))
-		return npuprof_set_error(err, -EBADMSG, "%s: missing, or no cntvct", path);
+	rc = log_read(path, &buf, &len, w, err);
+	if (rc)
+		return rc;
+	found = log_value(buf, len, "cntvct", false, val, sizeof(val));
+	free(buf);
+	if (!found)
+		return npuprof_set_error(err, -EBADMSG, "%s: no cntvct", path);
 	c->dev_cnt = strtod(val, NULL) / 1e9;
 	snprintf(path, sizeof(path), "%s/host_start.log.%u", dir, id);
-	warned = false;
-	if (!log_value(path, "clock_monotonic_raw", true, val, sizeof(val), w, &warned))
-		return npuprof_set_error(err, -EBADMSG, "%s: missing, or no clock_monotonic_raw",
-					 path);
+	rc = log_read(path, &buf, &len, w, err);
+	if (rc)
+		return rc;
+	if (!log_value(buf, len, "clock_monotonic_raw", true, val, sizeof(val))) {
+		free(buf);
+		return npuprof_set_error(err, -EBADMSG, "%s: no clock_monotonic_raw", path);
+	}
 	v = strtod(val, NULL);
-	if (log_value(path, "cntvct_diff", true, val, sizeof(val), w, &warned) &&
-	    strtod(val, NULL) != 0)
+	if (log_value(buf, len, "cntvct_diff", true, val, sizeof(val)) && strtod(val, NULL) != 0)
 		/* msprof: raw + round(cntvct_diff * 1e9 / host_freq), host_freq 1e9 here */
-		v += (double)(int64_t)(strtod(val, NULL) + (strtod(val, NULL) < 0 ? -0.5 : 0.5));
+		v += (double)npx_i64(strtod(val, NULL) + (strtod(val, NULL) < 0 ? -0.5 : 0.5));
 	c->host_mon = v / 1e9;
 	c->host_cnt = c->host_mon;
-	if (log_value(path, "cntvct", true, val, sizeof(val), w, &warned))
+	if (log_value(buf, len, "cntvct", true, val, sizeof(val)))
 		c->host_cnt = strtod(val, NULL) / 1e9;
+	free(buf);
 
 	snprintf(path, sizeof(path), "%s/start_info.%u", dir, id);
 	snprintf(end, sizeof(end), "%s/end_info.%u", dir, id);
 	rc = load_clock(path, end, &c->clock, w, err);
 	/* int((int(clockMonotonicRaw) - host_mon * 1e9) * (host_freq / 1e9) + host_cnt * 1e9) */
-	c->host_start_count = (double)(int64_t)((long double)(int64_t)c->clock.mono_raw -
-						(long double)(c->host_mon * 1e9) +
-						(long double)(c->host_cnt * 1e9));
+	c->host_start_count = (double)npx_i64_ld((long double)npx_i64(c->clock.mono_raw) -
+						 (long double)(c->host_mon * 1e9) +
+						 (long double)(c->host_cnt * 1e9));
 	return rc;
 }

@@ -412,9 +412,12 @@ static int on_aic_pmu(void *arg, const void *rec, const char *file, uint64_t off
 	if (npa_grow((void **)&d->pmu, &r->cap_pmu, d->n_pmu, sizeof(*d->pmu), 4096) ||
 	    npa_grow((void **)&r->pr, &r->cap_pr, d->n_pmu, sizeof(*r->pr), 4096))
 		return npuprof_set_error(r->err, -ENOMEM, "out of memory");
-	d->pmu[d->n_pmu].total = p.total_cycle;
+	/*
+	 * the whole entry: join() reads .mix of every PMU record it takes, and
+	 * a grown array's new room holds whatever realloc() left there
+	 */
+	d->pmu[d->n_pmu] = (struct npa_pmu){ .total = p.total_cycle };
 	memcpy(d->pmu[d->n_pmu].pmu, p.pmu, sizeof(p.pmu));
-	d->pmu[d->n_pmu].aiv = false;
 	pr = &r->pr[d->n_pmu];
 	pr->stream = p.stream_id % 2048;
 	pr->task = p.task_id;
@@ -476,7 +479,7 @@ static int pair_hwts(struct dev_read *r)
 	d->tasks = calloc(r->n_ev + 1, sizeof(*d->tasks));
 	if (!d->tasks)
 		return npuprof_set_error(r->err, -ENOMEM, "out of memory");
-	qsort(r->ev, r->n_ev, sizeof(*r->ev), cmp_hwts_key);
+	npx_qsort(r->ev, r->n_ev, sizeof(*r->ev), cmp_hwts_key);
 	for (i = 0; i < r->n_ev; i = j) {
 		int64_t start = -1;
 
@@ -501,7 +504,7 @@ static int pair_hwts(struct dev_read *r)
 		if (start >= 0)
 			d->mismatched++;
 	}
-	qsort(d->tasks, d->n_tasks, sizeof(*d->tasks), cmp_task_start);
+	npx_qsort(d->tasks, d->n_tasks, sizeof(*d->tasks), cmp_task_start);
 	warn_mismatched(r);
 	return 0;
 }
@@ -563,7 +566,7 @@ static int pair_tasks(struct dev_read *r)
 	d->tasks = calloc(r->n_ev / 2 + 1, sizeof(*d->tasks));
 	if (!d->tasks)
 		return npuprof_set_error(r->err, -ENOMEM, "out of memory");
-	qsort(r->ev, r->n_ev, sizeof(*r->ev), cmp_acsq_key);
+	npx_qsort(r->ev, r->n_ev, sizeof(*r->ev), cmp_acsq_key);
 	for (i = 0; i < r->n_ev; i = j) {
 		size_t s, s_end, e, e_end;
 
@@ -597,7 +600,7 @@ static int pair_tasks(struct dev_read *r)
 		if (s_end > s)
 			d->mismatched += s_end - s - 1;
 	}
-	qsort(d->tasks, d->n_tasks, sizeof(*d->tasks), cmp_task_start);
+	npx_qsort(d->tasks, d->n_tasks, sizeof(*d->tasks), cmp_task_start);
 	warn_mismatched(r);
 	return 0;
 }
@@ -641,7 +644,7 @@ static int pair_subtasks(struct dev_read *r)
 	if (!t)
 		return npuprof_set_error(r->err, -ENOMEM, "out of memory");
 	d->tasks = t;
-	qsort(r->sev, r->n_sev, sizeof(*r->sev), cmp_sub_ev);
+	npx_qsort(r->sev, r->n_sev, sizeof(*r->sev), cmp_sub_ev);
 	for (i = 0; i < r->n_sev; i = j) {
 		size_t s, e, e0;
 
@@ -665,7 +668,7 @@ static int pair_subtasks(struct dev_read *r)
 		}
 		lost += (e0 - s) + (j - e);
 	}
-	qsort(d->tasks, d->n_tasks, sizeof(*d->tasks), cmp_task_start);
+	npx_qsort(d->tasks, d->n_tasks, sizeof(*d->tasks), cmp_task_start);
 	if (lost)
 		npx_warn(r->w, "device_%u: %zu FFTS+ subtask starts and ends do not pair",
 			 d->cfg.id, lost);
@@ -899,7 +902,7 @@ static int join(struct dev_read *r, const struct npa_host *h)
 	size_t i, out = 0, dropped = 0;
 	int rc = -ENOMEM;
 
-	qsort(r->flips, r->n_flips, sizeof(*r->flips), cmp_flip);
+	npx_qsort(r->flips, r->n_flips, sizeof(*r->flips), cmp_flip);
 	for (i = 0; i < d->n_tasks; i++)
 		d->tasks[i].batch =
 			batch_at(r->flips, r->n_flips, d->tasks[i].stream, d->tasks[i].start);
@@ -987,7 +990,7 @@ static int read_kind(struct dev_read *r, const char *data, const char *label, co
 
 	snprintf(prefix, sizeof(prefix), "%s%s.data.%u.", npa_chip_file_prefix(r->d->cfg.chip_id),
 		 what, r->d->cfg.id);
-	rc = npa_slices_find(&s, data, label, prefixes, r->err);
+	rc = npa_slices_find(&s, data, label, prefixes, r->w, r->err);
 	if (!rc)
 		rc = npa_slices_read(&s, size, per_file, fn, r, r->w, r->err);
 	npa_slices_free(&s);
@@ -1031,13 +1034,20 @@ int npa_dev_load(struct npa_dev *d, const char *prof, uint32_t id, const struct 
 	if (!rc && r.hwts) {
 		rc = pair_hwts(&r);
 	} else if (!rc) {
-		qsort(r.ev, r.n_ev, sizeof(*r.ev), cmp_acsq_time);
+		npx_qsort(r.ev, r.n_ev, sizeof(*r.ev), cmp_acsq_time);
 		rc = pair_tasks(&r);
 		if (!rc)
 			rc = pair_subtasks(&r);
 	}
 	if (!rc)
 		rc = join(&r, h);
+	/* missing, empty or unusable task records: say so, or it looks like an idle device */
+	if (!rc && !d->n_tasks)
+		npx_warn(w,
+			 "%s: no task in the %s%s.data.%u.slice_* files (missing, empty or"
+			 " unusable): device_%u has nothing in op_summary or task_time",
+			 label, npa_chip_file_prefix(d->cfg.chip_id), r.hwts ? "hwts" : "stars_soc",
+			 id, id);
 	if (!rc && r.bad_magic > 1)
 		npx_warn(w, "device_%u: %llu ACSQ records with a bad magic skipped", id,
 			 (unsigned long long)r.bad_magic);

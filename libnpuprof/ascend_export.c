@@ -11,6 +11,7 @@
  */
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <pthread.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -27,6 +28,22 @@ static bool exists(const char *dir, const char *name)
 	int n = snprintf(path, sizeof(path), "%s/%s", dir, name);
 
 	return n > 0 && (size_t)n < sizeof(path) && !access(path, F_OK);
+}
+
+/*
+ * Whether @dir/@name is there as any kind of entry (a link too, even a
+ * broken one or a loop: its reader then says what is wrong with it): 0,
+ * -ENOENT, or the errno that kept it from being looked at (a folder on
+ * the way that is a loop of links, or unreadable), the path in @path.
+ */
+static int entry_at(const char *dir, const char *name, char *path, size_t len)
+{
+	struct stat st;
+	int n = snprintf(path, len, "%s/%s", dir, name);
+
+	if (n < 0 || (size_t)n >= len)
+		return -ENAMETOOLONG;
+	return fstatat(AT_FDCWD, path, &st, AT_SYMLINK_NOFOLLOW) ? -errno : 0;
 }
 
 /*
@@ -95,8 +112,10 @@ static uint64_t dir_bytes(const char *dir)
 
 	if (!dp)
 		return 0;
+	/* as the readers take them: regular files, not links */
 	while ((de = readdir(dp)))
-		if (!fstatat(dirfd(dp), de->d_name, &st, 0) && S_ISREG(st.st_mode))
+		if (!fstatat(dirfd(dp), de->d_name, &st, AT_SYMLINK_NOFOLLOW) &&
+		    S_ISREG(st.st_mode))
 			n += (uint64_t)st.st_size;
 	closedir(dp);
 	return n;
@@ -134,19 +153,25 @@ static int cmp_dev_name(const void *a, const void *b)
 	return strcmp(((const struct dev_id *)a)->name, ((const struct dev_id *)b)->name);
 }
 
-/* device_N folders holding an info.json.N, in msprof's sorted() order */
-static int scan_devices(struct npa_export *x, struct dev_id *ids, unsigned int *n)
+/*
+ * device_N folders holding an info.json.N, in msprof's sorted() order; in
+ * *@bad those that could not even be looked into (a loop of links, no
+ * permission), each warned about
+ */
+static int scan_devices(struct npa_export *x, struct dev_id *ids, unsigned int *n,
+			unsigned int *bad)
 {
 	struct dirent *de;
 	DIR *dp = opendir(x->prof);
 
-	*n = 0;
+	*n = *bad = 0;
 	if (!dp)
 		return npuprof_set_error(x->o.err, -errno, "%s: %s", x->prof, strerror(errno));
 	while ((de = readdir(dp))) {
-		char dir[PATH_MAX], info[32];
+		char dir[PATH_MAX], info[32], path[PATH_MAX];
 		unsigned long id;
 		char *end;
+		int e;
 
 		if (strncmp(de->d_name, "device_", 7) || !de->d_name[7])
 			continue;
@@ -156,8 +181,15 @@ static int scan_devices(struct npa_export *x, struct dev_id *ids, unsigned int *
 			continue;
 		snprintf(dir, sizeof(dir), "%s/%s", x->prof, de->d_name);
 		snprintf(info, sizeof(info), "info.json.%lu", id);
-		if (!exists(dir, info)) {
+		e = entry_at(dir, info, path, sizeof(path));
+		if (e == -ENOENT) {
 			npx_warn(&x->w, "%s: no %s: not a device folder", dir, info);
+			continue;
+		}
+		if (e) {
+			npx_warn(&x->w, "%s: %s: the device folder cannot be read", path,
+				 strerror(-e));
+			(*bad)++;
 			continue;
 		}
 		if (*n == NPA_MAX_DEVICES) {
@@ -170,7 +202,7 @@ static int scan_devices(struct npa_export *x, struct dev_id *ids, unsigned int *
 		(*n)++;
 	}
 	closedir(dp);
-	qsort(ids, *n, sizeof(*ids), cmp_dev_name);
+	npx_qsort(ids, *n, sizeof(*ids), cmp_dev_name);
 	return 0;
 }
 
@@ -325,10 +357,11 @@ static int run(struct npa_export *x)
 	struct timeline_job tl;
 	struct dev_id ids[NPA_MAX_DEVICES];
 	char host[PATH_MAX + 8], dir[PATH_MAX + 32], who[32];
-	unsigned int n, k;
+	unsigned int n, k, bad;
+	size_t tasks = 0;
 	int rc;
 
-	rc = scan_devices(x, ids, &n);
+	rc = scan_devices(x, ids, &n, &bad);
 	if (rc)
 		return rc;
 	snprintf(host, sizeof(host), "%s/host/data", x->prof);
@@ -370,13 +403,20 @@ static int run(struct npa_export *x)
 				return rc;
 			continue;
 		}
+		tasks += d->n_tasks;
 		x->dev_bytes[x->ndev++] = ids[k].bytes;
 		snprintf(who, sizeof(who), "device_%u", ids[k].id);
 		warn_loss(x, who, &d->loss);
 	}
-	if (!x->ndev && n)
+	if (!x->ndev && (n || bad))
 		return npuprof_set_error(x->o.err, -EBADMSG,
 					 "%s: no device folder could be read (see the warnings)",
+					 x->prof);
+	/* a folder of nothing must not pass for a run that did nothing */
+	if (!tasks && !x->host.n_api)
+		return npuprof_set_error(x->o.err, -ENODATA,
+					 "%s: nothing to export: no device task and no host API"
+					 " record was read (see the warnings)",
 					 x->prof);
 	timeline_start(x, &tl);
 	rc = 0;
@@ -485,7 +525,7 @@ NPUPROF_API int npuprof_export(const char *prof_dir, const struct npuprof_export
 {
 	/* the caller's options as this library's struct (the OPTS rules, opts.c) */
 	struct npuprof_export_opts o = { .sz = sizeof(o) };
-	char host[PATH_MAX];
+	char host[PATH_MAX], path[PATH_MAX];
 	struct npx_out probe;
 	struct stat st;
 	int rc;
@@ -513,8 +553,12 @@ NPUPROF_API int npuprof_export(const char *prof_dir, const struct npuprof_export
 	if (!S_ISDIR(st.st_mode))
 		return npuprof_set_error(err, -ENOTDIR, "%s: not a folder", prof_dir);
 	snprintf(host, sizeof(host), "%s/host", prof_dir);
-	if (exists(host, "info.json"))
+	/* a link or a special file in its place is there: its reader says what is wrong */
+	rc = entry_at(host, "info.json", path, sizeof(path));
+	if (!rc)
 		return export(prof_dir, &o, err);
+	if (rc != -ENOENT)
+		return npuprof_set_error(err, rc, "%s: %s", path, strerror(-rc));
 	if (vnpu_layout(prof_dir))
 		return npuprof_set_error(err, -EPROTONOSUPPORT,
 					 "%s: raw data in the vnpu layout of libnpuprof before 0.5"

@@ -121,7 +121,7 @@ static int read_recs(struct hccl_read *r, const char *data, const char *what)
 		size_t before = r->n;
 
 		snprintf(prefix, sizeof(prefix), "%s%s", groups[g], what);
-		rc = npa_slices_find(&s, data, "host/data", prefixes, r->err);
+		rc = npa_slices_find(&s, data, "host/data", prefixes, r->w, r->err);
 		if (rc)
 			break;
 		r->bad = false;
@@ -466,7 +466,7 @@ static int merge(struct npa_comm *c, const struct npa_host *h, uint32_t dev, siz
 	for (size_t i = 0; i < h->n_hops; i++)
 		if (h->hops[i].dev == dev)
 			ops[n_ops++] = i;
-	qsort_r(ops, n_ops, sizeof(*ops), cmp_hop, (void *)h->hops);
+	npx_qsort_r(ops, n_ops, sizeof(*ops), cmp_hop, (void *)h->hops);
 	/* thread by thread, in the order of their first collective */
 	for (size_t f = 0; f < n_ops; f++) {
 		uint32_t tid = h->hops[ops[f]].tid;
@@ -521,7 +521,7 @@ double npa_raw_begin_ns(const struct npa_dev_cfg *c)
 	*e = 0;
 	o = strtold(off, NULL);
 	/* both have at most 3 decimals at these magnitudes: long double is exact enough */
-	return (double)(int64_t)((b - o) * 1000.0L);
+	return (double)npx_i64_ld((b - o) * 1000.0L);
 }
 
 /* the decimal digits of a group, or "N/A" */
@@ -606,7 +606,7 @@ static int group_ops(struct npa_comm *c, const struct npa_host *h, double begin)
 	for (size_t i = 0; i < c->n; i++)
 		if (c->t[i].h->master)
 			idx[n++] = i;
-	qsort_r(idx, n, sizeof(*idx), cmp_master, c);
+	npx_qsort_r(idx, n, sizeof(*idx), cmp_master, c);
 	for (size_t k = 0; k < n; k++) {
 		struct npa_comm_task *t = &c->t[idx[k]];
 		const struct npa_hccl_op *hop = &h->hops[t->hop];
@@ -667,7 +667,7 @@ int npa_comm_build(struct npa_dev *d, const struct npa_host *h, struct npuprof_e
 		goto out;
 	for (size_t i = 0; i < d->n_tasks; i++)
 		idx[i] = i;
-	qsort_r(idx, d->n_tasks, sizeof(*idx), cmp_dev_key, d->tasks);
+	npx_qsort_r(idx, d->n_tasks, sizeof(*idx), cmp_dev_key, d->tasks);
 	/* the inner join on (stream, task, batch, context) */
 	for (size_t i = 0; i < h->n_hccl; i++) {
 		const struct npa_hccl_task *ht = &h->hccl[i];
@@ -698,7 +698,7 @@ int npa_comm_build(struct npa_dev *d, const struct npa_host *h, struct npuprof_e
 			t->iter = (uint32_t)c->n++;
 		}
 	}
-	qsort(c->t, c->n, sizeof(*c->t), cmp_comm);
+	npx_qsort(c->t, c->n, sizeof(*c->t), cmp_comm);
 	for (size_t i = 0; i < c->n; i++)
 		c->t[i].iter = (uint32_t)i;
 	rc = merge(c, h, d->cfg.id, &kept);

@@ -419,7 +419,7 @@ static int read_kind(struct host_read *r, const char *data, const char *what, si
 		size_t before_api = r->h->n_api, before_nr = r->n_nr;
 
 		snprintf(prefix, sizeof(prefix), "%s%s", groups[g], what);
-		rc = npa_slices_find(&s, data, "host/data", prefixes, r->err);
+		rc = npa_slices_find(&s, data, "host/data", prefixes, r->w, r->err);
 		if (rc)
 			break;
 		r->kind = kind;
@@ -445,7 +445,7 @@ static int load_dict(struct npa_host *h, const char *data, const char *what, boo
 
 	snprintf(p1, sizeof(p1), "aging.additional.%s.", what);
 	snprintf(p2, sizeof(p2), "unaging.additional.%s.", what);
-	rc = npa_slices_find(&s, data, "host/data", prefixes, err);
+	rc = npa_slices_find(&s, data, "host/data", prefixes, w, err);
 	if (!rc)
 		rc = npa_dict_load(typed ? &h->types : &h->hash, &s, typed, w, err);
 	npa_slices_free(&s);
@@ -476,7 +476,7 @@ int npa_windows_init(struct npa_windows *wn, const struct npa_host *h, uint32_t 
 	for (size_t i = 0; i < h->n_api; i++)
 		if (h->api[i].level == level)
 			wn->idx[wn->n++] = i;
-	qsort_r(wn->idx, wn->n, sizeof(*wn->idx), cmp_window, (void *)h);
+	npx_qsort_r(wn->idx, wn->n, sizeof(*wn->idx), cmp_window, (void *)h);
 	return 0;
 }
 
@@ -716,7 +716,7 @@ static void host_batches(struct npa_host *h)
 	size_t i, out = 0;
 	uint32_t dev = UINT32_MAX, stream = UINT32_MAX, batch = 0;
 
-	qsort(h->htask, h->n_htask, sizeof(*h->htask), cmp_htask);
+	npx_qsort(h->htask, h->n_htask, sizeof(*h->htask), cmp_htask);
 	for (i = 0; i < h->n_htask; i++) {
 		struct npa_htask *t = &h->htask[i];
 
@@ -919,7 +919,7 @@ static int join(struct host_read *r)
 			if (win >= 0 && win_op[win] >= 0)
 				tw[n_tw++] = (struct win_rec){ (size_t)win, i };
 		}
-		qsort(tw, n_tw, sizeof(*tw), cmp_win_rec);
+		npx_qsort(tw, n_tw, sizeof(*tw), cmp_win_rec);
 		for (k = 0; k < n_tw; k = e) {
 			for (e = k, n_tis = 0; e < n_tw && tw[e].win == tw[k].win; e++)
 				tis[n_tis++] = &r->ti[r->nr[tw[e].rec].rec.ti];

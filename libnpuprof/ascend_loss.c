@@ -7,10 +7,10 @@
  * report is no loss known. Every entry must balance, produced == written +
  * lost + not_written; one that does not is a warning naming the file.
  */
+#include <errno.h>
 #include <json-c/json.h>
 #include <stdio.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "npuprof_internal.h"
 
@@ -32,14 +32,21 @@ void npa_loss_load(const char *dir, struct npa_loss *l, struct npx_warn *w)
 {
 	char path[PATH_MAX + 32];
 	struct json_object *o, *arr;
+	struct npuprof_error e;
 	size_t n;
+	int rc;
 
 	memset(l, 0, sizeof(*l));
 	snprintf(path, sizeof(path), "%s/" NPUPROF_RAW_LOSS_FILE, dir);
-	if (access(path, F_OK))
+	npuprof_clear_error(&e);
+	rc = npa_json_load(path, &o, &e);
+	if (rc == -ENOENT)
 		return;
-	o = json_object_from_file(path);
-	if (o && json_object_is_type(o, json_type_object) && !json_object_object_length(o)) {
+	if (rc) {
+		npx_warn(w, "%s: the losses it counts are unknown", e.msg);
+		return;
+	}
+	if (!json_object_object_length(o)) {
 		/* the room reserved at the start, never filled: the run did not end */
 		npx_warn(w,
 			 "%s: the collector did not finish (was the run killed?): the records"
@@ -48,7 +55,7 @@ void npa_loss_load(const char *dir, struct npa_loss *l, struct npx_warn *w)
 		json_object_put(o);
 		return;
 	}
-	if (!o || !json_object_object_get_ex(o, "channels", &arr) ||
+	if (!json_object_object_get_ex(o, "channels", &arr) ||
 	    !json_object_is_type(arr, json_type_array)) {
 		npx_warn(w, "%s: malformed loss report: the losses it counts are unknown", path);
 		json_object_put(o);

@@ -68,7 +68,7 @@ static bool has_suffix(const char *s, const char *suf)
 }
 
 int npa_slices_find(struct npa_slices *s, const char *dir, const char *label,
-		    const char *const *prefixes, struct npuprof_error *err)
+		    const char *const *prefixes, struct npx_warn *w, struct npuprof_error *err)
 {
 	struct dirent *de;
 	size_t cap = 0;
@@ -94,7 +94,17 @@ int npa_slices_find(struct npa_slices *s, const char *dir, const char *label,
 		if (!match || slice_number(de->d_name) < 0 || has_suffix(de->d_name, ".done") ||
 		    has_suffix(de->d_name, ".complete") || has_suffix(de->d_name, ".zip"))
 			continue;
-		if (fstatat(dirfd(dp), de->d_name, &st, 0) || !S_ISREG(st.st_mode) || !st.st_size)
+		/* not through a link: one may lead to /dev/zero or out of the folder */
+		if (fstatat(dirfd(dp), de->d_name, &st, AT_SYMLINK_NOFOLLOW)) {
+			npx_warn(w, "%s/%s: %s: skipped", label, de->d_name, strerror(errno));
+			continue;
+		}
+		if (!S_ISREG(st.st_mode)) {
+			npx_warn(w, "%s/%s: %s, not a regular file: skipped", label, de->d_name,
+				 S_ISLNK(st.st_mode) ? "a symbolic link" : "a special file");
+			continue;
+		}
+		if (!st.st_size)
 			continue;
 		if (npa_grow((void **)&s->name, &cap, s->n, sizeof(*s->name), 16)) {
 			rc = npuprof_set_error(err, -ENOMEM, "out of memory");
@@ -110,7 +120,7 @@ int npa_slices_find(struct npa_slices *s, const char *dir, const char *label,
 	}
 	closedir(dp);
 	if (!rc && s->n)
-		qsort(s->name, s->n, sizeof(*s->name), cmp_slice);
+		npx_qsort(s->name, s->n, sizeof(*s->name), cmp_slice);
 	if (rc)
 		npa_slices_free(s);
 	return rc;
@@ -125,38 +135,38 @@ void npa_slices_free(struct npa_slices *s)
 	s->n = 0;
 }
 
-/* Read one slice into @buf from @skip on, passing whole records; keep the tail in @carry. */
-static int read_slice(const struct npa_slices *s, unsigned int i, size_t size, uint64_t skip,
-		      char *buf, size_t *carry, npa_rec_fn fn, void *arg, struct npuprof_error *err)
+/*
+ * Read the slice open at @fd (@path, @file for messages), @len bytes from
+ * @skip on, into @buf, passing whole records; keep the tail in @carry.
+ * Only the bytes it had when opened are read: a file that grows meanwhile
+ * (or is swapped for a larger one) cannot stretch the export.
+ */
+static int read_slice(int fd, const char *file, uint64_t len, size_t size, uint64_t skip, char *buf,
+		      size_t *carry, npa_rec_fn fn, void *arg, struct npuprof_error *err)
 {
-	char path[PATH_MAX + 300], file[400];
 	/* the file offset of buf[0]: negative while it holds the last slice's tail */
 	int64_t buf_off = (int64_t)skip - (int64_t)*carry;
-	int fd, rc = 0;
+	uint64_t left = len - skip;
 
-	snprintf(path, sizeof(path), "%s/%s", s->dir, s->name[i]);
-	snprintf(file, sizeof(file), "%s/%s", s->label, s->name[i]);
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return npuprof_set_error(err, -errno, "%s: %s", file, strerror(errno));
-	if (skip && lseek(fd, (off_t)skip, SEEK_SET) < 0) {
-		rc = npuprof_set_error(err, -errno, "%s: %s", file, strerror(errno));
-		goto out;
-	}
-	for (;;) {
-		ssize_t n = read(fd, buf + *carry, NPA_READ_BUF - *carry);
+	if (skip && lseek(fd, (off_t)skip, SEEK_SET) < 0)
+		return npuprof_set_error(err, -errno, "%s: offset %llu: %s", file,
+					 (unsigned long long)skip, strerror(errno));
+	while (left) {
+		size_t room = NPA_READ_BUF - *carry;
+		ssize_t n = read(fd, buf + *carry, room < left ? room : (size_t)left);
 		size_t have, k;
+		int rc;
 
 		if (n < 0) {
 			if (errno == EINTR)
 				continue;
-			rc = npuprof_set_error(err, -errno, "%s: offset %lld: %s", file,
-					       (long long)(buf_off + (int64_t)*carry),
-					       strerror(errno));
-			break;
+			return npuprof_set_error(err, -errno, "%s: offset %lld: %s", file,
+						 (long long)(buf_off + (int64_t)*carry),
+						 strerror(errno));
 		}
 		if (!n)
-			break;
+			break; /* it shrank: what is there */
+		left -= (uint64_t)n;
 		have = *carry + (size_t)n;
 		for (k = 0; k + size <= have; k += size) {
 			/* a record begun in the previous slice is named at offset 0 */
@@ -164,15 +174,13 @@ static int read_slice(const struct npa_slices *s, unsigned int i, size_t size, u
 
 			rc = fn(arg, buf + k, file, at < 0 ? 0 : (uint64_t)at);
 			if (rc)
-				goto out;
+				return rc;
 		}
 		*carry = have - k;
 		memmove(buf, buf + k, *carry);
 		buf_off += (int64_t)k;
 	}
-out:
-	close(fd);
-	return rc;
+	return 0;
 }
 
 int npa_slices_read(const struct npa_slices *s, size_t size, bool per_file, npa_rec_fn fn,
@@ -192,28 +200,33 @@ int npa_slices_read(const struct npa_slices *s, size_t size, bool per_file, npa_
 			 "%s/%s: %llu bytes are not whole %zu-byte records: skipped at its start",
 			 s->label, s->name[0], (unsigned long long)(s->bytes % size), size);
 	for (unsigned int i = 0; i < s->n && !rc; i++) {
-		char path[PATH_MAX + 300];
+		char path[PATH_MAX + 300], file[400];
 		struct stat st;
 		uint64_t skip = 0;
+		int fd;
 
 		snprintf(path, sizeof(path), "%s/%s", s->dir, s->name[i]);
-		if (stat(path, &st)) {
-			rc = npuprof_set_error(err, -errno, "%s/%s: %s", s->label, s->name[i],
-					       strerror(errno));
+		snprintf(file, sizeof(file), "%s/%s", s->label, s->name[i]);
+		fd = npx_input_open(path, NPX_CAP_SLICE, "raw record slice", &st, err);
+		if (fd < 0) {
+			rc = fd;
 			break;
 		}
 		if (per_file) {
 			skip = (uint64_t)st.st_size % size;
 			if (skip)
 				npx_warn(w,
-					 "%s/%s: %llu bytes are not whole %zu-byte records:"
+					 "%s: %llu bytes are not whole %zu-byte records:"
 					 " skipped at its start",
-					 s->label, s->name[i], (unsigned long long)skip, size);
+					 file, (unsigned long long)skip, size);
 			carry = 0;
 		} else if (!i) {
 			skip = s->bytes % size;
 		}
-		rc = read_slice(s, i, size, skip, buf, &carry, fn, arg, err);
+		if (skip <= (uint64_t)st.st_size)
+			rc = read_slice(fd, file, (uint64_t)st.st_size, size, skip, buf, &carry, fn,
+					arg, err);
+		close(fd);
 	}
 	free(buf);
 	return rc;
@@ -349,23 +362,31 @@ static int dict_line(struct npa_dict *d, char *line, bool typed, const char *fil
 int npa_dict_load(struct npa_dict *d, const struct npa_slices *s, bool typed, struct npx_warn *w,
 		  struct npuprof_error *err)
 {
-	char line[4096], path[PATH_MAX + 300], file[400];
+	char path[PATH_MAX + 300], file[400];
 	int rc = 0;
 
 	for (unsigned int i = 0; i < s->n && !rc; i++) {
 		unsigned long lineno = 0;
-		FILE *f;
+		size_t len, at;
+		char *buf;
 
 		snprintf(path, sizeof(path), "%s/%s", s->dir, s->name[i]);
 		snprintf(file, sizeof(file), "%s/%s", s->label, s->name[i]);
-		f = fopen(path, "r");
-		if (!f)
-			return npuprof_set_error(err, -errno, "%s: %s", file, strerror(errno));
-		while (!rc && fgets(line, sizeof(line), f)) {
+		rc = npx_input_read(path, NPX_CAP_DICT, "dictionary slice", &buf, &len, err);
+		if (rc)
+			return rc;
+		/* line by line in place; a NUL byte ends its line early */
+		for (at = 0; !rc && at < len;) {
+			char *nl = memchr(buf + at, '\n', len - at);
+			char *line = buf + at;
+
+			if (nl)
+				*nl = 0;
+			at = nl ? (size_t)(nl - buf) + 1 : len;
 			lineno++;
 			rc = dict_line(d, line, typed, file, lineno, w);
 		}
-		fclose(f);
+		free(buf);
 		if (rc)
 			rc = npuprof_set_error(err, rc, "%s: %s", file, strerror(-rc));
 	}

@@ -184,7 +184,7 @@ int npa_op_summary(struct npa_export *x, const struct npa_dev *d)
 			return npuprof_set_error(x->o.err, -ENOMEM, "out of memory");
 		for (size_t k = 0; k < n_comm; k++)
 			comm[k] = k;
-		qsort_r(comm, n_comm, sizeof(*comm), cmp_comm_start, d->comm.op);
+		npx_qsort_r(comm, n_comm, sizeof(*comm), cmp_comm_start, d->comm.op);
 	}
 	for (size_t i = 0; i <= d->n_tasks; i++) {
 		const struct npa_task *t = i < d->n_tasks ? &d->tasks[i] : NULL;
@@ -398,7 +398,7 @@ int npa_task_time(struct npa_export *x, const struct npa_dev *d)
 		rows[n++].task = i;
 	}
 	/* msprof sorts task_time by the task_start string */
-	qsort(rows, n, sizeof(*rows), cmp_tt);
+	npx_qsort(rows, n, sizeof(*rows), cmp_tt);
 	for (size_t i = 0; i < n && !rc; i++) {
 		const struct npa_task *t = &d->tasks[rows[i].task];
 		const struct npa_htask *h = t->host >= 0 ? &x->host.htask[t->host] : NULL;
@@ -452,7 +452,7 @@ struct sq_num {
 
 static struct sq_num sq_of(double v)
 {
-	if (v == (double)(int64_t)v && v > -9.2e18 && v < 9.2e18)
+	if (v > -9.2e18 && v < 9.2e18 && v == (double)(int64_t)v)
 		return (struct sq_num){ false, (int64_t)v, v };
 	return (struct sq_num){ true, 0, v };
 }
@@ -464,8 +464,8 @@ static double sq_val(struct sq_num a)
 
 static void sq_add(struct sq_num *s, struct sq_num v)
 {
-	if (!s->real && !v.real) {
-		s->i += v.i;
+	/* SQLite turns an integer sum that overflows into a REAL, as here */
+	if (!s->real && !v.real && !__builtin_add_overflow(s->i, v.i, &s->i)) {
 		s->r = (double)s->i;
 		return;
 	}
@@ -524,7 +524,7 @@ int npa_op_statistic(struct npa_export *x, const struct npa_dev *d)
 		n++;
 	}
 	/* GROUP BY op_type, task_type */
-	qsort(st, n, sizeof(*st), cmp_opstat_key);
+	npx_qsort(st, n, sizeof(*st), cmp_opstat_key);
 	for (i = 0, j = 0; i < n; j++) {
 		size_t k = i + 1;
 
@@ -729,7 +729,7 @@ int npa_api_statistic(struct npa_export *x, const struct npa_dev *d)
 		goto out_nomem;
 	for (i = 0; i < n_g; i++)
 		by_name[i] = &g[i];
-	qsort(by_name, n_g, sizeof(*by_name), cmp_group);
+	npx_qsort(by_name, n_g, sizeof(*by_name), cmp_group);
 	for (i = 0; i < n_g; i++) {
 		if (i && cmp_group(&by_name[i - 1], &by_name[i]))
 			n_rows++;

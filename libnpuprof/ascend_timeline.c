@@ -419,7 +419,7 @@ static int cann(struct tl *t, const struct npa_export *x, const struct npa_dev *
 		return npuprof_set_error(t->err, -ENOMEM, "out of memory");
 	for (size_t i = 0; i < h->n_api; i++)
 		tids[nt++] = h->api[i].tid;
-	qsort(tids, nt, sizeof(*tids), cmp_u32);
+	npx_qsort(tids, nt, sizeof(*tids), cmp_u32);
 	rc = npa_tl_process_meta(t, pid, "CANN");
 	for (size_t i = 0; !rc && i < nt; i++) {
 		if (i && tids[i] == tids[i - 1])
@@ -563,7 +563,7 @@ static int hardware(struct tl *t, const struct npa_export *x, const struct npa_d
 		return npuprof_set_error(t->err, -ENOMEM, "out of memory");
 	for (size_t i = 0; i < d->n_tasks; i++)
 		streams[ns++] = d->tasks[i].stream;
-	qsort(streams, ns, sizeof(*streams), cmp_stream);
+	npx_qsort(streams, ns, sizeof(*streams), cmp_stream);
 	rc = npa_tl_process_meta(t, pid, "Ascend Hardware");
 	for (size_t i = 0; !rc && i < ns; i++) {
 		if (i && streams[i] == streams[i - 1])
@@ -646,7 +646,7 @@ static int ai_core_freq(struct tl *t, const struct npa_dev *d)
 	 * msprof's int(cntvct / 1e9 * 1e9) ticks (one short when the double
 	 * is), in microseconds, as trans_syscnt_into_local_time computes them
 	 */
-	cnt = (double)(int64_t)(d->cfg.dev_cnt * 1e9);
+	cnt = (double)npx_i64(d->cfg.dev_cnt * 1e9);
 	npx_py_decimal_add3_d(first_ts,
 			      (cnt - d->cfg.dev_cnt * 1e9) / d->cfg.hwts_hz * 1e6 +
 				      d->cfg.host_mon * 1e6,

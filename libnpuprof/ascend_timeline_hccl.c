@@ -131,9 +131,9 @@ int npa_tl_comm_flow_starts(struct tl *t, const struct npa_export *x, const stru
 		if (in_task_info(x, &d->tasks[k]))
 			kc[nk++] = (struct conn_ctx){ h->htask[d->tasks[k].host].conn, k,
 						      d->tasks[k].ctx };
-	qsort(hc, nh, sizeof(*hc), cmp_conn_ctx);
-	qsort(mc, nm, sizeof(*mc), cmp_conn_ctx);
-	qsort(kc, nk, sizeof(*kc), cmp_conn_ctx);
+	npx_qsort(hc, nh, sizeof(*hc), cmp_conn_ctx);
+	npx_qsort(mc, nm, sizeof(*mc), cmp_conn_ctx);
+	npx_qsort(kc, nk, sizeof(*kc), cmp_conn_ctx);
 	for (size_t i = 0; !rc && i < n_emitted; i++) {
 		const struct npa_api *a = &h->api[emitted[i]];
 		size_t j = conn_lower(hc, nh, a->conn);

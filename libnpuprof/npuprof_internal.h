@@ -28,6 +28,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
@@ -169,6 +170,31 @@ static inline uint64_t npuprof_rec_now_ns(void)
  * retrying short writes and EINTR; on failure, the bytes written in *@done.
  */
 int npuprof_write_at(int fd, const void *buf, size_t n, int64_t off, size_t *done);
+
+/*
+ * fileio.c: the export's inputs. A PROF folder may come from another
+ * machine or person, so every file of it is opened the one way
+ * npx_input_open() does: never through a symbolic link (O_NOFOLLOW),
+ * never blocking (O_NONBLOCK: a FIFO in a file's place), a regular file
+ * only, and at most @cap bytes, the most a @what ("JSON file") may hold by
+ * its format. Each refusal names @path and why (and the cap) in @err.
+ * Returns the descriptor, its fstat() in *@st; or a negative errno.
+ *
+ * npx_input_read() reads such a file whole into *@buf (malloc()ed, NUL
+ * terminated after its *@len bytes; the bytes it had at the open, no more).
+ */
+struct stat;
+int npx_input_open(const char *path, uint64_t cap, const char *what, struct stat *st,
+		   struct npuprof_error *err);
+int npx_input_read(const char *path, uint64_t cap, const char *what, char **buf, size_t *len,
+		   struct npuprof_error *err);
+
+/* the caps by format: what msprof's writers and ours write is far smaller */
+#define NPX_CAP_JSON (4ULL << 20) /* info.json, sample.json, start_info, loss reports */
+#define NPX_CAP_LOG (1ULL << 20) /* host_start.log, dev_start.log */
+#define NPX_CAP_DICT (64ULL << 20) /* a slice of hash_dic or type_info_dic */
+/* a raw record slice: CANN rotates far below it, our collector at 64 MiB */
+#define NPX_CAP_SLICE (1ULL << 30)
 
 /*
  * level_names.c: the level named @name ("L1", or msprof's "l1" with
@@ -431,6 +457,48 @@ typedef unsigned __int128 npx_u128;
 #define NPX_BUF_SIZE (512U << 10) /* an output buffer (two a file) */
 #define NPX_NA "N/A"
 #define NPX_ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+
+/*
+ * qsort() and qsort_r() of @n elements at @base, which is NULL when a folder
+ * had none: glibc declares the base nonnull, so qsort(NULL, 0, ...) is
+ * undefined behaviour (UBSan stops there), and the export's arrays are NULL
+ * whenever a kind of record is absent.
+ */
+/*
+ * (int64_t)@v where the cast is defined, and a saturated value where it is
+ * not: a time or count computed from a hostile folder can be beyond
+ * int64_t or NaN, and casting those is undefined behaviour (UBSan stops
+ * there; x86 gives INT64_MIN). In range it is the cast, truncation.
+ */
+static inline int64_t npx_i64_ld(long double v)
+{
+	if (v != v)
+		return 0;
+	if (v >= 9223372036854775808.0L)
+		return INT64_MAX;
+	if (v < -9223372036854775808.0L)
+		return INT64_MIN;
+	return (int64_t)v;
+}
+
+static inline int64_t npx_i64(double v)
+{
+	return npx_i64_ld(v);
+}
+
+static inline void npx_qsort(void *base, size_t n, size_t size,
+			     int (*cmp)(const void *, const void *))
+{
+	if (n > 1)
+		qsort(base, n, size, cmp);
+}
+
+static inline void npx_qsort_r(void *base, size_t n, size_t size,
+			       int (*cmp)(const void *, const void *, void *), void *arg)
+{
+	if (n > 1)
+		qsort_r(base, n, size, cmp, arg);
+}
 
 /* ---- warnings ---- */
 
@@ -993,6 +1061,16 @@ static inline bool npa_chip_v1_1(const struct npa_dev_cfg *c)
 	return c->chip_id == 7;
 }
 
+/*
+ * ascend_config.c: @path's JSON object into *@out (put it with
+ * json_object_put()), read with npx_input_read() and parsed with json-c's
+ * tokener at most 16 levels deep; anything but blanks after the object is
+ * an error. 0, or a negative errno with @err naming the file (and the
+ * offset where the JSON goes wrong).
+ */
+struct json_object;
+int npa_json_load(const char *path, struct json_object **out, struct npuprof_error *err);
+
 int npa_host_cfg_load(const char *dir, struct npa_host_cfg *c, struct npx_warn *w,
 		      struct npuprof_error *err);
 int npa_dev_cfg_load(const char *dir, uint32_t id, struct npa_dev_cfg *c, struct npx_warn *w,
@@ -1030,9 +1108,11 @@ struct npa_slices {
 /*
  * The slices in @dir whose names are "{prefix}{anything}slice_{K}" for one
  * of the @prefixes (NULL-terminated), as msprof's file regexes take them.
+ * A name that matches but is no regular file (a link, a FIFO, a folder) is
+ * warned about and skipped; an empty one is skipped.
  */
 int npa_slices_find(struct npa_slices *s, const char *dir, const char *label,
-		    const char *const *prefixes, struct npuprof_error *err);
+		    const char *const *prefixes, struct npx_warn *w, struct npuprof_error *err);
 void npa_slices_free(struct npa_slices *s);
 
 /*

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# make check: lint, build, host suites, then every in-VM suite in one boot
+# make check: lint, build, host suites (also under ASan + UBSan, and the
+# fuzzing regression corpus replayed), then every in-VM suite in one boot
 # of Debian's kernel. Prints each suite's TAP and ends with exactly one line
 # "N passed, N failed" (", N skipped" when any). Exits non-zero when
 # anything failed: a test, a lint gate, the build, a guest oops or hang.
@@ -63,6 +64,25 @@ if [ $built = 1 ] && [ $vm_only = 0 ]; then
 	"$top/tests/run-suites.sh" "$summary" "$top"/build/tests/host/test_*
 	step "install"
 	gate install "$top/tools/check-install.sh"
+	# the host side again under ASan + UBSan (make asan, build/asan/): a
+	# sanitizer report kills its suite, which then counts as failed; and
+	# every input of the fuzzing regression corpus, once (tools/fuzz.sh)
+	step "host suites under ASan + UBSan"
+	if gate asan-build make --no-print-directory -C "$top" asan; then
+		asum=$(mktemp)
+		VNPU_REFERENCE=${VNPU_REFERENCE:-$top/../shared/reference} \
+			ASAN_OPTIONS=halt_on_error=1:detect_leaks=1 \
+			UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
+			"$top/tests/run-suites.sh" "$asum" "$top"/build/asan/tests/host/test_*
+		sed 's/^/asan:/' "$asum" >>"$summary"
+		rm -f "$asum"
+	fi
+	step "fuzz corpus replay"
+	if gate fuzz-build make --no-print-directory -C "$top" fuzz-build; then
+		for h in config host_raw device_raw folder; do
+			gate "fuzz-replay:$h" "$top/tools/fuzz.sh" --replay "$h"
+		done
+	fi
 fi
 
 if [ $built = 1 ]; then

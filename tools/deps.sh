@@ -24,6 +24,9 @@ pkgs=(
 	build-essential pkg-config libnl-3-dev libnl-genl-3-dev libnl-utils
 	libbpf-dev bpftool clang llvm dwarves libelf-dev zlib1g-dev libjson-c-dev
 	iproute2
+	# libFuzzer and the sanitizers' runtime for clang (make fuzz, tests/fuzz/):
+	# clang only recommends it, and recommends are not installed here
+	libclang-rt-14-dev
 	# lint
 	sparse cppcheck clang-format
 	# the man pages' check in tools/check-install.sh (man --warnings, groff -ww)
