@@ -264,6 +264,28 @@ static int readme_loss(struct npa_export *x)
 }
 
 /* The warnings of a loss report. */
+/*
+ * The records the collector's loss reports, host and every device, say it
+ * wrote, not counting the dictionaries every run writes at its start; -1
+ * where one is missing or not whole (msprof's own folders, a run that was
+ * killed, a report removed): then nothing read is nothing known. 0 is a
+ * run that recorded nothing (a profiled region with no work).
+ */
+static int64_t recorded(const struct npa_export *x, unsigned int n_dirs, unsigned int bad)
+{
+	uint64_t sum;
+
+	if (bad || x->ndev != n_dirs || !x->host_loss.present)
+		return -1;
+	sum = x->host_loss.written_records;
+	for (unsigned int k = 0; k < x->ndev; k++) {
+		if (!x->dev[k].loss.present)
+			return -1;
+		sum += x->dev[k].loss.written_records;
+	}
+	return (int64_t)(sum & INT64_MAX);
+}
+
 static void warn_loss(struct npa_export *x, const char *who, const struct npa_loss *l)
 {
 	if (l->lost)
@@ -359,6 +381,7 @@ static int run(struct npa_export *x)
 	char host[PATH_MAX + 8], dir[PATH_MAX + 32], who[32];
 	unsigned int n, k, bad;
 	size_t tasks = 0;
+	int64_t written;
 	int rc;
 
 	rc = scan_devices(x, ids, &n, &bad);
@@ -412,12 +435,25 @@ static int run(struct npa_export *x)
 		return npuprof_set_error(x->o.err, -EBADMSG,
 					 "%s: no device folder could be read (see the warnings)",
 					 x->prof);
-	/* a folder of nothing must not pass for a run that did nothing */
-	if (!tasks && !x->host.n_api)
+	/*
+	 * A folder of nothing must not pass for a run that did nothing: only
+	 * the collector's own reports can say the run recorded nothing (a
+	 * profiled region with no work), and then the export is an empty one.
+	 */
+	written = tasks || x->host.n_api ? 0 : recorded(x, n, bad);
+	if (written < 0)
+		return npuprof_set_error(
+			x->o.err, -ENODATA,
+			"%s: nothing to export: no device task and no host API"
+			" record was read, and no whole loss report of the"
+			" collector says the run recorded nothing (see the warnings)",
+			x->prof);
+	if (written > 0)
 		return npuprof_set_error(x->o.err, -ENODATA,
 					 "%s: nothing to export: no device task and no host API"
-					 " record was read (see the warnings)",
-					 x->prof);
+					 " record was read, where the loss reports count %lld"
+					 " records written (see the warnings)",
+					 x->prof, (long long)written);
 	timeline_start(x, &tl);
 	rc = 0;
 	for (k = 0; !rc && k < x->ndev; k++) {

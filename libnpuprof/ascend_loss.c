@@ -65,7 +65,7 @@ void npa_loss_load(const char *dir, struct npa_loss *l, struct npx_warn *w)
 	n = json_object_array_length(arr);
 	for (size_t i = 0; i < n; i++) {
 		struct json_object *e = json_object_array_get_idx(arr, i);
-		uint64_t produced, lost, written, not_written;
+		uint64_t produced, lost, written, not_written, rec_size;
 
 		if (!count(e, "produced", &produced) || !count(e, "lost", &lost) ||
 		    !count(e, "written", &written) || !count(e, "not_written", &not_written) ||
@@ -79,6 +79,9 @@ void npa_loss_load(const char *dir, struct npa_loss *l, struct npx_warn *w)
 		l->produced += produced;
 		l->lost += lost;
 		l->written += written;
+		/* a dictionary's (text, counted in bytes) is written at every start */
+		if (count(e, "record_size", &rec_size) && rec_size)
+			l->written_records += written;
 		l->not_written += not_written;
 	}
 	json_object_put(o);

@@ -1532,6 +1532,8 @@ struct npa_loss {
 	uint64_t lost;
 	uint64_t written;
 	uint64_t not_written;
+	/* written, of the channels of fixed-size records (not the text dictionaries) */
+	uint64_t written_records;
 };
 
 void npa_loss_load(const char *dir, struct npa_loss *l, struct npx_warn *w);

@@ -326,6 +326,43 @@ TEST_F(prof, nothing_exportable_fails)
 	EXPECT_IN(self->r.msg, "nothing to export: no device task and no host API record");
 }
 
+#define LOSS_REPORT(written)                                                                   \
+	"{ \"channels\": [ { \"channel\": \"x\", \"record_size\": 64, \"produced\": " #written \
+	", \"lost\": 0, \"written\": " #written ", \"not_written\": 0 } ] }"
+
+/*
+ * The same nothing, where our collector's reports say the run recorded
+ * nothing (a profiled region with no work): an empty export, not an error.
+ */
+TEST_F(prof, run_that_recorded_nothing_exports_empty)
+{
+	if (!self->have)
+		return;
+	sh("rm %s/device_0/data/stars_soc.data.0.slice_0 %s/host/data/*api_event*", self->prof,
+	   self->prof);
+	sh("echo '" LOSS_REPORT(0) "' >%s/host/vnpu_loss.json", self->prof);
+	sh("echo '" LOSS_REPORT(0) "' >%s/device_0/vnpu_loss.json", self->prof);
+	EXPORT(20);
+	EXPECT_BOUNDED();
+	EXPECT_EQ(0, self->r.rc) TH_LOG("%s", self->r.msg);
+	EXPECT_EQ(0, self->r.rows);
+}
+
+/* ... but where they say records were written, what was read is not the run */
+TEST_F(prof, records_written_but_none_read_fails)
+{
+	if (!self->have)
+		return;
+	sh("rm %s/device_0/data/stars_soc.data.0.slice_0 %s/host/data/*api_event*", self->prof,
+	   self->prof);
+	sh("echo '" LOSS_REPORT(0) "' >%s/host/vnpu_loss.json", self->prof);
+	sh("echo '" LOSS_REPORT(7) "' >%s/device_0/vnpu_loss.json", self->prof);
+	EXPORT(20);
+	EXPECT_BOUNDED();
+	EXPECT_EQ(-ENODATA, self->r.rc);
+	EXPECT_IN(self->r.msg, "nothing to export");
+}
+
 /* a raw slice that links to /dev/zero: skipped, named */
 TEST_F(prof, raw_slice_linked_to_dev_zero)
 {
