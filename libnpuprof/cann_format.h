@@ -21,6 +21,7 @@
 #ifndef NPUPROF_CANN_FORMAT_H
 #define NPUPROF_CANN_FORMAT_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #define CANN_MAGIC 0x5A5A
@@ -152,6 +153,12 @@ struct cann_node_basic_info {
  * @batch_id: flips of the stream so far (msprof recomputes it).
  * @task_type: a runtime type of type_info_dic (KERNEL_AICORE, FLIP_TASK...).
  * @kernel_name: hash of the kernel name.
+ * @num_blocks: the kernel's blocks (CANN's extInfo.kernelInfo.numBlocks:
+ *	msprof's C++ path takes Block Num from it, and without it every PMU
+ *	*_time column is 0; its pure-Python path reads these 16 B as reserved).
+ * @args_size: the size of the kernel's arguments (0: not modelled).
+ * @ratio_mode: bits 0-2 the mix ratio (Mix Block Num = numBlocks x ratio;
+ *	0 for a kernel that is not a mix), bits 3-4 the schedule mode (0).
  * @reserved: zero.
  */
 struct cann_task_track {
@@ -162,7 +169,10 @@ struct cann_task_track {
 	uint16_t batch_id;
 	uint64_t task_type;
 	uint64_t kernel_name;
-	uint8_t reserved[16];
+	uint16_t num_blocks;
+	uint16_t args_size;
+	uint8_t ratio_mode;
+	uint8_t reserved[11];
 } __attribute__((packed));
 
 #define CANN_MAX_TENSORS 5
@@ -300,6 +310,9 @@ _Static_assert(sizeof(struct cann_hdr) == 24, "cann_hdr");
 _Static_assert(sizeof(struct cann_api_event) == 40, "cann_api_event");
 _Static_assert(sizeof(struct cann_node_basic_info) == 64, "cann_node_basic_info");
 _Static_assert(sizeof(struct cann_task_track) == 64, "cann_task_track");
+/* where msprof's C++ path reads extInfo.kernelInfo (MsprofRuntimeTrack) */
+_Static_assert(offsetof(struct cann_task_track, num_blocks) == 48, "kernelInfo.numBlocks");
+_Static_assert(offsetof(struct cann_task_track, ratio_mode) == 52, "kernelInfo.ratio");
 _Static_assert(sizeof(struct cann_tensor_info) == 256, "cann_tensor_info");
 _Static_assert(sizeof(struct cann_context_id_info) == 256, "cann_context_id_info");
 _Static_assert(sizeof(struct cann_hccl_info) == 256, "cann_hccl_info");

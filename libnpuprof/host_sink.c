@@ -570,6 +570,10 @@ static void put_task(struct host_sink *s, unsigned int dev, bool ffts, uint16_t 
 		tt->batch_id = (uint16_t)(id >> 16);
 		tt->task_type = task_types[type].rt;
 		tt->kernel_name = op;
+		tt->num_blocks = (uint16_t)t->block_num;
+		/* a ratio msprof multiplies back: the mix blocks per block, rounded up */
+		mult = t->block_num ? (t->mix_block_num + t->block_num - 1) / t->block_num : 0;
+		tt->ratio_mode = (uint8_t)(mult < 7 ? mult : 7);
 	}
 }
 

@@ -10,6 +10,7 @@
  * instant on the host's raw clock (start_mono_ns moved to the raw clock),
  * so msprof's time_from_syscnt lands device times on the host's line.
  */
+#include <dirent.h>
 #include <errno.h>
 #include <limits.h>
 #include <fcntl.h>
@@ -131,6 +132,73 @@ static int64_t rank_id(void)
 	return errno || *end || v < 0 || v > 65535 ? -1 : v;
 }
 
+/*
+ * The host's memory in KiB, /proc/meminfo's MemTotal, as CANN writes
+ * info.json's memoryTotal (msprof's C++ path requires the key); 0 unknown.
+ */
+static int64_t mem_total_kib(void)
+{
+	FILE *f = fopen("/proc/meminfo", "re");
+	char line[128];
+	long long kib = 0;
+
+	if (!f)
+		return 0;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "MemTotal: %lld kB", &kib) == 1)
+			break;
+	fclose(f);
+	return kib > 0 ? kib : 0;
+}
+
+/* /sys/class/net/@name/speed in Mb/s; -1 unknown, as the kernel says it */
+static int64_t net_speed(const char *name)
+{
+	char path[PATH_MAX];
+	long long mbps = -1;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/sys/class/net/%s/speed", name);
+	f = fopen(path, "re");
+	if (!f)
+		return -1;
+	if (fscanf(f, "%lld", &mbps) != 1 || mbps < 0)
+		mbps = -1;
+	fclose(f);
+	return mbps;
+}
+
+/*
+ * info.json's netCard: the host's network interfaces but the loopback,
+ * [{"netCardName", "speed" (Mb/s, -1 unknown)}], in the order the kernel
+ * lists them; msprof's C++ path requires the key, its host network usage
+ * divides by the speeds it knows (not -1).
+ */
+static struct json_object *net_cards(void)
+{
+	struct json_object *arr = json_object_new_array(), *c;
+	DIR *dir = opendir("/sys/class/net");
+	struct dirent *e;
+
+	if (!arr || !dir) {
+		if (dir)
+			closedir(dir);
+		return arr;
+	}
+	while ((e = readdir(dir))) {
+		if (e->d_name[0] == '.' || !strcmp(e->d_name, "lo"))
+			continue;
+		c = json_object_new_object();
+		if (!c)
+			break;
+		put_str(c, "netCardName", e->d_name);
+		put_int(c, "speed", net_speed(e->d_name));
+		json_object_array_add(arr, c);
+	}
+	closedir(dir);
+	return arr;
+}
+
 /* The members host/info.json and device_N/info.json.N share. */
 static struct json_object *info_common(const char *devices, const struct npc_session *s)
 {
@@ -140,7 +208,9 @@ static struct json_object *info_common(const char *devices, const struct npc_ses
 
 	if (!o)
 		return NULL;
-	gethostname(host, sizeof(host) - 1);
+	/* a host without a name (a bare VM says "(none)") is CANN's "localhost" */
+	if (gethostname(host, sizeof(host) - 1) || !host[0] || !strcmp(host, "(none)"))
+		snprintf(host, sizeof(host), "localhost");
 	comm_name(comm, sizeof(comm));
 	if (uname(&u))
 		snprintf(u.machine, sizeof(u.machine), "unknown");
@@ -154,6 +224,8 @@ static struct json_object *info_common(const char *devices, const struct npc_ses
 	put_str(o, "hostname", host);
 	put_u64(o, "hostUid", (uint64_t)(uint32_t)gethostid());
 	put_int(o, "rank_id", rank_id());
+	put_int(o, "memoryTotal", mem_total_kib());
+	json_object_object_add(o, "netCard", net_cards());
 	cpus = json_object_new_array();
 	cpu = json_object_new_object();
 	if (cpus && cpu) {
@@ -168,6 +240,24 @@ static struct json_object *info_common(const char *devices, const struct npc_ses
 	}
 	json_object_put(cpu);
 	json_object_object_add(o, "CPU", cpus);
+	return o;
+}
+
+/*
+ * host/info.json: the common members and an empty DeviceInfo. msprof's
+ * C++ path requires the key in every info.json; its pure-Python path takes
+ * a host info.json whose DeviceInfo is not empty for a device's.
+ */
+static struct json_object *host_info(const char *devices, const struct npc_session *s)
+{
+	struct json_object *o = info_common(devices, s), *arr = json_object_new_array();
+
+	if (!o || !arr) {
+		json_object_put(o);
+		json_object_put(arr);
+		return NULL;
+	}
+	json_object_object_add(o, "DeviceInfo", arr);
 	return o;
 }
 
@@ -197,12 +287,15 @@ static struct json_object *sample_json(const char *devices, const struct npc_ses
 	events_str(ev, sizeof(ev), c->aic_events, pmu ? c->n_events : 0);
 	put_str(o, "ai_core_profiling_events", ev);
 	put_str(o, "ai_core_profiling_mode", "task-based");
+	/* ms; msprof's C++ path requires both, CANN's default (task-based: unused) */
+	put_int(o, "aicore_sampling_interval", 10);
 	put_str(o, "aiv_metrics",
 		pmu ? npuprof_metric_sample_name(c->metric_group, chip, true) : "");
 	put_str(o, "aiv_profiling", pmu ? "on" : "off");
 	events_str(ev, sizeof(ev), c->aiv_events, pmu ? c->n_events : 0);
 	put_str(o, "aiv_profiling_events", ev);
 	put_str(o, "aiv_profiling_mode", "task-based");
+	put_int(o, "aiv_sampling_interval", 10);
 	put_str(o, "profLevel",
 		npuprof_level_spelling(s->level < VNPU_PROF_LEVEL_COUNT ? s->level : VNPU_PROF_L0,
 				       true));
@@ -260,7 +353,7 @@ int npc_write_host(const char *host_dir, const struct npc_session *s, const stru
 	snprintf(devices, sizeof(devices), "%d", NPC_HOST_ID);
 	ret = pathcat(path, sizeof(path), host_dir, "info.json", err);
 	if (!ret)
-		ret = write_json(path, info_common(devices, s), err);
+		ret = write_json(path, host_info(devices, s), err);
 	if (!ret)
 		ret = pathcat(path, sizeof(path), host_dir, "sample.json", err);
 	if (!ret)
