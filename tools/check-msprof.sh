@@ -10,6 +10,9 @@
 # under out/ (make demo) and build/vm/results/ (the in-VM suites), and those
 # given in MSPROF_PROFS. Opt-in: msprof is an oracle, never a dependency, and
 # a fresh machine has no copy of it (DEVELOPERS.md says where it comes from).
+# MSPROF_CPP_ANALYSIS (a second analysis/ tree with lib64/msprof_analysis.so)
+# adds msprof's C++ path, MSPROF_CPP_LIBS the folder of the libraries it
+# needs (libc_sec.so): every folder must be read by it, export db included.
 set -uo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 
@@ -38,5 +41,13 @@ if [ ${#profs[@]} -eq 0 ]; then
 	echo "0 passed, 0 failed, 1 skipped"
 	exit 0
 fi
-exec /usr/bin/python3 "$top/tools/msprof-compare.py" "$MSPROF_ANALYSIS" \
+# msprof's C++ path (analysis/lib64/msprof_analysis.so), also opt-in
+cpp=()
+if [ -n "${MSPROF_CPP_ANALYSIS:-}" ]; then
+	cpp=(--cpp "$MSPROF_CPP_ANALYSIS")
+else
+	echo "check-msprof: note: MSPROF_CPP_ANALYSIS is not set: msprof's C++ path is not run"
+	echo "check-msprof: (../shared/reference/msprof-cpp/README.md says how to get it)"
+fi
+exec /usr/bin/python3 "$top/tools/msprof-compare.py" "${cpp[@]}" "$MSPROF_ANALYSIS" \
 	"$top/build/tools/npuprof/npuprof" "${profs[@]}"

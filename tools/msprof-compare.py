@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 """Compare our export of a PROF folder with what msprof's own parser writes.
 
-Usage: msprof-compare.py MSPROF_ANALYSIS NPUPROF PROF_DIR...
+Usage: msprof-compare.py [--cpp CPP_ANALYSIS] MSPROF_ANALYSIS NPUPROF PROF_DIR...
 
 For each PROF folder (in the real Ascend layout): two copies of its raw data
 (host/, device_N/) in a scratch folder; msprof's parser (MSPROF_ANALYSIS is
@@ -25,6 +25,16 @@ library only) exports one with `export summary` and `export timeline`, and
     exports) equal as parsed JSON, keys in msprof's order, numbers within
     1e-9 relative; neither side writes analyze/ for a folder without
     collectives. communication_analyzer.db is msprof's alone (docs/output.md).
+
+With --cpp, CPP_ANALYSIS is a second analysis/ tree whose lib64/ holds
+msprof_analysis.so (its C++ path; MSPROF_CPP_LIBS, when set, is put in
+LD_LIBRARY_PATH for the libraries it needs). A third copy of each folder
+goes through it: `export summary`, `export timeline` and `export db`. One
+test per folder we wrote (msprof's reference samples lack its keys): it reads the folder (no [ERROR] in its log, a CSV written
+where ours has one) and its `export db` writes msprof_*.db. On the chips
+it is CANN's path for (CPP_PATH_CHIPS), its CSV cells that differ from
+ours are counted and the first are shown, as notes: our export follows
+the pure-Python path's formats there (docs/output.md, "Which msprof path").
 
 Every difference is printed; the last line is "N passed, N failed", one
 test per folder and file. msprof's code is never copied here: it is run
@@ -241,11 +251,42 @@ def raw_copy(prof, dest):
                             ignore=shutil.ignore_patterns("sqlite", "*.complete"))
 
 
+def run_cpp(cpp, prof, say):
+    """msprof's C++ path on prof (a copy): True when it read it whole."""
+    env = dict(os.environ)
+    libs = os.environ.get("MSPROF_CPP_LIBS")
+    if libs:
+        env["LD_LIBRARY_PATH"] = libs + (":" + env["LD_LIBRARY_PATH"]
+                                         if env.get("LD_LIBRARY_PATH") else "")
+    msprof = os.path.join(cpp, "msprof", "msprof.py")
+    for cmd in (["export", "summary"], ["export", "timeline"], ["export", "db"]):
+        r = subprocess.run([sys.executable, msprof] + cmd + ["-dir", prof], env=env,
+                           capture_output=True, text=True)
+        for line in (r.stdout + r.stderr).splitlines():
+            if "[ERROR]" in line:
+                say(f"msprof C++ path, {' '.join(cmd)}: {line.strip()}")
+    logs = os.path.join(prof, "mindstudio_profiler_log")
+    for f in sorted(os.listdir(logs)) if os.path.isdir(logs) else []:
+        for line in open(os.path.join(logs, f), errors="replace"):
+            if "[ERROR]" in line:
+                say(f"msprof C++ path: {line.strip()}")
+    if not any(re.fullmatch(r"msprof_\d+\.db", f) for f in os.listdir(prof)):
+        say("msprof C++ path: export db wrote no msprof_*.db")
+
+
 def main():
-    if len(sys.argv) < 4:
+    args = sys.argv[1:]
+    cpp = None
+    if len(args) > 1 and args[0] == "--cpp":
+        cpp, args = args[1], args[2:]
+        if not os.path.isfile(os.path.join(cpp, "lib64", "msprof_analysis.so")):
+            print(f"check-msprof: {cpp}: no lib64/msprof_analysis.so (msprof's C++ path)",
+                  file=sys.stderr)
+            return 2
+    if len(args) < 3:
         print(__doc__.split("\n\n")[1], file=sys.stderr)
         return 2
-    analysis, npuprof, profs = sys.argv[1], sys.argv[2], sys.argv[3:]
+    analysis, npuprof, profs = args[0], args[1], args[2:]
     msprof = os.path.join(analysis, "msprof", "msprof.py")
     if not os.path.isfile(msprof):
         print(f"check-msprof: {msprof}: not msprof's analysis/ folder", file=sys.stderr)
@@ -311,6 +352,35 @@ def main():
                     failed += 1
                 else:
                     passed += 1
+            # msprof's reference samples predate the C++ path's keys: only
+            # folders we wrote (our loss report is in them) must pass it
+            ours_wrote = os.path.isfile(os.path.join(prof, "host", "vnpu_loss.json"))
+            if cpp and not ours_wrote:
+                print("#   note: not a folder of ours: msprof's C++ path is not run on it")
+            if cpp and ours_wrote:
+                cpp_copy = os.path.join(scratch, "cpp", str(i), base)
+                raw_copy(prof, cpp_copy)
+                diffs = []
+                run_cpp(cpp, cpp_copy, diffs.append)
+                fc = out_files(os.path.join(cpp_copy, "mindstudio_profiler_output"))
+                for name in sorted(n for n in fb if n.endswith(".csv") and n not in fc):
+                    diffs.append(f"msprof C++ path: writes no {name}")
+                for d in diffs[:40]:
+                    print(f"#   {d}")
+                print(f"{'not ok' if diffs else 'ok'} {base} read by the C++ path")
+                if diffs:
+                    failed += 1
+                else:
+                    passed += 1
+                notes = []
+                if chip_of(prof) in CPP_PATH_CHIPS:
+                    for name in sorted(n for n in fc if n.endswith(".csv") and n in fb):
+                        compare_csv(name, fc[name], fb[name], notes.append)
+                for d in notes[:10]:
+                    print(f"#   note: C++ path: {d}")
+                if notes:
+                    print(f"#   note: C++ path: {len(notes)} cells differ from ours"
+                          " (our export follows the pure-Python path's formats)")
             diffs = []
             compare_analyze(ref, ours, diffs.append)
             for d in diffs[:40]:
