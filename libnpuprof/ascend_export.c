@@ -263,7 +263,6 @@ static int readme_loss(struct npa_export *x)
 	return rc;
 }
 
-/* The warnings of a loss report. */
 /*
  * The records the collector's loss reports, host and every device, say it
  * wrote, not counting the dictionaries every run writes at its start; -1
@@ -286,6 +285,7 @@ static int64_t recorded(const struct npa_export *x, unsigned int n_dirs, unsigne
 	return (int64_t)(sum & INT64_MAX);
 }
 
+/* The warnings of a loss report. */
 static void warn_loss(struct npa_export *x, const char *who, const struct npa_loss *l)
 {
 	if (l->lost)
