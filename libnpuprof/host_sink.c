@@ -523,6 +523,8 @@ static void put_task(struct host_sink *s, unsigned int dev, bool ffts, uint16_t 
 	memcpy(op_type, t->op_type, sizeof(op_type) - 1);
 	op_type[sizeof(op_type) - 1] = '\0';
 	op = name_hash(s, name);
+	/* the mix blocks are a multiple of the blocks: round up */
+	mult = t->block_num ? (t->mix_block_num + t->block_num - 1) / t->block_num : 0;
 	put_api(s, CANN_LEVEL_ACL, ACL_OP_EXECUTE, tid, b, e, 0);
 	put_api(s, CANN_LEVEL_NODE, CANN_NODE_LAUNCH, tid, b + 1, e - 1, op);
 	if (s->level >= VNPU_PROF_L2)
@@ -539,8 +541,6 @@ static void put_task(struct host_sink *s, unsigned int dev, bool ffts, uint16_t 
 		nb->op_name = op;
 		nb->task_type = task_types[type].ge;
 		nb->op_type = name_hash(s, op_type);
-		/* the mix blocks are a multiple of the blocks: round up */
-		mult = t->block_num ? (t->mix_block_num + t->block_num - 1) / t->block_num : 0;
 		nb->block_dim = (t->block_num & 0xffff) | (mult & 0xffff) << 16;
 		nb->op_flag = !!(t->flags & VNPU_TASK_F_HF32);
 	}
@@ -571,8 +571,7 @@ static void put_task(struct host_sink *s, unsigned int dev, bool ffts, uint16_t 
 		tt->task_type = task_types[type].rt;
 		tt->kernel_name = op;
 		tt->num_blocks = (uint16_t)t->block_num;
-		/* a ratio msprof multiplies back: the mix blocks per block, rounded up */
-		mult = t->block_num ? (t->mix_block_num + t->block_num - 1) / t->block_num : 0;
+		/* msprof multiplies it back: Mix Block Num = numBlocks x ratio */
 		tt->ratio_mode = (uint8_t)(mult < 7 ? mult : 7);
 	}
 }

@@ -274,6 +274,14 @@ def run_cpp(cpp, prof, say):
         say("msprof C++ path: export db wrote no msprof_*.db")
 
 
+def verdict(label, diffs):
+    """Print a test's differences and its ok/not ok line; 1 if it failed."""
+    for d in diffs[:40]:
+        print(f"#   {d}")
+    print(f"{'not ok' if diffs else 'ok'} {label}")
+    return 1 if diffs else 0
+
+
 def main():
     args = sys.argv[1:]
     cpp = None
@@ -365,13 +373,9 @@ def main():
                 fc = out_files(os.path.join(cpp_copy, "mindstudio_profiler_output"))
                 for name in sorted(n for n in fb if n.endswith(".csv") and n not in fc):
                     diffs.append(f"msprof C++ path: writes no {name}")
-                for d in diffs[:40]:
-                    print(f"#   {d}")
-                print(f"{'not ok' if diffs else 'ok'} {base} read by the C++ path")
-                if diffs:
-                    failed += 1
-                else:
-                    passed += 1
+                bad = verdict(f"{base} read by the C++ path", diffs)
+                failed += bad
+                passed += 1 - bad
                 notes = []
                 if chip_of(prof) in CPP_PATH_CHIPS:
                     for name in sorted(n for n in fc if n.endswith(".csv") and n in fb):
@@ -383,13 +387,9 @@ def main():
                           " (our export follows the pure-Python path's formats)")
             diffs = []
             compare_analyze(ref, ours, diffs.append)
-            for d in diffs[:40]:
-                print(f"#   {d}")
-            print(f"{'not ok' if diffs else 'ok'} {base} analyze/")
-            if diffs:
-                failed += 1
-            else:
-                passed += 1
+            bad = verdict(f"{base} analyze/", diffs)
+            failed += bad
+            passed += 1 - bad
     finally:
         shutil.rmtree(scratch, ignore_errors=True)
     print(f"{passed} passed, {failed} failed")
