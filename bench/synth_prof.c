@@ -43,8 +43,8 @@
 /* type_info_dic types (libnpuprof/host_sink.c) */
 #define ACL_OP_EXECUTE (1u << 16 | 1)
 #define RT_KERNEL_AICORE 0
-#define RT_KERNEL_AIVEC 1
-#define RT_FLIP_TASK 3
+#define RT_KERNEL_AIVEC 66
+#define RT_FLIP_TASK 98
 
 struct sink {
 	char dir[512];

@@ -290,11 +290,12 @@ static void vnpu_exec_schedule(struct vnpu_device *vdev, struct vnpu_ktask *task
 	start = max(vdev->clock, s->ready_at);
 	/*
 	 * A task that begins a new task id epoch (id >> 16, vnpu_hwrec.c) on
-	 * its stream starts a tick after the one before ended: the flip before
-	 * it then falls after that task's end, where msprof looks for it.
+	 * its stream starts two ticks after the one before ended: the flip
+	 * before it, a tick before its start, then falls strictly between the
+	 * two tasks, where both msprof paths look for it.
 	 */
 	if (s->last_sched_id && (task->id >> 16) != (s->last_sched_id >> 16))
-		start = max(start, s->ready_at + 1);
+		start = max(start, s->ready_at + 2);
 	s->last_sched_id = task->id;
 	if (vnpu_param_pacing)
 		start = max(start, vnpu_wall_ticks(vdev));

@@ -236,7 +236,13 @@ static void vnpu_hwrec_logs(struct vnpu_ring *r, const struct vnpu_prof *prof, u
 		vnpu_hwrec_acsq(r, stream_id, id, sqe, start, end);
 }
 
-/* Flips that bring @t's stream to the epoch of @id (@t's, or a sub-task's), at @at. */
+/*
+ * Flips that bring @t's stream to the epoch of @id (@t's, or a sub-task's),
+ * at @at. msprof's C++ path gives a record at the flip's own time the old
+ * batch (batch_id.cpp: timestamp <= flip), its pure-Python path sorts the
+ * two: so a flip is written strictly between the end of the task before
+ * and the start of the first task of the epoch (vnpu_exec.c leaves a gap).
+ */
 static void vnpu_hwrec_flips(struct vnpu_ring *r, const struct vnpu_prof *prof,
 			     const struct vnpu_ktask *t, u64 id, u64 at)
 {
@@ -397,7 +403,8 @@ static void vnpu_hwrec_collective(struct vnpu_ring *r, const struct vnpu_prof *p
 			d = 0;
 		/* never past the task's end (a model that changed under it) */
 		d = min(d, task->end - t);
-		vnpu_hwrec_flips(r, prof, task, task->id + i, t);
+		/* the first sub-task follows the gap; the others follow at once */
+		vnpu_hwrec_flips(r, prof, task, task->id + i, i == 0 && t ? t - 1 : t);
 		vnpu_hwrec_logs(r, prof, task->stream->hw_id, task->id + i,
 				vnpu_hccl_sqe[st.kind], t, t + d);
 		t += d;
@@ -422,7 +429,7 @@ void vnpu_hwrec_task(struct vnpu_prof *prof, const struct vnpu_ktask *task,
 		vnpu_hwrec_collective(r, prof, task);
 		return;
 	}
-	vnpu_hwrec_flips(r, prof, task, task->id, task->start);
+	vnpu_hwrec_flips(r, prof, task, task->id, task->start ? task->start - 1 : 0);
 	if (prof->ffts && (type == VNPU_TASK_MIX_AIC || type == VNPU_TASK_MIX_AIV)) {
 		bool main_aiv = type == VNPU_TASK_MIX_AIV;
 		u32 sub = main_aiv ? VNPU_FFTS_SUBTASK_MIX_AIV : VNPU_FFTS_SUBTASK_MIX_AIC;

@@ -80,20 +80,24 @@ static const struct {
 /*
  * The fixed types of type_info_dic. AscendCL types are AclApiTag << 16 |
  * an id of ours; runtime types share one namespace (level 5000) between
- * task_track task types and Runtime api_event types.
+ * task_track task types and Runtime api_event types. The task types are
+ * CANN's own (TsTaskType): msprof's pure-Python path reads them by the
+ * names here, but its C++ path (compact_info_parser.cpp) takes type 98 for
+ * a flip and drops type 6 (MAINTENANCE) outright, whatever the names say.
+ * Runtime APIs start at 1000, as CANN's RT_PROFILE_TYPE_API_BEGIN.
  */
 #define ACL_TYPE(tag, id) ((uint32_t)(tag) << 16 | (id))
 #define RT_KERNEL_AICORE 0
-#define RT_KERNEL_AIVEC 1
-#define RT_FLIP_TASK 3
-#define RT_KERNEL_MIX_AIC 4
-#define RT_KERNEL_MIX_AIV 40 /* not 5, 14, 15: CANN's MEMCPY_ASYNC, NOTIFY_WAIT, _RECORD */
-#define RT_KERNEL_AICPU 6
-#define RT_HCCL 7
+#define RT_KERNEL_AICPU 1
 #define RT_MEMCPY_ASYNC 5
+#define RT_HCCL 7 /* never on a task_track of ours: collectives write their sub-tasks */
 #define RT_NOTIFY_WAIT 14
 #define RT_NOTIFY_RECORD 15
-#define RT_API_BASE 100 /* + enum npuprof_api_id */
+#define RT_KERNEL_AIVEC 66
+#define RT_FLIP_TASK 98
+#define RT_KERNEL_MIX_AIC 108
+#define RT_KERNEL_MIX_AIV 109
+#define RT_API_BASE 1000 /* + enum npuprof_api_id */
 #define ACL_OP_EXECUTE ACL_TYPE(CANN_ACL_OP, 1)
 #define RT_KERNEL_LAUNCH (RT_API_BASE + NPUPROF_API_LAUNCH)
 

@@ -507,7 +507,11 @@ FIXTURE_TEARDOWN(long_run)
 {
 }
 
-/* Past 65536 tasks a stream's 16-bit ids wrap: a flip marks each epoch. */
+/*
+ * Past 65536 tasks a stream's 16-bit ids wrap: a flip marks each epoch,
+ * strictly between the last task of the epoch before and the first of its
+ * own (msprof's C++ path gives a log at the flip's time the old batch).
+ */
 TEST_F_TIMEOUT(long_run, task_ids_wrap_with_flips, 600)
 {
 	struct chans c = { 0 };
@@ -515,13 +519,15 @@ TEST_F_TIMEOUT(long_run, task_ids_wrap_with_flips, 600)
 	__u32 hw;
 	unsigned int n = 70000;
 	__u64 *ids = calloc(n, sizeof(*ids));
+	struct vnpu_acsq_log *logs = calloc(2 * (size_t)n, sizeof(*logs));
 	size_t nf, acsq = 0;
 
 	ASSERT_NE(NULL, ids);
+	ASSERT_NE(NULL, logs);
 	ASSERT_EQ(0, chans_start(&c, 0, VNPU_PROF_L0, 4096));
 	ASSERT_EQ(0, run(c.fd, n, VNPU_TASK_AI_CORE, ids, &hw));
 	EXPECT_EQ(0, vnpu_prof_stop(c.fd));
-	acsq = chan_read(&c, VNPU_CH_ACSQ, NULL, 0);
+	acsq = chan_read(&c, VNPU_CH_ACSQ, logs, 2 * (size_t)n);
 	EXPECT_EQ(2 * n, acsq);
 	EXPECT_EQ(0, chan(&c, VNPU_CH_ACSQ)->lost);
 	nf = chan_read(&c, VNPU_CH_TS_TRACK, flips, 8);
@@ -535,7 +541,23 @@ TEST_F_TIMEOUT(long_run, task_ids_wrap_with_flips, 600)
 		EXPECT_EQ(i + 1, flips[i].flip_num);
 		EXPECT_EQ(0, flips[i].task_id);
 	}
+	/* the first task of each epoch the run entered: its start log, the end before */
+	for (unsigned int k = 1; k < n && acsq == 2 * (size_t)n; k++) {
+		size_t f = (size_t)(ids[k] >> 16) - 1; /* flip_num f + 1 */
+
+		if (ids[k] >> 16 == ids[k - 1] >> 16 || f >= nf || f >= 8)
+			continue;
+		EXPECT_LT(logs[2 * k - 1].syscnt, flips[f].syscnt)
+		TH_LOG("flip %zu at %llu, task %u ended at %llu", f,
+		       (unsigned long long)flips[f].syscnt, k - 1,
+		       (unsigned long long)logs[2 * k - 1].syscnt);
+		EXPECT_LT(flips[f].syscnt, logs[2 * k].syscnt)
+		TH_LOG("flip %zu at %llu, task %u started at %llu", f,
+		       (unsigned long long)flips[f].syscnt, k,
+		       (unsigned long long)logs[2 * k].syscnt);
+	}
 	chans_end(&c);
+	free(logs);
 	free(ids);
 }
 
