@@ -53,14 +53,17 @@ static void sort_stable(struct op_stat *st, size_t n)
 	}
 }
 
-/* sqlite's round(ns / 1000.0, 3), as Python prints it */
-static char *us3(char *p, double ns)
+/* sqlite's round(ns / 1000.0, 3), as Python prints it or, @cpp, DoubleToStr() */
+static char *us3(char *p, double ns, bool cpp)
 {
-	return npx_py_repr(p, npx_sqlite_round(ns / 1000.0, 3));
+	double v = npx_sqlite_round(ns / 1000.0, 3);
+
+	return cpp ? npa_cpp_fixed3(p, v) : npx_py_repr(p, v);
 }
 
 int npa_comm_statistic(struct npa_export *x, const struct npa_dev *d)
 {
+	bool cpp = npa_cpp_path(d->cfg.chip_id) && d->cfg.cpp.ok;
 	const struct npa_comm *c = &d->comm;
 	struct op_stat *st;
 	bool *seen;
@@ -132,15 +135,16 @@ int npa_comm_statistic(struct npa_export *x, const struct npa_dev *d)
 		*p++ = ',';
 		p = npx_fmt_u64(p, s->count);
 		*p++ = ',';
-		p = us3(p, s->total);
+		p = us3(p, s->total, cpp);
 		*p++ = ',';
-		p = us3(p, s->min);
+		p = us3(p, s->min, cpp);
 		*p++ = ',';
-		p = us3(p, s->total / (double)s->count);
+		p = us3(p, s->total / (double)s->count, cpp);
 		*p++ = ',';
-		p = us3(p, s->max);
+		p = us3(p, s->max, cpp);
 		*p++ = ',';
-		p = npx_py_repr(p, npx_sqlite_round(ratio, 3));
+		p = cpp ? npa_cpp_fixed3(p, npx_sqlite_round(ratio, 3))
+			: npx_py_repr(p, npx_sqlite_round(ratio, 3));
 		npx_csv_end(&x->comm_stat, p);
 	}
 	free(st);

@@ -361,9 +361,41 @@ static bool log_value(const char *buf, size_t len, const char *key, bool ini, ch
 	return false;
 }
 
+/* a whole decimal number (StrToU64) into *@out */
+static bool u64_of(const char *s, uint64_t *out)
+{
+	char *end;
+
+	if (!s || *s < '0' || *s > '9')
+		return false;
+	errno = 0;
+	*out = strtoull(s, &end, 10);
+	return !errno && !*end;
+}
+
+/* msprof's C++ path: the host CPU's MHz, CPU[-1].Frequency, 1000 when empty */
+static double cpu_mhz(struct json_object *o)
+{
+	struct json_object *cpu, *last;
+	double v;
+	size_t n;
+
+	if (!json_object_object_get_ex(o, "CPU", &cpu) ||
+	    !json_object_is_type(cpu, json_type_array))
+		return 1000.0;
+	n = json_object_array_length(cpu);
+	last = n ? json_object_array_get_idx(cpu, n - 1) : NULL;
+	if (!last || !jnum(last, "Frequency", &v) || !(v > 0))
+		return 1000.0;
+	return v;
+}
+
 int npa_dev_cfg_load(const char *dir, uint32_t id, struct npa_dev_cfg *c, struct npx_warn *w,
 		     struct npuprof_error *err)
 {
+	uint64_t dev_cnt = 0, mon = 0, diff, begin;
+	double host_mhz, mon_d;
+	bool cpp_ok;
 	char path[PATH_MAX + 32], end[PATH_MAX + 32], val[64];
 	struct json_object *o, *di, *d0;
 	bool found;
@@ -393,6 +425,15 @@ int npa_dev_cfg_load(const char *dir, uint32_t id, struct npa_dev_cfg *c, struct
 			path);
 	}
 	c->hwts_hz = v * 1e6;
+	c->cpp.freq = v;
+	host_mhz = cpu_mhz(o);
+	/*
+	 * The C++ path refuses a folder without these ("JSON parameter loading
+	 * failed", export_manager.cpp): CANN then prints nothing of it, and a
+	 * folder of a CANN that wrote none is the pure-Python path's
+	 */
+	cpp_ok = json_object_object_get_ex(o, "memoryTotal", NULL) &&
+		 json_object_object_get_ex(o, "netCard", NULL);
 	if (jnum(d0, "aic_frequency", &v) && v > 0 && v < 1e9)
 		c->aic_mhz = v;
 	else
@@ -437,6 +478,7 @@ int npa_dev_cfg_load(const char *dir, uint32_t id, struct npa_dev_cfg *c, struct
 	if (!found)
 		return npuprof_set_error(err, -EBADMSG, "%s: no cntvct", path);
 	c->dev_cnt = strtod(val, NULL) / 1e9;
+	cpp_ok = cpp_ok && u64_of(val, &dev_cnt);
 	snprintf(path, sizeof(path), "%s/host_start.log.%u", dir, id);
 	rc = log_read(path, &buf, &len, w, err);
 	if (rc)
@@ -446,6 +488,17 @@ int npa_dev_cfg_load(const char *dir, uint32_t id, struct npa_dev_cfg *c, struct
 		return npuprof_set_error(err, -EBADMSG, "%s: no clock_monotonic_raw", path);
 	}
 	v = strtod(val, NULL);
+	cpp_ok = cpp_ok && u64_of(val, &mon);
+	/* hostMonotonic += diff * 1000 / MHz: a double, back into the integer */
+	if (!log_value(buf, len, "cntvct_diff", true, val, sizeof(val)))
+		snprintf(val, sizeof(val), "0");
+	if (u64_of(val, &diff)) {
+		mon_d = (double)mon + (double)(diff * 1000) / host_mhz;
+		if (mon_d >= 0 && mon_d < 18446744073709551616.0)
+			mon = (uint64_t)mon_d;
+		else
+			cpp_ok = false;
+	}
 	if (log_value(buf, len, "cntvct_diff", true, val, sizeof(val)) && strtod(val, NULL) != 0)
 		/* msprof: raw + round(cntvct_diff * 1e9 / host_freq), host_freq 1e9 here */
 		v += (double)npx_i64(strtod(val, NULL) + (strtod(val, NULL) < 0 ? -0.5 : 0.5));
@@ -458,6 +511,17 @@ int npa_dev_cfg_load(const char *dir, uint32_t id, struct npa_dev_cfg *c, struct
 	snprintf(path, sizeof(path), "%s/start_info.%u", dir, id);
 	snprintf(end, sizeof(end), "%s/end_info.%u", dir, id);
 	rc = load_clock(path, end, &c->clock, w, err);
+	if (!rc && cpp_ok && u64_of(c->clock.begin, &begin) && begin * 1000 / 1000 == begin &&
+	    begin * 1000 >= (uint64_t)c->clock.mono_raw) {
+		c->cpp = (struct npa_cpp_clock){
+			.ok = c->cpp.freq > 0,
+			.dev_cnt = dev_cnt,
+			.host_mon = mon,
+			.freq = c->cpp.freq,
+			.begin_ns = begin * 1000,
+			.local = begin * 1000 - (uint64_t)c->clock.mono_raw,
+		};
+	}
 	/* int((int(clockMonotonicRaw) - host_mon * 1e9) * (host_freq / 1e9) + host_cnt * 1e9) */
 	c->host_start_count = (double)npx_i64_ld((long double)npx_i64(c->clock.mono_raw) -
 						 (long double)(c->host_mon * 1e9) +

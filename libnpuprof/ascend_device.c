@@ -111,6 +111,7 @@ struct acsq {
 	uint32_t sqe;
 	bool end;
 	double ns;
+	uint64_t cnt; /* its syscnt */
 	size_t seq; /* file order, for stable sorts */
 };
 
@@ -139,6 +140,7 @@ struct sub_ev {
 	uint32_t type;
 	bool end;
 	double ns;
+	uint64_t cnt;
 	size_t seq;
 };
 
@@ -204,6 +206,7 @@ static int on_ffts_log(struct dev_read *r, const void *rec)
 	e->type = l.subtask_type & 0xff;
 	e->end = VNPU_ACSQ_FUNC(l.word0) == VNPU_FUNC_FFTS_LOG_END;
 	e->ns = npa_syscnt_ns(&r->d->cfg, l.syscnt);
+	e->cnt = l.syscnt;
 	e->seq = r->n_sev++;
 	return 0;
 }
@@ -242,6 +245,7 @@ static int on_acsq(void *arg, const void *rec, const char *file, uint64_t off)
 	e->sqe = l.word0 >> 10;
 	e->end = func == VNPU_FUNC_ACSQ_END;
 	e->ns = npa_syscnt_ns(&r->d->cfg, l.syscnt);
+	e->cnt = l.syscnt;
 	e->seq = r->n_ev++;
 	return 0;
 }
@@ -395,6 +399,7 @@ static int on_hwts(void *arg, const void *rec, const char *file, uint64_t off)
 	e->sqe = l.task_type;
 	e->end = type == VNPU_HWTS_LOG_END;
 	e->ns = npa_syscnt_ns(&r->d->cfg, l.syscnt);
+	e->cnt = l.syscnt;
 	e->seq = r->n_ev++;
 	return 0;
 }
@@ -430,7 +435,7 @@ static int on_aic_pmu(void *arg, const void *rec, const char *file, uint64_t off
 
 /* a device task (an ACSQ or HWTS pair, or an FFTS+ subtask), not yet joined */
 static void add_task(struct npa_dev *d, uint32_t stream, uint32_t task, uint32_t ctx, uint32_t sqe,
-		     bool sub, double start, double end)
+		     bool sub, double start, double end, uint64_t start_cnt, uint64_t end_cnt)
 {
 	d->tasks[d->n_tasks++] = (struct npa_task){
 		.stream = stream,
@@ -439,6 +444,8 @@ static void add_task(struct npa_dev *d, uint32_t stream, uint32_t task, uint32_t
 		.sqe = sqe,
 		.start = start,
 		.dur = end - start,
+		.start_cnt = start_cnt,
+		.end_cnt = end_cnt,
 		.host = -1,
 		.pmu = -1,
 		.sub = sub,
@@ -498,7 +505,7 @@ static int pair_hwts(struct dev_read *r)
 				d->mismatched++;
 			add_task(d, e->stream, e->task, NPA_NO_CTX, e->sqe, false,
 				 start >= 0 ? r->ev[start].ns : npa_syscnt_ns_d(&d->cfg, -1.0),
-				 e->ns);
+				 e->ns, start >= 0 ? r->ev[start].cnt : 0, e->cnt);
 			start = -1;
 		}
 		if (start >= 0)
@@ -588,7 +595,8 @@ static int pair_tasks(struct dev_read *r)
 			}
 			if (s + 1 == s_end || r->ev[e].ns < r->ev[s + 1].ns) {
 				add_task(d, r->ev[s].stream, r->ev[s].task, NPA_NO_CTX,
-					 r->ev[s].sqe, false, r->ev[s].ns, r->ev[e].ns);
+					 r->ev[s].sqe, false, r->ev[s].ns, r->ev[e].ns,
+					 r->ev[s].cnt, r->ev[e].cnt);
 				s++;
 				e++;
 			} else {
@@ -662,7 +670,7 @@ static int pair_subtasks(struct dev_read *r)
 				continue;
 			}
 			add_task(d, r->sev[s].stream, r->sev[s].task, r->sev[s].ctx, r->sev[s].type,
-				 true, r->sev[s].ns, r->sev[e].ns);
+				 true, r->sev[s].ns, r->sev[e].ns, r->sev[s].cnt, r->sev[e].cnt);
 			s++;
 			e++;
 		}

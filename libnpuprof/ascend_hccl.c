@@ -694,6 +694,8 @@ int npa_comm_build(struct npa_dev *d, const struct npa_host *h, struct npuprof_e
 			t->h = ht;
 			t->start = k->start;
 			t->dur = k->dur;
+			t->start_cnt = k->start_cnt;
+			t->end_cnt = k->end_cnt;
 			t->hop = -1;
 			t->iter = (uint32_t)c->n++;
 		}

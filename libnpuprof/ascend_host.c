@@ -956,6 +956,9 @@ static int join(struct host_read *r)
 		ht->type = type;
 		ht->op = -1;
 		ht->conn = -1;
+		/* what msprof's C++ path takes Block Num and Mix Block Num from */
+		ht->num_blocks = t->num_blocks;
+		ht->mix_blocks = (uint32_t)t->num_blocks * (t->ratio_mode & 7);
 		if (!strcmp(type, "FLIP_TASK")) {
 			ht->batch = UINT32_MAX;
 			continue;

@@ -138,12 +138,17 @@ static const struct mdef mem_aiv[] = { BW("ub_read_bw", 0x15, 256.0 * 4.0),
 				       BW("l2_read_bw", 0xf, 256.0 * 8.0),
 				       BW("l2_write_bw", 0x10, 256.0 * 8.0),
 				       END };
+/*
+ * MemoryL0 as the C++ path (memory_l0_calculator.h): the scalars by its
+ * MemoryL0Index, 16 for L0B reads and 32 for the cube's L0C, where the
+ * pure-Python path takes 8 (docs/msprof-parser.md section 4.3)
+ */
 static const struct mdef l0_aic[] = { BW("l0a_read_bw", 0x1b, 256.0 * 16.0),
 				      BW("l0a_write_bw", 0x1c, 256.0 * 16.0),
-				      BW("l0b_read_bw", 0x21, 256.0 * 8.0),
+				      BW("l0b_read_bw", 0x21, 256.0 * 16.0),
 				      BW("l0b_write_bw", 0x22, 256.0 * 8.0),
-				      BW("l0c_read_bw_cube", 0x28, 256.0 * 8.0),
-				      BW("l0c_write_bw_cube", 0x2a, 256.0 * 8.0),
+				      BW("l0c_read_bw_cube", 0x28, 256.0 * 32.0),
+				      BW("l0c_write_bw_cube", 0x2a, 256.0 * 32.0),
 				      END };
 static const struct mdef l0_aiv[] = { BW("l0c_read_bw", 0x27, 256.0 * 8.0),
 				      BW("l0c_write_bw", 0x29, 256.0 * 8.0), END };
@@ -397,6 +402,8 @@ void npa_metrics_init(struct npa_metrics *m, const struct npa_dev_cfg *c, struct
 	int mac;
 
 	memset(m, 0, sizeof(*m));
+	/* chips 5, 15 and 16: what msprof's C++ path prints (ascend_cpp.c) */
+	m->cpp = npa_cpp_path(c->chip_id) && c->cpp.ok;
 	if (!c->aic_metrics[0] || !c->n_aic_events)
 		return;
 	m->flat = npa_chip_v1_1(c) || npa_chip_hwts(c->chip_id);
@@ -477,15 +484,18 @@ static double vector_fops(const uint32_t *ev, uint32_t n_ev, const uint64_t *v, 
 	return sum;
 }
 
-/* msprof's cal_total_time */
-static double total_time(double cycles, double f, uint32_t b, uint32_t c)
+/*
+ * msprof's cal_total_time; its C++ path (Calculator::CalculatorTotalTime)
+ * leaves out the final round to two places
+ */
+static double total_time(double cycles, double f, uint32_t b, uint32_t c, bool cpp)
 {
 	double v;
 
 	if (!b || !c || !f)
 		return 0;
 	v = cycles * 1000 * 1000.0 / (double)(int64_t)f / b * ((b + c - 1) / c);
-	return npx_py_round(v, 2);
+	return cpp ? v : npx_py_round(v, 2);
 }
 
 static double bw(const uint64_t *v, int e, double k, double t, double f)
@@ -516,7 +526,7 @@ char *npa_metrics_row(const struct npa_metrics *m, const struct npa_dev_cfg *c,
 			p = npx_lit(p, "N/A");
 			continue;
 		}
-		tt = total_time(t, f, other ? mix_block_num : block_num, cores);
+		tt = total_time(t, f, other ? mix_block_num : block_num, cores, m->cpp);
 		switch (m->kind[i]) {
 		case K_TOTAL_TIME:
 			x = tt;
@@ -583,6 +593,23 @@ char *npa_metrics_row(const struct npa_metrics *m, const struct npa_dev_cfg *c,
 		*p++ = ',';
 		if (!pmu) {
 			p = npx_lit(p, "N/A");
+		} else if (m->cpp) {
+			/*
+			 * metric_processor.cpp: std::to_string(cycles / (MHz x
+			 * cores) x 100), over the Task Duration cell's us
+			 * (op_summary_assembler.cpp AddCubeUsage), "%.3f"
+			 */
+			char u[400];
+			double core = c->aic_mhz * c->ai_core_num;
+
+			if (!core) {
+				p = npx_lit(p, "N/A");
+			} else if (!dur_ns) {
+				*p++ = '0';
+			} else {
+				*npa_cpp_to_string(u, aic_cycles / core * 100) = 0;
+				p += sprintf(p, "%.3f", strtod(u, NULL) / dur_ns);
+			}
 		} else if (!mac_ratio || !aic_cycles || !dur_ns) {
 			*p++ = '0';
 		} else {

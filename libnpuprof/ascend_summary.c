@@ -7,7 +7,9 @@
  * printed as Python prints floats; times are msprof's local times, with
  * their trailing TAB. One deliberate difference: op_summary says Block Dim
  * and Mix Block Dim where msprof now says Block Num and Mix Block Num
- * (docs/output.md).
+ * (docs/output.md). On chips 5, 15 and 16 (npa_cpp_path()) every file here
+ * is what msprof's C++ path writes instead, CANN's there: its times and
+ * number formats (ascend_cpp.c), its row order and its names.
  */
 #include <errno.h>
 #include <math.h>
@@ -102,28 +104,26 @@ static bool op_lonely(const struct npa_export *x, const struct npa_task *t)
 	return t->host >= 0 && x->host.htask[t->host].conn < 0;
 }
 
-/* msprof's op_summary row of an executed collective (AiCoreOpReport.get_hccl_op_data) */
-static int comm_row(struct npa_export *x, const struct npa_dev *d, const struct npa_metrics *m,
-		    const struct npa_comm_op *o, double start, double dur, double gap, bool first,
-		    bool *printed)
+/*
+ * msprof's op_summary row of an executed collective, its times given
+ * (AiCoreOpReport.get_hccl_op_data; the C++ path's GenerateHcclBody)
+ */
+static int comm_row(struct npa_export *x, const struct npa_comm_op *o, uint32_t dev,
+		    const char *start_tab, const char *dur, const char *wait)
 {
 	const struct npa_hccl_op *hop = &x->host.hops[o->hop];
-	struct npa_task t = { .start = start, .dur = dur };
-	char start_tab[80], end[80], *p;
 	unsigned int commas = 0;
+	char *p;
 	int rc;
 
-	task_times(d, &t, start_tab, end);
-	if (!after_begin(start_tab, end, d->cfg.clock.begin))
-		return 0;
-	*printed = true;
 	rc = npx_csv_begin(&x->o, &x->op_summary, &p);
 	if (!rc)
-		rc = npx_file_reserve(&x->o, &x->op_summary.f,
-				      row_room(strlen(o->name) + strlen(hop->type)) + 4 * m->n, &p);
+		rc = npx_file_reserve(
+			&x->o, &x->op_summary.f,
+			row_room(strlen(o->name) + strlen(hop->type)) + 4 * NPA_MCOL_MAX, &p);
 	if (rc)
 		return rc;
-	p = npx_fmt_u64(p, d->cfg.id);
+	p = npx_fmt_u64(p, dev);
 	p = npx_lit(p, ",4294967295,N/A,N/A,");
 	p = npa_csv_field(p, o->name, 4096);
 	*p++ = ',';
@@ -131,18 +131,104 @@ static int comm_row(struct npa_export *x, const struct npa_dev *d, const struct 
 	p = npx_lit(p, ",N/A,COMMUNICATION,");
 	p = npx_put(p, start_tab);
 	*p++ = ',';
-	p = npx_py_repr(p, npx_py_round(dur / 1000.0, 3));
+	p = npx_put(p, dur);
 	*p++ = ',';
-	if (first)
-		*p++ = '0';
-	else
-		p = npx_py_repr(p, npx_py_round((gap > 0 ? gap : 0) / 1000.0, 3));
+	p = npx_put(p, wait);
 	/* Block Dim 0, then N/A to the end of the header's columns */
 	p = npx_lit(p, ",0");
 	for (const char *h = x->op_summary.header; h && *h; h++) {
 		if (*h == ',' && ++commas > 11)
 			p = npx_lit(p, ",N/A");
 	}
+	npx_csv_end(&x->op_summary, p);
+	return 0;
+}
+
+/*
+ * msprof's op_summary row of task @t and its op, its time cells given;
+ * @dur is the duration the cube utilization divides by (ns on the
+ * pure-Python path, the Task Duration cell's us on the C++ path)
+ */
+static int op_row(struct npa_export *x, const struct npa_dev *d, const struct npa_metrics *m,
+		  const struct npa_task *t, const struct npa_op *op, const char *start_tab,
+		  const char *dur_cell, const char *wait, double dur)
+{
+	bool lonely = op_lonely(x, t) || op->level0, after;
+	bool hwts = npa_chip_hwts(d->cfg.chip_id);
+	uint32_t blocks = op->block_num, mix_blocks = op->mix_block_num;
+	char *p;
+	int rc;
+
+	rc = npx_csv_begin(&x->o, &x->op_summary, &p);
+	if (!rc)
+		rc = npx_file_reserve(&x->o, &x->op_summary.f,
+				      row_room(strlen(op->name) + strlen(op->type) +
+					       (op->in_shapes ? strlen(op->in_shapes) : 0) +
+					       (op->out_shapes ? strlen(op->out_shapes) : 0) +
+					       (op->in_types ? strlen(op->in_types) : 0) +
+					       (op->out_types ? strlen(op->out_types) : 0) +
+					       (op->in_formats ? strlen(op->in_formats) : 0) +
+					       (op->out_formats ? strlen(op->out_formats) : 0)),
+				      &p);
+	if (rc)
+		return rc;
+	p = npx_fmt_u64(p, d->cfg.id);
+	*p++ = ',';
+	p = npx_fmt_u64(p, op->model_id);
+	*p++ = ',';
+	p = npx_fmt_u64(p, t->task);
+	*p++ = ',';
+	p = npx_fmt_u64(p, t->stream);
+	*p++ = ',';
+	p = npa_csv_field(p, op->name, 4096);
+	*p++ = ',';
+	p = npa_csv_field(p, op->type, 4096);
+	*p++ = ',';
+	p = lonely ? npx_lit(p, "N/A") : op->dynamic ? npx_lit(p, "dynamic") : npx_lit(p, "static");
+	*p++ = ',';
+	p = npx_put(p, npa_ge_task_type_name(op->task_type));
+	*p++ = ',';
+	p = npx_put(p, start_tab);
+	*p++ = ',';
+	p = npx_put(p, dur_cell);
+	*p++ = ',';
+	p = npx_put(p, wait);
+	*p++ = ',';
+	/* the C++ path takes the blocks from the task_track (ProcessRuntimeTrackInfo) */
+	if (m->cpp && t->host >= 0) {
+		blocks = x->host.htask[t->host].num_blocks;
+		mix_blocks = x->host.htask[t->host].mix_blocks;
+	}
+	p = npx_fmt_u64(p, blocks);
+	*p++ = ',';
+	if (!hwts) {
+		p = npx_fmt_u64(p, mix_blocks);
+		*p++ = ',';
+	}
+	p = lonely ? npx_lit(p, "N/A") : op->hf32 ? npx_lit(p, "YES") : npx_lit(p, "NO");
+	*p++ = ',';
+	p = csv_opt(p, op->in_shapes);
+	*p++ = ',';
+	p = csv_opt(p, op->in_types);
+	*p++ = ',';
+	p = csv_opt(p, op->in_formats);
+	*p++ = ',';
+	p = csv_opt(p, op->out_shapes);
+	*p++ = ',';
+	p = csv_opt(p, op->out_types);
+	*p++ = ',';
+	p = csv_opt(p, op->out_formats);
+	if (!hwts) {
+		*p++ = ',';
+		if (t->ctx == NPA_NO_CTX)
+			p = npx_lit(p, "N/A");
+		else
+			p = npx_fmt_u64(p, t->ctx);
+	}
+	/* a launch before the collection start gives no blocks to the formulas */
+	after = m->cpp || (double)x->host.htask[t->host].ts >= d->cfg.host_start_count;
+	p = npa_metrics_row(m, &d->cfg, t->pmu >= 0 ? &d->pmu[t->pmu] : NULL, after ? blocks : 0,
+			    after ? mix_blocks : 0, dur, p);
 	npx_csv_end(&x->op_summary, p);
 	return 0;
 }
@@ -157,27 +243,41 @@ static int cmp_comm_start(const void *a, const void *b, void *arg)
 	return *(const size_t *)a < *(const size_t *)b ? -1 : 1;
 }
 
-int npa_op_summary(struct npa_export *x, const struct npa_dev *d)
+static int set_op_summary_header(struct npa_export *x, const struct npa_dev *d,
+				 const struct npa_metrics *m)
 {
-	struct npa_metrics m;
-	char *hdr, start_tab[80], end[80];
-	double prev_start = 0, prev_dur = 0;
-	bool first = true, have_prev = false, printed = false, hwts = npa_chip_hwts(d->cfg.chip_id);
-	size_t *comm = NULL, n_comm = d->comm.n_op, ci = 0;
+	bool hwts = npa_chip_hwts(d->cfg.chip_id);
+	char *hdr, *e;
 	int rc;
 
-	npa_metrics_init(&m, &d->cfg, &x->w);
-	if (!x->op_summary.header) {
-		hdr = malloc(sizeof(hdr_op_summary) + NPA_MCOL_MAX * 64);
-		if (!hdr)
-			return npuprof_set_error(x->o.err, -ENOMEM, "out of memory");
-		*npa_metrics_header(&m, npx_put(hdr, hwts ? hdr_op_summary_hwts : hdr_op_summary)) =
-			0;
-		rc = npx_csv_set_header(&x->o, &x->op_summary, hdr);
-		free(hdr);
-		if (rc)
-			return rc;
+	if (x->op_summary.header)
+		return 0;
+	hdr = malloc(sizeof(hdr_op_summary) + NPA_MCOL_MAX * 64);
+	if (!hdr)
+		return npuprof_set_error(x->o.err, -ENOMEM, "out of memory");
+	e = npx_put(hdr, hwts ? hdr_op_summary_hwts : hdr_op_summary);
+	*npa_metrics_header(m, e) = 0;
+	/* the C++ path's names (op_summary_assembler.cpp BLOCK_NUM, MIX_BLOCK_NUM) */
+	if (m->cpp) {
+		char *b = strstr(hdr, ",Block Dim,Mix Block Dim,");
+
+		if (b)
+			memcpy(b, ",Block Num,Mix Block Num,", strlen(",Block Num,Mix Block Num,"));
 	}
+	rc = npx_csv_set_header(&x->o, &x->op_summary, hdr);
+	free(hdr);
+	return rc;
+}
+
+/* the pure-Python path's op_summary of @d (AiCoreOpReport) */
+static int op_summary_py(struct npa_export *x, const struct npa_dev *d, const struct npa_metrics *m)
+{
+	char start_tab[80], end[80], dur[40], wait[40];
+	double prev_start = 0, prev_dur = 0;
+	bool first = true, have_prev = false;
+	size_t *comm = NULL, n_comm = d->comm.n_op, ci = 0;
+	int rc = 0;
+
 	if (n_comm) {
 		comm = malloc(n_comm * sizeof(*comm));
 		if (!comm)
@@ -186,35 +286,39 @@ int npa_op_summary(struct npa_export *x, const struct npa_dev *d)
 			comm[k] = k;
 		npx_qsort_r(comm, n_comm, sizeof(*comm), cmp_comm_start, d->comm.op);
 	}
-	for (size_t i = 0; i <= d->n_tasks; i++) {
+	for (size_t i = 0; !rc && i <= d->n_tasks; i++) {
 		const struct npa_task *t = i < d->n_tasks ? &d->tasks[i] : NULL;
 		const struct npa_op *op = t ? npa_task_op(&x->host, t) : NULL;
-		bool lonely, after;
 		double gap;
-		char *p;
 
 		if (t && !op)
 			continue;
 		/* the collectives that start before this row (msprof's stable sort by start) */
-		while (ci < n_comm) {
+		while (!rc && ci < n_comm) {
 			const struct npa_comm_op *o = &d->comm.op[comm[ci]];
 			double cs = trunc(o->start), cd = trunc(o->end - o->start);
+			struct npa_task ct = { .start = cs, .dur = cd };
 
 			if (t && !(cs < t->start))
 				break;
 			gap = have_prev ? cs - prev_start - prev_dur : 0;
-			rc = comm_row(x, d, &m, o, cs, cd, gap, first, &printed);
-			if (rc) {
-				free(comm);
-				return rc;
-			}
-			first = first && !printed;
 			have_prev = true;
 			prev_start = cs;
 			prev_dur = cd;
 			ci++;
+			task_times(d, &ct, start_tab, end);
+			if (!after_begin(start_tab, end, d->cfg.clock.begin))
+				continue;
+			*npx_py_repr(dur, npx_py_round(cd / 1000.0, 3)) = 0;
+			if (first)
+				strcpy(wait, "0");
+			else
+				*npx_py_repr(wait, npx_py_round((gap > 0 ? gap : 0) / 1000.0, 3)) =
+					0;
+			first = false;
+			rc = comm_row(x, o, d->cfg.id, start_tab, dur, wait);
 		}
-		if (!t)
+		if (!t || rc)
 			break;
 		/* the wait chain runs over every row, before the time filter */
 		gap = have_prev ? t->start - prev_start - prev_dur : 0;
@@ -224,86 +328,152 @@ int npa_op_summary(struct npa_export *x, const struct npa_dev *d)
 		task_times(d, t, start_tab, end);
 		if (!after_begin(start_tab, end, d->cfg.clock.begin))
 			continue;
-		lonely = op_lonely(x, t) || op->level0;
-		rc = npx_csv_begin(&x->o, &x->op_summary, &p);
-		if (!rc)
-			rc = npx_file_reserve(
-				&x->o, &x->op_summary.f,
-				row_room(strlen(op->name) + strlen(op->type) +
-					 (op->in_shapes ? strlen(op->in_shapes) : 0) +
-					 (op->out_shapes ? strlen(op->out_shapes) : 0) +
-					 (op->in_types ? strlen(op->in_types) : 0) +
-					 (op->out_types ? strlen(op->out_types) : 0) +
-					 (op->in_formats ? strlen(op->in_formats) : 0) +
-					 (op->out_formats ? strlen(op->out_formats) : 0)),
-				&p);
-		if (rc) {
-			free(comm);
-			return rc;
-		}
-		p = npx_fmt_u64(p, d->cfg.id);
-		*p++ = ',';
-		p = npx_fmt_u64(p, op->model_id);
-		*p++ = ',';
-		p = npx_fmt_u64(p, t->task);
-		*p++ = ',';
-		p = npx_fmt_u64(p, t->stream);
-		*p++ = ',';
-		p = npa_csv_field(p, op->name, 4096);
-		*p++ = ',';
-		p = npa_csv_field(p, op->type, 4096);
-		*p++ = ',';
-		p = lonely	  ? npx_lit(p, "N/A")
-		    : op->dynamic ? npx_lit(p, "dynamic")
-				  : npx_lit(p, "static");
-		*p++ = ',';
-		p = npx_put(p, npa_ge_task_type_name(op->task_type));
-		*p++ = ',';
-		p = npx_put(p, start_tab);
-		*p++ = ',';
-		p = npx_py_repr(p, npx_py_round(t->dur / 1000.0, 3));
-		*p++ = ',';
+		*npx_py_repr(dur, npx_py_round(t->dur / 1000.0, 3)) = 0;
 		if (first)
-			*p++ = '0'; /* an int in msprof: no ".0" */
+			strcpy(wait, "0"); /* an int in msprof: no ".0" */
 		else
-			p = npx_py_repr(p, npx_py_round((gap > 0 ? gap : 0) / 1000.0, 3));
+			*npx_py_repr(wait, npx_py_round((gap > 0 ? gap : 0) / 1000.0, 3)) = 0;
 		first = false;
-		*p++ = ',';
-		p = npx_fmt_u64(p, op->block_num);
-		*p++ = ',';
-		if (!hwts) {
-			p = npx_fmt_u64(p, op->mix_block_num);
-			*p++ = ',';
-		}
-		p = lonely ? npx_lit(p, "N/A") : op->hf32 ? npx_lit(p, "YES") : npx_lit(p, "NO");
-		*p++ = ',';
-		p = csv_opt(p, op->in_shapes);
-		*p++ = ',';
-		p = csv_opt(p, op->in_types);
-		*p++ = ',';
-		p = csv_opt(p, op->in_formats);
-		*p++ = ',';
-		p = csv_opt(p, op->out_shapes);
-		*p++ = ',';
-		p = csv_opt(p, op->out_types);
-		*p++ = ',';
-		p = csv_opt(p, op->out_formats);
-		if (!hwts) {
-			*p++ = ',';
-			if (t->ctx == NPA_NO_CTX)
-				p = npx_lit(p, "N/A");
-			else
-				p = npx_fmt_u64(p, t->ctx);
-		}
-		/* a launch before the collection start gives no blocks to the formulas */
-		after = (double)x->host.htask[t->host].ts >= d->cfg.host_start_count;
-		p = npa_metrics_row(&m, &d->cfg, t->pmu >= 0 ? &d->pmu[t->pmu] : NULL,
-				    after ? op->block_num : 0, after ? op->mix_block_num : 0,
-				    t->dur, p);
-		npx_csv_end(&x->op_summary, p);
+		rc = op_row(x, d, m, t, op, start_tab, dur, wait, t->dur);
 	}
 	free(comm);
-	return 0;
+	return rc;
+}
+
+/* one row of the C++ path's op_summary, before its sort */
+struct cpp_row {
+	char start[32]; /* the Task Start Time cell, without its TAB */
+	char dur[32];
+	size_t idx; /* the task, or the collective with @comm */
+	bool comm;
+};
+
+static int cmp_cpp_row(const void *a, const void *b)
+{
+	const struct cpp_row *x = a, *y = b;
+	int c = strcmp(x->start, y->start);
+
+	/* std::sort by the start string; equal starts keep their order here */
+	if (c)
+		return c;
+	if (x->comm != y->comm)
+		return x->comm ? 1 : -1;
+	return x->idx < y->idx ? -1 : x->idx > y->idx;
+}
+
+/*
+ * The C++ path's times of collective @k: its first master task's start,
+ * and the end of the one that ends last (communication_info_processor.cpp)
+ */
+static bool comm_cpp_time(const struct npa_dev *d, size_t k, struct npa_cpp_time *out)
+{
+	struct npa_cpp_time first = { 0 }, last = { 0 }, t;
+	bool any = false;
+	__int128 s6, d6;
+
+	for (size_t i = 0; i < d->comm.n; i++) {
+		const struct npa_comm_task *c = &d->comm.t[i];
+
+		if (c->op != k || !c->h->master)
+			continue;
+		npa_cpp_task_ns(&d->cfg.cpp, c->start_cnt, c->end_cnt, &t);
+		if (!any || t.start_d < first.start_d)
+			first = t;
+		if (!any || t.start_d + t.dur_d > last.start_d + last.dur_d)
+			last = t;
+		any = true;
+	}
+	if (!any)
+		return false;
+	/* HPFloat(first start); HPFloat(last start) + HPFloat(last duration) */
+	s6 = npa_cpp_micro(first.start_d);
+	d6 = npa_cpp_micro(last.start_d) + npa_cpp_micro(last.dur_d);
+	out->start = (uint64_t)(s6 / 1000000) + d->cfg.cpp.local;
+	out->end = (uint64_t)(d6 / 1000000) + d->cfg.cpp.local;
+	return true;
+}
+
+/*
+ * The C++ path's op_summary of @d (op_summary_assembler.cpp): the rows of
+ * the tasks it keeps (none that ended before the collection began) and of
+ * the collectives, sorted by their start strings; the wait of a row is its
+ * start less the row before's start and duration, as the doubles those
+ * strings parse to (std::to_string), across devices.
+ */
+static int op_summary_cpp(struct npa_export *x, const struct npa_dev *d,
+			  const struct npa_metrics *m)
+{
+	struct cpp_row *rows;
+	size_t n = 0;
+	int rc = 0;
+
+	rows = malloc((d->n_tasks + d->comm.n_op + 1) * sizeof(*rows));
+	if (!rows)
+		return npuprof_set_error(x->o.err, -ENOMEM, "out of memory");
+	for (size_t i = 0; i < d->n_tasks; i++) {
+		const struct npa_task *t = &d->tasks[i];
+		struct npa_cpp_time ct;
+
+		if (!npa_task_op(&x->host, t))
+			continue;
+		npa_cpp_task_ns(&d->cfg.cpp, t->start_cnt, t->end_cnt, &ct);
+		if (npa_cpp_before_start(&d->cfg.cpp, &ct))
+			continue;
+		*npa_cpp_us(rows[n].start, ct.start) = 0;
+		*npa_cpp_us(rows[n].dur, ct.end - ct.start) = 0;
+		rows[n].idx = i;
+		rows[n++].comm = false;
+	}
+	for (size_t k = 0; k < d->comm.n_op; k++) {
+		struct npa_cpp_time ct;
+
+		if (d->comm.op[k].hop < 0 || !comm_cpp_time(d, k, &ct))
+			continue;
+		*npa_cpp_us(rows[n].start, ct.start) = 0;
+		*npa_cpp_us(rows[n].dur, ct.end - ct.start) = 0;
+		rows[n].idx = k;
+		rows[n++].comm = true;
+	}
+	qsort(rows, n, sizeof(*rows), cmp_cpp_row);
+	for (size_t i = 0; i < n && !rc; i++) {
+		char start_tab[40], wait[400];
+		double s = strtod(rows[i].start, NULL), du = strtod(rows[i].dur, NULL);
+
+		if (x->cpp_have_prev) {
+			double w = s - x->cpp_prev_start - x->cpp_prev_dur;
+
+			*npa_cpp_to_string(wait, w > 0.0 ? w : 0.0) = 0;
+		} else {
+			strcpy(wait, "0");
+		}
+		x->cpp_have_prev = true;
+		x->cpp_prev_start = s;
+		x->cpp_prev_dur = du;
+		snprintf(start_tab, sizeof(start_tab), "%s\t", rows[i].start);
+		if (rows[i].comm) {
+			rc = comm_row(x, &d->comm.op[rows[i].idx], d->cfg.id, start_tab,
+				      rows[i].dur, wait);
+		} else {
+			const struct npa_task *t = &d->tasks[rows[i].idx];
+
+			rc = op_row(x, d, m, t, npa_task_op(&x->host, t), start_tab, rows[i].dur,
+				    wait, du);
+		}
+	}
+	free(rows);
+	return rc;
+}
+
+int npa_op_summary(struct npa_export *x, const struct npa_dev *d)
+{
+	struct npa_metrics m;
+	int rc;
+
+	npa_metrics_init(&m, &d->cfg, &x->w);
+	rc = set_op_summary_header(x, d, &m);
+	if (rc)
+		return rc;
+	return m.cpp ? op_summary_cpp(x, d, &m) : op_summary_py(x, d, &m);
 }
 
 /*
@@ -359,6 +529,8 @@ static const char *sqe_name(uint32_t sqe, bool sub, uint32_t chip)
 
 struct tt_row {
 	char start_tab[48];
+	char end_tab[48]; /* the C++ path's; the pure-Python one's is computed at print */
+	char dur[32];
 	size_t task;
 };
 
@@ -374,6 +546,7 @@ static int cmp_tt(const void *a, const void *b)
 
 int npa_task_time(struct npa_export *x, const struct npa_dev *d)
 {
+	bool cpp = npa_cpp_path(d->cfg.chip_id) && d->cfg.cpp.ok;
 	struct tt_row *rows;
 	size_t n = 0;
 	int rc = 0;
@@ -387,28 +560,52 @@ int npa_task_time(struct npa_export *x, const struct npa_dev *d)
 	if (!rows)
 		return npuprof_set_error(x->o.err, -ENOMEM, "out of memory");
 	for (size_t i = 0; i < d->n_tasks; i++) {
+		const struct npa_task *t = &d->tasks[i];
 		char end[80];
 
 		/* a mix op's ACSQ task: its FFTS+ context's row stands for it */
-		if (d->tasks[i].shadowed)
+		if (t->shadowed)
 			continue;
-		task_times(d, &d->tasks[i], rows[n].start_tab, end);
+		if (cpp) {
+			/* task_time_assembler.cpp: the whole ns, the stored duration's */
+			struct npa_cpp_time ct;
+
+			npa_cpp_task_ns(&d->cfg.cpp, t->start_cnt, t->end_cnt, &ct);
+			if (npa_cpp_before_start(&d->cfg.cpp, &ct))
+				continue;
+			strcpy(npa_cpp_us(rows[n].start_tab, ct.start), "\t");
+			strcpy(npa_cpp_us(rows[n].end_tab, ct.end), "\t");
+			*npa_cpp_us(rows[n].dur, ct.dur_d > 0 ? (uint64_t)ct.dur_d : 0) = 0;
+			rows[n++].task = i;
+			continue;
+		}
+		task_times(d, t, rows[n].start_tab, end);
 		if (!after_begin(rows[n].start_tab, end, d->cfg.clock.begin))
 			continue;
 		rows[n++].task = i;
 	}
-	/* msprof sorts task_time by the task_start string */
+	/* msprof sorts task_time by the task_start string (both paths) */
 	npx_qsort(rows, n, sizeof(*rows), cmp_tt);
 	for (size_t i = 0; i < n && !rc; i++) {
 		const struct npa_task *t = &d->tasks[rows[i].task];
 		const struct npa_htask *h = t->host >= 0 ? &x->host.htask[t->host] : NULL;
 		const struct npa_op *op = npa_task_op(&x->host, t);
-		const char *kname = h ? h->kernel : op ? op->name : "N/A";
-		/* a level-0 op has no task type: the host task's (msprof's default) */
-		const char *ktype = op && !op->level0 ? npa_ge_task_type_name(op->task_type)
-				    : h		      ? h->type
-						      : sqe_name(t->sqe, t->sub, d->cfg.chip_id);
+		const char *kname, *ktype;
 		char *p;
+
+		/*
+		 * The C++ path makes a mix kernel's context-0 host task only from
+		 * its context_id_info, which an op with no node records lacks
+		 */
+		if (cpp && t->ctx != NPA_NO_CTX && (!op || op->level0)) {
+			h = NULL;
+			op = NULL;
+		}
+		kname = h ? h->kernel : op ? op->name : "N/A";
+		/* a level-0 op has no task type: the host task's (msprof's default) */
+		ktype = op && !op->level0 ? npa_ge_task_type_name(op->task_type)
+			: h		  ? h->type
+					  : sqe_name(t->sqe, t->sub, d->cfg.chip_id);
 
 		rc = npx_csv_begin(&x->o, &x->task_time, &p);
 		if (!rc)
@@ -426,11 +623,17 @@ int npa_task_time(struct npa_export *x, const struct npa_dev *d)
 		*p++ = ',';
 		p = npx_fmt_u64(p, t->task);
 		*p++ = ',';
-		p = npx_py_repr(p, npx_py_round(t->dur / 1000.0, 3));
+		if (cpp)
+			p = npx_put(p, rows[i].dur);
+		else
+			p = npx_py_repr(p, npx_py_round(t->dur / 1000.0, 3));
 		*p++ = ',';
 		p = npx_put(p, rows[i].start_tab);
 		*p++ = ',';
-		p = local_tab(p, t->start + t->dur, d->cfg.clock.offset);
+		if (cpp)
+			p = npx_put(p, rows[i].end_tab);
+		else
+			p = local_tab(p, t->start + t->dur, d->cfg.clock.offset);
 		npx_csv_end(&x->task_time, p);
 	}
 	free(rows);
@@ -495,6 +698,7 @@ static int cmp_opstat_key(const void *a, const void *b)
 
 int npa_op_statistic(struct npa_export *x, const struct npa_dev *d)
 {
+	bool cpp = npa_cpp_path(d->cfg.chip_id) && d->cfg.cpp.ok;
 	struct opstat *st;
 	double begin = npa_raw_begin_ns(&d->cfg), total = 0;
 	size_t n = 0, i, j;
@@ -571,12 +775,16 @@ int npa_op_statistic(struct npa_export *x, const struct npa_dev *d)
 		p = npx_put(p, npa_ge_task_type_name(s->task_type));
 		*p++ = ',';
 		p = npx_fmt_u64(p, s->count);
+		/* the C++ path prints the same rounded numbers with DoubleToStr() */
 		for (int k = 0; k < 4; k++) {
+			double v = npx_py_round(npx_py_round(vals[k], 6) / 1000.0, 3);
+
 			*p++ = ',';
-			p = npx_py_repr(p, npx_py_round(npx_py_round(vals[k], 6) / 1000.0, 3));
+			p = cpp ? npa_cpp_fixed3(p, v) : npx_py_repr(p, v);
 		}
 		*p++ = ',';
-		p = npx_py_repr(p, npx_py_round(ratio, 3));
+		p = cpp ? npa_cpp_fixed3(p, npx_py_round(ratio, 3))
+			: npx_py_repr(p, npx_py_round(ratio, 3));
 		npx_csv_end(&x->op_stat, p);
 	}
 	free(st);
@@ -705,14 +913,84 @@ static int api_groups(const struct npa_host *h, size_t *gid, struct api_group **
 	return rc;
 }
 
+/*
+ * The C++ path's api_statistic row of the calls @idx[0..@n) (in file
+ * order), api_statistic_assembler.cpp: the calls that end before the
+ * collection began are left out (api_processor.cpp); each duration is its
+ * ns printed with three decimals, read back and rounded to three places;
+ * the sum and the extremes of those, the average and the variance rounded
+ * to three places, each printed with DoubleToStr().
+ */
+static int api_row_cpp(struct npa_export *x, const struct npa_host *h, const size_t *idx, size_t n,
+		       const struct api_group *row)
+{
+	double sum = 0, min = 0, max = 0, avg, var = 0, *us;
+	size_t m = 0;
+	char *p;
+	int rc;
+
+	us = malloc((n ? n : 1) * sizeof(*us));
+	if (!us)
+		return npuprof_set_error(x->o.err, -ENOMEM, "out of memory");
+	for (size_t k = 0; k < n; k++) {
+		const struct npa_api *a = &h->api[idx[k]];
+		char cell[40];
+
+		if ((double)a->end < h->cfg.clock.mono_raw)
+			continue;
+		*npa_cpp_us(cell, a->end >= a->begin ? a->end - a->begin : 0) = 0;
+		us[m] = round(strtod(cell, NULL) * 1000.0) / 1000.0;
+		sum += us[m];
+		if (!m || us[m] < min)
+			min = us[m];
+		if (!m || us[m] > max)
+			max = us[m];
+		m++;
+	}
+	if (!m) {
+		free(us);
+		return 0;
+	}
+	avg = round(sum / (double)m * 1000.0) / 1000.0;
+	for (size_t k = 0; k < m; k++)
+		var += (us[k] - avg) * (us[k] - avg);
+	var = round(var / (double)m * 1000.0) / 1000.0;
+	free(us);
+	rc = npx_csv_begin(&x->o, &x->api_stat, &p);
+	if (!rc)
+		rc = npx_file_reserve(&x->o, &x->api_stat.f, row_room(strlen(row->name)), &p);
+	if (rc)
+		return rc;
+	p = npx_lit(p, "host,");
+	p = npx_put(p, row->level_name);
+	*p++ = ',';
+	p = npa_csv_field(p, row->name, sizeof(row->name));
+	*p++ = ',';
+	p = npa_cpp_fixed3(p, sum);
+	*p++ = ',';
+	p = npx_fmt_u64(p, m);
+	*p++ = ',';
+	p = npa_cpp_fixed3(p, avg);
+	*p++ = ',';
+	p = npa_cpp_fixed3(p, min);
+	*p++ = ',';
+	p = npa_cpp_fixed3(p, max);
+	*p++ = ',';
+	p = npa_cpp_fixed3(p, var);
+	npx_csv_end(&x->api_stat, p);
+	return 0;
+}
+
 int npa_api_statistic(struct npa_export *x, const struct npa_dev *d)
 {
+	bool cpp = npa_cpp_path(d->cfg.chip_id) && d->cfg.cpp.ok;
 	const struct npa_host *h = &x->host;
 	struct api_group *g = NULL, **by_name = NULL;
 	size_t i, j, n_g = 0, n_rows = 0, *gid, *order = NULL, *start = NULL;
 	int rc = 0;
 
-	if (!h->n_api)
+	/* the C++ path writes the host's calls once, as the host's */
+	if (!h->n_api || (cpp && d != &x->dev[0]))
 		return 0;
 	if (!x->api_stat.header) {
 		rc = npx_csv_set_header(&x->o, &x->api_stat, NPX_HDR_API_STAT);
@@ -762,6 +1040,10 @@ int npa_api_statistic(struct npa_export *x, const struct npa_dev *d)
 				max = us;
 		}
 		n = j - first;
+		if (cpp) {
+			rc = api_row_cpp(x, h, order + first, n, row);
+			continue;
+		}
 		sum = npx_py_round(sum, 3);
 		avg = npx_py_round(sum / (double)n, 3);
 		for (size_t k = first; k < j; k++)

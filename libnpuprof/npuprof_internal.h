@@ -962,6 +962,28 @@ struct npa_clock {
 };
 
 /**
+ * struct npa_cpp_clock - what msprof's C++ path turns a device syscnt into
+ * local ns with (Context::GetSyscntConversionParams, GetProfTimeRecordInfo)
+ * @ok: every value below was read, and info.json.N has the keys without
+ *      which the C++ path reads no folder (memoryTotal, netCard): the
+ *      export prints the C++ path's formats only then.
+ * @dev_cnt: dev_start.log.N cntvct.
+ * @host_mon: host_start.log.N clock_monotonic_raw, + cntvct_diff * 1000 /
+ *            the host CPU MHz (1000 when empty) as that path adds it.
+ * @freq: DeviceInfo[0].hwts_frequency, MHz.
+ * @begin_ns: start_info.N collectionTimeBegin * 1000.
+ * @local: @begin_ns - start_info.N clockMonotonicRaw.
+ */
+struct npa_cpp_clock {
+	bool ok;
+	uint64_t dev_cnt;
+	uint64_t host_mon;
+	double freq;
+	uint64_t begin_ns;
+	uint64_t local;
+};
+
+/**
  * struct npa_dev_cfg - one device_N folder's configuration
  * @id: N.
  * @chip_id: info.json.N "platform_version" (msprof's chip id).
@@ -987,6 +1009,7 @@ struct npa_clock {
  *                    task_track before it counts no blocks in the PMU
  *                    time formulas (msprof's get_block_num_from_ge).
  * @clock: start_info.N / end_info.N.
+ * @cpp: the same files, as msprof's C++ path reads them.
  */
 struct npa_dev_cfg {
 	uint32_t id;
@@ -1009,6 +1032,7 @@ struct npa_dev_cfg {
 	double host_cnt;
 	double host_start_count;
 	struct npa_clock clock;
+	struct npa_cpp_clock cpp;
 };
 
 /**
@@ -1086,6 +1110,38 @@ static inline double npa_syscnt_ns(const struct npa_dev_cfg *c, uint64_t syscnt)
 {
 	return npa_syscnt_ns_d(c, (double)syscnt);
 }
+
+/* ---- msprof's C++ path (ascend_cpp.c) ---- */
+
+/* whether CANN runs msprof's C++ path for chip @chip_id (5, 15 and 16) */
+bool npa_cpp_path(uint32_t chip_id);
+
+/**
+ * struct npa_cpp_time - a device task's times as msprof's C++ path has them
+ * @start: local ns, whole (its AscendTaskData.timestamp).
+ * @end: local ns, whole.
+ * @start_d: the ns it stores in ascend_task.db (before the local offset).
+ * @dur_d: the duration it stores there.
+ */
+struct npa_cpp_time {
+	uint64_t start;
+	uint64_t end;
+	double start_d;
+	double dur_d;
+};
+
+void npa_cpp_task_ns(const struct npa_cpp_clock *c, uint64_t start_cnt, uint64_t end_cnt,
+		     struct npa_cpp_time *t);
+/* the task ended before the collection began: the C++ path drops it */
+bool npa_cpp_before_start(const struct npa_cpp_clock *c, const struct npa_cpp_time *t);
+/* std::to_string(@v) ("%f") read back in millionths, as HPFloat reads it (bounded at 1e18) */
+__int128 npa_cpp_micro(double v);
+/* @ns / 1000 with three decimals (DivideByPowersOfTenWithPrecision) */
+char *npa_cpp_us(char *p, uint64_t ns);
+/* DoubleToStr(): %.3f without trailing zeros or a bare point */
+char *npa_cpp_fixed3(char *p, double v);
+/* std::to_string(double): %f */
+char *npa_cpp_to_string(char *p, double v);
 
 /* ---- raw files (ascend_raw.c) ---- */
 
@@ -1230,6 +1286,8 @@ struct npa_htask {
 	const char *kernel;
 	int64_t op;
 	int64_t conn;
+	uint32_t num_blocks; /* kernelInfo.numBlocks */
+	uint32_t mix_blocks; /* numBlocks x kernelInfo.ratio */
 };
 
 /**
@@ -1421,6 +1479,8 @@ struct npa_pmu {
  *       (@sub), its subtask type.
  * @start: device ns (double, as msprof).
  * @dur: end - start ns.
+ * @start_cnt: the syscnt of its start log (0 for an HWTS end with none).
+ * @end_cnt: the syscnt of its end log.
  * @host: its host task, -1 for a device-only task.
  * @pmu: its PMU record, -1 when none.
  * @sub: an FFTS+ subtask (a context, from FFTS+ logs), not an ACSQ task.
@@ -1435,6 +1495,8 @@ struct npa_task {
 	uint32_t sqe;
 	double start;
 	double dur;
+	uint64_t start_cnt;
+	uint64_t end_cnt;
 	int64_t host;
 	int64_t pmu;
 	bool sub;
@@ -1462,6 +1524,7 @@ struct npa_comm_task {
 	size_t op;
 	double start;
 	double dur;
+	uint64_t start_cnt, end_cnt; /* its device task's syscnts */
 	uint32_t iter;
 	double bw;
 	uint64_t group;
@@ -1631,6 +1694,7 @@ struct npa_metrics {
 	int8_t mb[3];
 	bool cube_util;
 	int8_t mac;
+	bool cpp;
 };
 
 /* the columns of @c's groups; a warning when the events do not match them */
@@ -1639,7 +1703,9 @@ void npa_metrics_init(struct npa_metrics *m, const struct npa_dev_cfg *c, struct
 char *npa_metrics_header(const struct npa_metrics *m, char *p);
 /*
  * ",v,...": the values for a task of @block_num blocks (@mix_block_num for
- * the other core) lasting @dur_ns, with PMU record @pmu (NULL: N/A).
+ * the other core) lasting @dur_ns (on msprof's C++ path, @m->cpp: the Task
+ * Duration cell's us, which its cube utilization divides by), with PMU
+ * record @pmu (NULL: N/A).
  */
 char *npa_metrics_row(const struct npa_metrics *m, const struct npa_dev_cfg *c,
 		      const struct npa_pmu *pmu, uint32_t block_num, uint32_t mix_block_num,
@@ -1698,6 +1764,9 @@ struct npa_export {
 	struct npx_file timeline;
 	struct npx_file readme;
 	struct npx_outputs out;
+	/* the C++ path's op_summary wait chain runs over every device's rows */
+	bool cpp_have_prev;
+	double cpp_prev_start, cpp_prev_dur;
 	npuprof_progress_fn progress;
 	void *progress_arg;
 	uint64_t total;

@@ -1,0 +1,118 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * libnpuprof ascend_cpp.c: device times and numbers as msprof's C++ path
+ * (msprof_analysis.so, built from Ascend/msprof at 9ba1ac7be) prints them.
+ *
+ * The expected values are what that library wrote for make demo's rank 0
+ * folder (device 0 of chip 5: hwts_frequency 50, dev_start.log cntvct and
+ * host_start.log clock_monotonic_raw 3627967982, start_info
+ * collectionTimeBegin 1796590725987364 and clockMonotonicRaw 3627966982):
+ * task 4 (SoftmaxV2) at syscnt 3627969999 for 1177 ticks, its task_time
+ * row "23.540,1796590725987405.340,1796590725987428.880"; and the op_summary
+ * wait of task 2, "0.070000", which is 1796590725987370.180 less
+ * 1796590725987365.000 and 5.180 in doubles.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "kselftest_harness.h"
+#include "npuprof_internal.h"
+
+static const struct npa_cpp_clock demo = {
+	.ok = true,
+	.dev_cnt = 3627967982ull,
+	.host_mon = 3627967982ull,
+	.freq = 50.0,
+	.begin_ns = 1796590725987364000ull,
+	.local = 1796590725987364000ull - 3627966982ull,
+};
+
+static const char *us(uint64_t ns)
+{
+	static char buf[48];
+
+	*npa_cpp_us(buf, ns) = 0;
+	return buf;
+}
+
+static const char *fixed3(double v)
+{
+	static char buf[400];
+
+	*npa_cpp_fixed3(buf, v) = 0;
+	return buf;
+}
+
+TEST(chips)
+{
+	EXPECT_TRUE(npa_cpp_path(5));
+	EXPECT_TRUE(npa_cpp_path(15));
+	EXPECT_TRUE(npa_cpp_path(16));
+	EXPECT_FALSE(npa_cpp_path(1));
+	EXPECT_FALSE(npa_cpp_path(4));
+	EXPECT_FALSE(npa_cpp_path(7));
+}
+
+TEST(task_times_of_the_demo)
+{
+	struct npa_cpp_time t;
+
+	npa_cpp_task_ns(&demo, 3627969999ull, 3627969999ull + 1177, &t);
+	EXPECT_EQ(3628008322.0, t.start_d);
+	EXPECT_EQ(23540.0, t.dur_d);
+	EXPECT_EQ(1796590725987405340ull, t.start);
+	EXPECT_EQ(1796590725987428880ull, t.end);
+	EXPECT_STREQ("1796590725987405.340", us(t.start));
+	EXPECT_STREQ("23.540", us(t.end - t.start));
+	EXPECT_FALSE(npa_cpp_before_start(&demo, &t));
+}
+
+/* a count before the device's anchor: the C++ path subtracts */
+TEST(count_before_the_anchor)
+{
+	struct npa_cpp_time t;
+
+	npa_cpp_task_ns(&demo, demo.dev_cnt - 200, demo.dev_cnt - 150, &t);
+	EXPECT_EQ(3627967982.0 - 4000, t.start_d);
+	EXPECT_EQ(1000.0, t.dur_d);
+	EXPECT_EQ(demo.local + 3627967982ull - 4000, t.start);
+	/* it ended before the collection began: dropped */
+	EXPECT_TRUE(npa_cpp_before_start(&demo, &t));
+}
+
+TEST(divide_by_powers_of_ten)
+{
+	EXPECT_STREQ("0.000", us(0));
+	EXPECT_STREQ("0.005", us(5));
+	EXPECT_STREQ("0.050", us(50));
+	EXPECT_STREQ("1.000", us(1000));
+	EXPECT_STREQ("18446744073709551.615", us(UINT64_MAX));
+}
+
+TEST(double_to_str)
+{
+	EXPECT_STREQ("26", fixed3(26.0));
+	EXPECT_STREQ("100", fixed3(100.0));
+	EXPECT_STREQ("0", fixed3(0.0));
+	EXPECT_STREQ("67.667", fixed3(67.6666));
+	EXPECT_STREQ("90665.901", fixed3(90665.901));
+	EXPECT_STREQ("0.5", fixed3(0.5));
+	EXPECT_STREQ("-1.25", fixed3(-1.25));
+}
+
+TEST(to_string_and_back)
+{
+	char buf[400];
+
+	*npa_cpp_to_string(buf, 1796590725987370.180 - 1796590725987365.000 - 5.180) = 0;
+	EXPECT_STREQ("0.070000", buf);
+	EXPECT_TRUE(npa_cpp_micro(3628008322.0) == (__int128)3628008322000000ll);
+	EXPECT_TRUE(npa_cpp_micro(-0.5) == -500000);
+	EXPECT_TRUE(npa_cpp_micro(0.0000004) == 0);
+	/* hostile anchors: a bound, never an overflow */
+	EXPECT_TRUE(npa_cpp_micro(1e300) == (__int128)1000000000000000000ll * 1000000);
+	EXPECT_TRUE(npa_cpp_micro(-1e300) == -(__int128)1000000000000000000ll * 1000000);
+	EXPECT_TRUE(npa_cpp_micro(__builtin_nan("")) > 0);
+}
+
+TEST_HARNESS_MAIN
