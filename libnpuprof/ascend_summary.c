@@ -362,35 +362,42 @@ static int cmp_cpp_row(const void *a, const void *b)
 }
 
 /*
- * The C++ path's times of collective @k: its first master task's start,
- * and the end of the one that ends last (communication_info_processor.cpp)
+ * The C++ path's times of @d's collectives into @out[op] (false in @have
+ * for one with no master task): its first master task's start, and the end
+ * of the one that ends last (communication_info_processor.cpp)
  */
-static bool comm_cpp_time(const struct npa_dev *d, size_t k, struct npa_cpp_time *out)
+static int comm_cpp_times(struct npa_export *x, const struct npa_dev *d, struct npa_cpp_time *out,
+			  bool *have)
 {
-	struct npa_cpp_time first = { 0 }, last = { 0 }, t;
-	bool any = false;
-	__int128 s6, d6;
+	struct npa_cpp_time *first, *last;
 
+	first = calloc(2 * (d->comm.n_op + 1), sizeof(*first));
+	if (!first)
+		return npuprof_set_error(x->o.err, -ENOMEM, "out of memory");
+	last = first + d->comm.n_op + 1;
 	for (size_t i = 0; i < d->comm.n; i++) {
 		const struct npa_comm_task *c = &d->comm.t[i];
+		struct npa_cpp_time t;
 
-		if (c->op != k || !c->h->master)
+		if (c->op >= d->comm.n_op || !c->h->master)
 			continue;
 		npa_cpp_task_ns(&d->cfg.cpp, c->start_cnt, c->end_cnt, &t);
-		if (!any || t.start_d < first.start_d)
-			first = t;
-		if (!any || t.start_d + t.dur_d > last.start_d + last.dur_d)
-			last = t;
-		any = true;
+		if (!have[c->op] || t.start_d < first[c->op].start_d)
+			first[c->op] = t;
+		if (!have[c->op] || t.start_d + t.dur_d > last[c->op].start_d + last[c->op].dur_d)
+			last[c->op] = t;
+		have[c->op] = true;
 	}
-	if (!any)
-		return false;
-	/* HPFloat(first start); HPFloat(last start) + HPFloat(last duration) */
-	s6 = npa_cpp_micro(first.start_d);
-	d6 = npa_cpp_micro(last.start_d) + npa_cpp_micro(last.dur_d);
-	out->start = (uint64_t)(s6 / 1000000) + d->cfg.cpp.local;
-	out->end = (uint64_t)(d6 / 1000000) + d->cfg.cpp.local;
-	return true;
+	for (size_t k = 0; k < d->comm.n_op; k++) {
+		/* HPFloat(first start); HPFloat(last start) + HPFloat(last duration) */
+		__int128 s6 = npa_cpp_micro(first[k].start_d);
+		__int128 e6 = npa_cpp_micro(last[k].start_d) + npa_cpp_micro(last[k].dur_d);
+
+		out[k].start = (uint64_t)(s6 / 1000000) + d->cfg.cpp.local;
+		out[k].end = (uint64_t)(e6 / 1000000) + d->cfg.cpp.local;
+	}
+	free(first);
+	return 0;
 }
 
 /*
@@ -403,13 +410,22 @@ static bool comm_cpp_time(const struct npa_dev *d, size_t k, struct npa_cpp_time
 static int op_summary_cpp(struct npa_export *x, const struct npa_dev *d,
 			  const struct npa_metrics *m)
 {
+	struct npa_cpp_time *ops;
 	struct cpp_row *rows;
 	size_t n = 0;
-	int rc = 0;
+	bool *have;
+	int rc;
 
 	rows = malloc((d->n_tasks + d->comm.n_op + 1) * sizeof(*rows));
-	if (!rows)
+	ops = calloc(d->comm.n_op + 1, sizeof(*ops));
+	have = calloc(d->comm.n_op + 1, sizeof(*have));
+	if (!rows || !ops || !have) {
+		free(rows);
+		free(ops);
+		free(have);
 		return npuprof_set_error(x->o.err, -ENOMEM, "out of memory");
+	}
+	rc = comm_cpp_times(x, d, ops, have);
 	for (size_t i = 0; i < d->n_tasks; i++) {
 		const struct npa_task *t = &d->tasks[i];
 		struct npa_cpp_time ct;
@@ -424,13 +440,11 @@ static int op_summary_cpp(struct npa_export *x, const struct npa_dev *d,
 		rows[n].idx = i;
 		rows[n++].comm = false;
 	}
-	for (size_t k = 0; k < d->comm.n_op; k++) {
-		struct npa_cpp_time ct;
-
-		if (d->comm.op[k].hop < 0 || !comm_cpp_time(d, k, &ct))
+	for (size_t k = 0; !rc && k < d->comm.n_op; k++) {
+		if (d->comm.op[k].hop < 0 || !have[k])
 			continue;
-		*npa_cpp_us(rows[n].start, ct.start) = 0;
-		*npa_cpp_us(rows[n].dur, ct.end - ct.start) = 0;
+		*npa_cpp_us(rows[n].start, ops[k].start) = 0;
+		*npa_cpp_us(rows[n].dur, ops[k].end - ops[k].start) = 0;
 		rows[n].idx = k;
 		rows[n++].comm = true;
 	}
@@ -461,6 +475,8 @@ static int op_summary_cpp(struct npa_export *x, const struct npa_dev *d,
 		}
 	}
 	free(rows);
+	free(ops);
+	free(have);
 	return rc;
 }
 

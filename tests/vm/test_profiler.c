@@ -111,11 +111,30 @@ FIXTURE_TEARDOWN(prof)
 		TH_LOG("chdir back failed");
 }
 
+/*
+ * The first @n cells of @path's first row after the header, split at
+ * commas in @row (the cells before op_summary's quoted shapes): 0, or -1.
+ */
+static int first_row_cells(const char *path, char *row, size_t len, char **cell, int n)
+{
+	FILE *f = fopen(path, "r");
+	char *save = NULL, *p = row;
+	int ok;
+
+	if (!f)
+		return -1;
+	ok = fgets(row, (int)len, f) && fgets(row, (int)len, f);
+	fclose(f);
+	for (int i = 0; ok && i < n; i++, p = NULL)
+		ok = (cell[i] = strtok_r(p, ",", &save)) != NULL;
+	return ok ? 0 : -1;
+}
+
 /* The seed: an int32 2x2 Add under L1 / ArithmeticUtilization / "./". */
 TEST_F(prof, seed_example)
 {
 	uint64_t dims[2] = { 2, 2 };
-	char prof[PATH_MAX], csv[PATH_MAX], header[8192];
+	char prof[PATH_MAX], csv[PATH_MAX], header[8192], row[8192], *cell[11];
 	struct npuprof_scope scope;
 	struct vnpu_task add;
 	int rows = 0;
@@ -131,15 +150,16 @@ TEST_F(prof, seed_example)
 	ASSERT_EQ(0, find_prof(".", prof, sizeof(prof)));
 	ASSERT_EQ(0, find_output(prof, "op_summary_*.csv", csv, sizeof(csv)));
 	ASSERT_EQ(0, read_csv(csv, header, sizeof(header), &rows));
+	/* the default device is an A2 (chip 5): msprof's C++ path's names */
 	EXPECT_EQ(0, strncmp(header,
 			     "Device_id,Model ID,Task ID,Stream ID,Op Name,OP Type,OP State,"
 			     "Task Type,Task Start Time(us),Task Duration(us),Task Wait Time(us),"
-			     "Block Dim,Mix Block Dim,HF32 Eligible,Input Shapes,Input Data Types,"
+			     "Block Num,Mix Block Num,HF32 Eligible,Input Shapes,Input Data Types,"
 			     "Input Formats,Output Shapes,Output Data Types,Output Formats,"
 			     "Context ID,",
 			     strlen("Device_id,Model ID,Task ID,Stream ID,Op Name,OP Type,"
 				    "OP State,Task Type,Task Start Time(us),Task Duration(us),"
-				    "Task Wait Time(us),Block Dim,Mix Block Dim,HF32 Eligible,"
+				    "Task Wait Time(us),Block Num,Mix Block Num,HF32 Eligible,"
 				    "Input Shapes,Input Data Types,Input Formats,Output Shapes,"
 				    "Output Data Types,Output Formats,Context ID,")))
 	TH_LOG("%s", header);
@@ -148,6 +168,14 @@ TEST_F(prof, seed_example)
 	EXPECT_EQ(1, rows);
 	EXPECT_TRUE(grep_file(csv, ",Add,Add,"));
 	EXPECT_TRUE(grep_file(csv, "INT32;INT32"));
+	/* msprof's C++ path's cells: ns / 1000 with 3 decimals, the first wait "0" */
+	ASSERT_EQ(0, first_row_cells(csv, row, sizeof(row), cell, 11));
+	EXPECT_EQ('\t', cell[8][strlen(cell[8]) - 1]) TH_LOG("start %s", cell[8]);
+	EXPECT_EQ('.', cell[8][strlen(cell[8]) - 5]) TH_LOG("start %s", cell[8]);
+	EXPECT_EQ('.', cell[9][strlen(cell[9]) - 4]) TH_LOG("duration %s", cell[9]);
+	EXPECT_STREQ("0", cell[10]);
+	ASSERT_EQ(0, find_output(prof, "api_statistic_*.csv", csv, sizeof(csv)));
+	EXPECT_TRUE(grep_file(csv, "host,acl,")) TH_LOG("api_statistic's Device_id is host");
 }
 
 /*
@@ -694,7 +722,7 @@ TEST_F_TIMEOUT(wrap, stream_past_65536_tasks, 600)
  * writes the context's FFTS+ logs among the ACSQ logs, and from L1 its
  * context PMU record and a block PMU record per block of the other core
  * type; the host a context_id_info. op_summary has one row per op, with
- * Context ID 0 and the Mix Block Dim. The folders are kept for make
+ * Context ID 0 and the Mix Block Num. The folders are kept for make
  * check-msprof.
  */
 static int mix_ops(struct npuprof_dev *dev, uint32_t stream)
