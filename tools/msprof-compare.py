@@ -496,7 +496,10 @@ def main():
                 run_cpp(cpp, cpp_copy, diffs.append, KNOWN_ERRORS.get(chip_of(prof), ()))
                 fc = out_files(os.path.join(cpp_copy, "mindstudio_profiler_output"))
                 for name in sorted(n for n in fb if n.endswith(".csv") and n not in fc):
-                    diffs.append(f"msprof C++ path: writes no {name}")
+                    # on an Atlas 350 it reads the host files alone, as the
+                    # pure-Python path does (HOST_ONLY_CHIPS)
+                    if not (host_only and name not in HOST_ONLY_FILES):
+                        diffs.append(f"msprof C++ path: writes no {name}")
                 bad = verdict(f"{base} read by the C++ path", diffs)
                 failed += bad
                 passed += 1 - bad
