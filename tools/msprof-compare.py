@@ -129,29 +129,8 @@ def compare_host_only_json(name, ref, ours, say):
         os.unlink(cut)
 
 
-def chip_of(prof):
-    for d in sorted(os.listdir(prof)):
-        if not d.startswith("device_"):
-            continue
-        for f in sorted(os.listdir(os.path.join(prof, d))):
-            if f.startswith("info.json"):
-                try:
-                    with open(os.path.join(prof, d, f), encoding="utf-8") as fp:
-                        return int(json.load(fp).get("platform_version", -1))
-                except (OSError, ValueError):
-                    return -1
-    return -1
-
-
-def cpp_formats(prof):
-    """Our export prints the C++ path's CSVs for this folder.
-
-    On the chips CANN runs that path for, when the folder has what the path
-    needs to read it at all (memoryTotal and netCard in info.json; msprof's
-    own reference samples have neither: ours are the pure-Python path's).
-    """
-    if chip_of(prof) not in CPP_PATH_CHIPS:
-        return False
+def device_info(prof):
+    """The first device's info.json of a folder, {} when there is none or it is bad."""
     for d in sorted(os.listdir(prof)):
         if not d.startswith("device_"):
             continue
@@ -161,9 +140,27 @@ def cpp_formats(prof):
                     with open(os.path.join(prof, d, f), encoding="utf-8") as fp:
                         info = json.load(fp)
                 except (OSError, ValueError):
-                    return False
-                return "memoryTotal" in info and "netCard" in info
-    return False
+                    return {}
+                return info if isinstance(info, dict) else {}
+    return {}
+
+
+def chip_of(prof):
+    try:
+        return int(device_info(prof).get("platform_version", -1))
+    except (TypeError, ValueError):
+        return -1
+
+
+def cpp_formats(prof):
+    """Our export prints the C++ path's CSVs for this folder.
+
+    On the chips CANN runs that path for, when the folder has what the path
+    needs to read it at all (memoryTotal and netCard in info.json; msprof's
+    own reference samples have neither: ours are the pure-Python path's).
+    """
+    info = device_info(prof)
+    return chip_of(prof) in CPP_PATH_CHIPS and "memoryTotal" in info and "netCard" in info
 
 
 def out_files(out):
