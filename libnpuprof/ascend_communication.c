@@ -63,7 +63,7 @@ static char *us3(char *p, double ns, bool cpp)
 
 int npa_comm_statistic(struct npa_export *x, const struct npa_dev *d)
 {
-	bool cpp = npa_cpp_path(d->cfg.chip_id) && d->cfg.cpp.ok;
+	bool cpp = d->cfg.cpp.ok;
 	const struct npa_comm *c = &d->comm;
 	struct op_stat *st;
 	bool *seen;

@@ -499,7 +499,7 @@ int npa_dev_cfg_load(const char *dir, uint32_t id, struct npa_dev_cfg *c, struct
 		else
 			cpp_ok = false;
 	}
-	if (log_value(buf, len, "cntvct_diff", true, val, sizeof(val)) && strtod(val, NULL) != 0)
+	if (strtod(val, NULL) != 0)
 		/* msprof: raw + round(cntvct_diff * 1e9 / host_freq), host_freq 1e9 here */
 		v += (double)npx_i64(strtod(val, NULL) + (strtod(val, NULL) < 0 ? -0.5 : 0.5));
 	c->host_mon = v / 1e9;
@@ -514,7 +514,7 @@ int npa_dev_cfg_load(const char *dir, uint32_t id, struct npa_dev_cfg *c, struct
 	if (!rc && cpp_ok && u64_of(c->clock.begin, &begin) && begin * 1000 / 1000 == begin &&
 	    begin * 1000 >= (uint64_t)c->clock.mono_raw) {
 		c->cpp = (struct npa_cpp_clock){
-			.ok = c->cpp.freq > 0,
+			.ok = c->cpp.freq > 0 && npa_cpp_path(c->chip_id),
 			.dev_cnt = dev_cnt,
 			.host_mon = mon,
 			.freq = c->cpp.freq,

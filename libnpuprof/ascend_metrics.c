@@ -402,8 +402,6 @@ void npa_metrics_init(struct npa_metrics *m, const struct npa_dev_cfg *c, struct
 	int mac;
 
 	memset(m, 0, sizeof(*m));
-	/* chips 5, 15 and 16: what msprof's C++ path prints (ascend_cpp.c) */
-	m->cpp = npa_cpp_path(c->chip_id) && c->cpp.ok;
 	if (!c->aic_metrics[0] || !c->n_aic_events)
 		return;
 	m->flat = npa_chip_v1_1(c) || npa_chip_hwts(c->chip_id);
@@ -526,7 +524,7 @@ char *npa_metrics_row(const struct npa_metrics *m, const struct npa_dev_cfg *c,
 			p = npx_lit(p, "N/A");
 			continue;
 		}
-		tt = total_time(t, f, other ? mix_block_num : block_num, cores, m->cpp);
+		tt = total_time(t, f, other ? mix_block_num : block_num, cores, c->cpp.ok);
 		switch (m->kind[i]) {
 		case K_TOTAL_TIME:
 			x = tt;
@@ -593,8 +591,9 @@ char *npa_metrics_row(const struct npa_metrics *m, const struct npa_dev_cfg *c,
 		*p++ = ',';
 		if (!pmu) {
 			p = npx_lit(p, "N/A");
-		} else if (m->cpp) {
+		} else if (c->cpp.ok) {
 			/*
+			 * chips 5, 15 and 16, msprof's C++ path (ascend_cpp.c),
 			 * metric_processor.cpp: std::to_string(cycles / (MHz x
 			 * cores) x 100), over the Task Duration cell's us
 			 * (op_summary_assembler.cpp AddCubeUsage), "%.3f"

@@ -195,7 +195,7 @@ static int op_row(struct npa_export *x, const struct npa_dev *d, const struct np
 	p = npx_put(p, wait);
 	*p++ = ',';
 	/* the C++ path takes the blocks from the task_track (ProcessRuntimeTrackInfo) */
-	if (m->cpp && t->host >= 0) {
+	if (d->cfg.cpp.ok && t->host >= 0) {
 		blocks = x->host.htask[t->host].num_blocks;
 		mix_blocks = x->host.htask[t->host].mix_blocks;
 	}
@@ -226,7 +226,7 @@ static int op_row(struct npa_export *x, const struct npa_dev *d, const struct np
 			p = npx_fmt_u64(p, t->ctx);
 	}
 	/* a launch before the collection start gives no blocks to the formulas */
-	after = m->cpp || (double)x->host.htask[t->host].ts >= d->cfg.host_start_count;
+	after = d->cfg.cpp.ok || (double)x->host.htask[t->host].ts >= d->cfg.host_start_count;
 	p = npa_metrics_row(m, &d->cfg, t->pmu >= 0 ? &d->pmu[t->pmu] : NULL, after ? blocks : 0,
 			    after ? mix_blocks : 0, dur, p);
 	npx_csv_end(&x->op_summary, p);
@@ -258,7 +258,7 @@ static int set_op_summary_header(struct npa_export *x, const struct npa_dev *d,
 	e = npx_put(hdr, hwts ? hdr_op_summary_hwts : hdr_op_summary);
 	*npa_metrics_header(m, e) = 0;
 	/* the C++ path's names (op_summary_assembler.cpp BLOCK_NUM, MIX_BLOCK_NUM) */
-	if (m->cpp) {
+	if (d->cfg.cpp.ok) {
 		char *b = strstr(hdr, ",Block Dim,Mix Block Dim,");
 
 		if (b)
@@ -489,7 +489,7 @@ int npa_op_summary(struct npa_export *x, const struct npa_dev *d)
 	rc = set_op_summary_header(x, d, &m);
 	if (rc)
 		return rc;
-	return m.cpp ? op_summary_cpp(x, d, &m) : op_summary_py(x, d, &m);
+	return d->cfg.cpp.ok ? op_summary_cpp(x, d, &m) : op_summary_py(x, d, &m);
 }
 
 /*
@@ -562,7 +562,7 @@ static int cmp_tt(const void *a, const void *b)
 
 int npa_task_time(struct npa_export *x, const struct npa_dev *d)
 {
-	bool cpp = npa_cpp_path(d->cfg.chip_id) && d->cfg.cpp.ok;
+	bool cpp = d->cfg.cpp.ok;
 	struct tt_row *rows;
 	size_t n = 0;
 	int rc = 0;
@@ -714,7 +714,7 @@ static int cmp_opstat_key(const void *a, const void *b)
 
 int npa_op_statistic(struct npa_export *x, const struct npa_dev *d)
 {
-	bool cpp = npa_cpp_path(d->cfg.chip_id) && d->cfg.cpp.ok;
+	bool cpp = d->cfg.cpp.ok;
 	struct opstat *st;
 	double begin = npa_raw_begin_ns(&d->cfg), total = 0;
 	size_t n = 0, i, j;
@@ -999,7 +999,7 @@ static int api_row_cpp(struct npa_export *x, const struct npa_host *h, const siz
 
 int npa_api_statistic(struct npa_export *x, const struct npa_dev *d)
 {
-	bool cpp = npa_cpp_path(d->cfg.chip_id) && d->cfg.cpp.ok;
+	bool cpp = d->cfg.cpp.ok;
 	const struct npa_host *h = &x->host;
 	struct api_group *g = NULL, **by_name = NULL;
 	size_t i, j, n_g = 0, n_rows = 0, *gid, *order = NULL, *start = NULL;

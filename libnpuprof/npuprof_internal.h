@@ -964,9 +964,10 @@ struct npa_clock {
 /**
  * struct npa_cpp_clock - what msprof's C++ path turns a device syscnt into
  * local ns with (Context::GetSyscntConversionParams, GetProfTimeRecordInfo)
- * @ok: every value below was read, and info.json.N has the keys without
- *      which the C++ path reads no folder (memoryTotal, netCard): the
- *      export prints the C++ path's formats only then.
+ * @ok: the export prints the C++ path's formats: the chip is one CANN runs
+ *      it for (npa_cpp_path()), every value below was read, and info.json.N
+ *      has the keys without which that path reads no folder (memoryTotal,
+ *      netCard).
  * @dev_cnt: dev_start.log.N cntvct.
  * @host_mon: host_start.log.N clock_monotonic_raw, + cntvct_diff * 1000 /
  *            the host CPU MHz (1000 when empty) as that path adds it.
@@ -1694,7 +1695,6 @@ struct npa_metrics {
 	int8_t mb[3];
 	bool cube_util;
 	int8_t mac;
-	bool cpp;
 };
 
 /* the columns of @c's groups; a warning when the events do not match them */
@@ -1703,7 +1703,7 @@ void npa_metrics_init(struct npa_metrics *m, const struct npa_dev_cfg *c, struct
 char *npa_metrics_header(const struct npa_metrics *m, char *p);
 /*
  * ",v,...": the values for a task of @block_num blocks (@mix_block_num for
- * the other core) lasting @dur_ns (on msprof's C++ path, @m->cpp: the Task
+ * the other core) lasting @dur_ns (on msprof's C++ path, @c->cpp.ok: the Task
  * Duration cell's us, which its cube utilization divides by), with PMU
  * record @pmu (NULL: N/A).
  */
