@@ -38,6 +38,7 @@ FIXTURE(cut)
 {
 	char tmp[32];
 	char prof[PATH_MAX + 64];
+	bool have;
 };
 
 /* a copy of the sample whose stars_soc slice lost its last 10 bytes */
@@ -45,7 +46,10 @@ FIXTURE_SETUP(cut)
 {
 	char ref[PATH_MAX], cmd[4 * PATH_MAX];
 
-	ASSERT_EQ(0, msprof_reference_dir(ref, sizeof(ref)));
+	self->have = !msprof_reference_dir(ref, sizeof(ref));
+	if (!self->have)
+		SKIP(return, "no ../shared/reference (set VNPU_REFERENCE): msprof's sample is not "
+			     "here");
 	snprintf(self->tmp, sizeof(self->tmp), "/tmp/npuprof-print-XXXXXX");
 	ASSERT_NE(NULL, mkdtemp(self->tmp));
 	snprintf(self->prof, sizeof(self->prof), "%s/%s", self->tmp,
@@ -64,6 +68,8 @@ FIXTURE_TEARDOWN(cut)
 	char cmd[64];
 
 	npuprof_set_print(NULL);
+	if (!self->have)
+		return;
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", self->tmp);
 	if (system(cmd))
 		TH_LOG("could not remove %s", self->tmp);
@@ -78,6 +84,8 @@ static int export_it(const char *prof)
 
 TEST_F(cut, warnings_go_to_the_print_function)
 {
+	if (!self->have)
+		return;
 	npuprof_set_print(capture);
 	ASSERT_EQ(0, export_it(self->prof));
 	EXPECT_LE(1, seen.calls);
@@ -89,9 +97,13 @@ TEST_F(cut, warnings_go_to_the_print_function)
 
 TEST_F(cut, null_prints_nothing_and_the_previous_is_returned)
 {
-	int err_pipe[2], saved = dup(2);
+	int err_pipe[2], saved;
 	char buf[256];
 	ssize_t n;
+
+	if (!self->have)
+		return;
+	saved = dup(2);
 
 	ASSERT_EQ(0, pipe(err_pipe));
 	EXPECT_NE(NULL, npuprof_set_print(NULL)); /* the stderr default */
