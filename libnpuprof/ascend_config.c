@@ -130,6 +130,8 @@ static struct json_object *load_json(const char *path, struct npx_warn *w, bool 
 	return NULL;
 }
 
+static bool u64_of(const char *s, uint64_t *out);
+
 /* start_info(.N) and end_info(.N) into @c */
 static int load_clock(const char *start, const char *end, struct npa_clock *c, struct npx_warn *w,
 		      struct npuprof_error *err)
@@ -154,6 +156,7 @@ static int load_clock(const char *start, const char *end, struct npa_clock *c, s
 					 start);
 	}
 	snprintf(c->begin, sizeof(c->begin), "%s", begin);
+	snprintf(c->mono, sizeof(c->mono), "%.31s", mono);
 	snprintf(begin_s, sizeof(begin_s), "%s", begin);
 	/* msprof: float(collectionTimeBegin) - float(clockMonotonicRaw) / 1000.0 */
 	c->offset = b - m / 1000.0;
@@ -279,8 +282,19 @@ int npa_host_cfg_load(const char *dir, struct npa_host_cfg *c, struct npx_warn *
 	{
 		char end[PATH_MAX + 32];
 
+		uint64_t begin, mono;
+		int rc;
+
 		snprintf(end, sizeof(end), "%s/end_info", dir);
-		return load_clock(path, end, &c->clock, w, err);
+		rc = load_clock(path, end, &c->clock, w, err);
+		/* the C++ path's offset, in integers (ApiProcessor, GetLocalTime) */
+		if (!rc && u64_of(c->clock.begin, &begin) && u64_of(c->clock.mono, &mono) &&
+		    begin <= UINT64_MAX / 1000 && begin * 1000 >= mono) {
+			c->cpp_ok = true;
+			c->cpp_begin_ns = begin * 1000;
+			c->cpp_local = begin * 1000 - mono;
+		}
+		return rc;
 	}
 }
 

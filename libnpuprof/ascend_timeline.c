@@ -36,6 +36,7 @@
 #define SORT_OVERLAP_BASE 19
 
 static int tl_add_ref(struct tl *t, uint8_t kind, uint64_t ref, const char *ts);
+static int timeline_py(struct npa_export *x, struct npx_out *o, struct npx_file *f);
 
 /* a new event at the end of the list; NULL when out of memory (error set) */
 static struct tl_ev *tl_push(struct tl *t)
@@ -343,28 +344,35 @@ static int cmp_u32(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
+void npa_tl_api_strs(const struct npa_host *h, const struct npa_api *a, struct npa_tl_api *s)
+{
+	const char *type = npa_dict_get(&h->types, (uint64_t)a->level << 32 | a->type);
+	const char *item = npa_hash_name(h, a->item, s->num, sizeof(s->num));
+
+	if (!type) {
+		snprintf(s->tname, sizeof(s->tname), "%u", a->type);
+		type = s->tname;
+	}
+	s->mode = a->level == CANN_LEVEL_ACL ? acl_tag(a->type) : type;
+	s->api = a->level == CANN_LEVEL_ACL ? type : a->level == CANN_LEVEL_HCCL ? item : type;
+	s->level = level_lower(a->level);
+	s->id = a->level == CANN_LEVEL_ACL ? type : "0";
+	s->item = item;
+}
+
 /* the event of host call @i, at @tsb */
 static char *fmt_cann(const struct npa_export *x, const struct npa_dev *d, size_t i,
 		      const char *tsb, char *p)
 {
-	const struct npa_host *h = &x->host;
-	const struct npa_api *a = &h->api[i];
+	const struct npa_api *a = &x->host.api[i];
 	uint64_t pid = npa_tl_fmt_pid(d->cfg.pid, SORT_CANN, 31);
-	const char *type = npa_dict_get(&h->types, (uint64_t)a->level << 32 | a->type);
-	char num[32], tname[32];
-	const char *item = npa_hash_name(h, a->item, num, sizeof(num));
-	const char *api, *mode;
+	struct npa_tl_api s;
 
-	if (!type) {
-		snprintf(tname, sizeof(tname), "%u", a->type);
-		type = tname;
-	}
-	mode = a->level == CANN_LEVEL_ACL ? acl_tag(a->type) : type;
-	api = a->level == CANN_LEVEL_ACL ? type : a->level == CANN_LEVEL_HCCL ? item : type;
+	npa_tl_api_strs(&x->host, a, &s);
 	p = npx_lit(p, "{\"name\": \"");
 	p = npx_put(p, level_prefix(a->level));
 	*p++ = '@';
-	p = json_body(p, api);
+	p = json_body(p, s.api);
 	*p++ = '"';
 	p = npx_lit(p, ", \"pid\": ");
 	p = npx_fmt_u64(p, pid);
@@ -377,13 +385,13 @@ static char *fmt_cann(const struct npa_export *x, const struct npa_dev *d, size_
 	p = npx_lit(p, ", \"args\": {\"Thread Id\": ");
 	p = npx_fmt_u64(p, a->tid);
 	p = npx_lit(p, ", \"Mode\": ");
-	p = npa_tl_json_str(p, mode);
+	p = npa_tl_json_str(p, s.mode);
 	p = npx_lit(p, ", \"level\": \"");
-	p = npx_put(p, level_lower(a->level));
+	p = npx_put(p, s.level);
 	p = npx_lit(p, "\", \"id\": ");
-	p = npa_tl_json_str(p, a->level == CANN_LEVEL_ACL ? type : "0");
+	p = npa_tl_json_str(p, s.id);
 	p = npx_lit(p, ", \"item_id\": ");
-	p = npa_tl_json_str(p, item);
+	p = npa_tl_json_str(p, s.item);
 	p = npx_lit(p, ", \"connection_id\": ");
 	p = npx_fmt_u64(p, a->conn);
 	return npx_lit(p, "}, \"ph\": \"X\"}");
@@ -1140,6 +1148,13 @@ static int write_ev(struct npx_out *o, struct npx_file *f, const struct tl *t,
 }
 
 int npa_timeline(struct npa_export *x, struct npx_out *o, struct npx_file *f)
+{
+	if (npa_timeline_cpp_ok(x))
+		return npa_timeline_cpp(x, o, f);
+	return timeline_py(x, o, f);
+}
+
+static int timeline_py(struct npa_export *x, struct npx_out *o, struct npx_file *f)
 {
 	struct tl t = { .err = o->err, .x = x, .scratch = malloc(TL_SCRATCH) };
 	size_t *start = calloc(x->ndev + 1, sizeof(*start));

@@ -104,6 +104,24 @@ char *npa_tl_host_local(char *p, uint64_t ns, double offset);
 /* msprof's timeline window */
 bool npa_tl_in_window(const char *ts, double dur_us, double begin);
 
+/*
+ * The strings msprof prints for a host call: its name's part after "@"
+ * (@api), "Mode", "level", "id" and "item_id"; they point into @h or @s
+ */
+struct npa_tl_api {
+	const char *api, *mode, *level, *id, *item;
+	char num[32], tname[32];
+};
+
+/* the longest @api: a name of hash_dic or type_info_dic */
+#define NPA_TL_NAME_MAX 4096
+
+void npa_tl_api_strs(const struct npa_host *h, const struct npa_api *a, struct npa_tl_api *s);
+
+/* ascend_timeline_cpp.c: the C++ path's file, for a folder it reads as a device's */
+bool npa_timeline_cpp_ok(const struct npa_export *x);
+int npa_timeline_cpp(struct npa_export *x, struct npx_out *o, struct npx_file *f);
+
 /* ascend_timeline_hccl.c */
 int npa_tl_communication(struct tl *t, const struct npa_export *x, const struct npa_dev *d);
 int npa_tl_comm_flow_starts(struct tl *t, const struct npa_export *x, const struct npa_dev *d,

@@ -943,6 +943,7 @@ int npx_py_decimal_cmp_float(const char *a, double b);
  * @end: end_info collectionTimeEnd as written ("" when missing).
  * @offset: collectionTimeBegin - clockMonotonicRaw / 1000.0 (epoch us of
  *          monotonic 0), a double as msprof computes it.
+ * @mono: start_info clockMonotonicRaw as written.
  * @mono_raw: start_info clockMonotonicRaw, ns.
  * @have_begin: start_info was read.
  */
@@ -955,6 +956,7 @@ int npx_py_decimal_cmp_float(const char *a, double b);
 
 struct npa_clock {
 	char begin[32];
+	char mono[32];
 	char end[32];
 	double offset;
 	double mono_raw;
@@ -1042,12 +1044,19 @@ struct npa_dev_cfg {
  * @cpu_hz: CPU[0].Frequency in Hz, 0 when empty (timestamps are ns).
  * @clock: start_info / end_info.
  * @level0: sample.json profLevel is l0: ops have names only.
+ * @cpp_ok: start_info's two values are whole numbers, as msprof's C++
+ *          path reads them: @cpp_begin_ns and @cpp_local are set.
+ * @cpp_begin_ns: collectionTimeBegin * 1000.
+ * @cpp_local: @cpp_begin_ns - clockMonotonicRaw, the host calls' offset.
  */
 struct npa_host_cfg {
 	long pid;
 	double cpu_hz;
 	bool level0;
 	struct npa_clock clock;
+	bool cpp_ok;
+	uint64_t cpp_begin_ns;
+	uint64_t cpp_local;
 };
 
 /*
@@ -1143,6 +1152,8 @@ char *npa_cpp_us(char *p, uint64_t ns);
 char *npa_cpp_fixed3(char *p, double v);
 /* std::to_string(double): %f */
 char *npa_cpp_to_string(char *p, double v);
+/* a double as rapidjson's Writer prints it ("12.0", "0.00052", "1e-7"), ascend_timeline_cpp.c */
+char *npa_cpp_double(char *p, double v);
 
 /* ---- raw files (ascend_raw.c) ---- */
 

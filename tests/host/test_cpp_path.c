@@ -12,11 +12,13 @@
  * wait of task 2, "0.070000", which is 1796590725987370.180 less
  * 1796590725987365.000 and 5.180 in doubles.
  */
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "kselftest_harness.h"
 #include "npuprof_internal.h"
+#include "cpp_umap.h"
 
 static const struct npa_cpp_clock demo = {
 	.ok = true,
@@ -113,6 +115,70 @@ TEST(to_string_and_back)
 	EXPECT_TRUE(npa_cpp_micro(1e300) == (__int128)1000000000000000000ll * 1000000);
 	EXPECT_TRUE(npa_cpp_micro(-1e300) == -(__int128)1000000000000000000ll * 1000000);
 	EXPECT_TRUE(npa_cpp_micro(__builtin_nan("")) > 0);
+}
+
+static const char *rj(double v)
+{
+	static char buf[64];
+
+	*npa_cpp_double(buf, v) = 0;
+	return buf;
+}
+
+/* rapidjson's Writer: shortest digits, ".0" on whole numbers, its own exponents */
+TEST(rapidjson_doubles)
+{
+	EXPECT_STREQ("5.18", rj(5180.0 / 1000));
+	EXPECT_STREQ("12.0", rj(12));
+	EXPECT_STREQ("0.0", rj(0));
+	EXPECT_STREQ("-0.0", rj(-0.0));
+	EXPECT_STREQ("-2.5", rj(-2.5));
+	EXPECT_STREQ("54.899267015706805", rj(4194304 / 76400.0));
+	EXPECT_STREQ("386824.061", rj(386824.061));
+	EXPECT_STREQ("0.001", rj(0.001));
+	/* Python's repr would write 1e-05, 2.5e-06 and 1e+16 */
+	EXPECT_STREQ("0.00001", rj(1e-5));
+	EXPECT_STREQ("0.0000025", rj(2.5e-6));
+	EXPECT_STREQ("1e-7", rj(1e-7));
+	EXPECT_STREQ("1.5e-7", rj(1.5e-7));
+	EXPECT_STREQ("10000000000000000.0", rj(1e16));
+	EXPECT_STREQ("123456789012345680000.0", rj(123456789012345678901.0));
+	EXPECT_STREQ("1e22", rj(1e22));
+	EXPECT_STREQ("1.25e30", rj(1.25e30));
+	EXPECT_STREQ("0.0", rj(NAN));
+}
+
+/*
+ * std::hash<std::string> and a std::unordered_map's iteration order as
+ * g++ 12's libstdc++ gives them (values printed by a C++ program built
+ * with it): the four collectives of the demo's rank 0 come out last first
+ */
+TEST(unordered_map_order)
+{
+	const char *keys[] = {
+		"layer0/grad/hcom_allReduce_683_0_1_14770693197433520683_0",
+		"layer1/grad/hcom_allReduce_683_1_1_14770693197433520683_0",
+		"layer2/grad/hcom_allReduce_683_2_1_14770693197433520683_0",
+		"layer3/grad/hcom_allReduce_683_3_1_14770693197433520683_0",
+	};
+	const char *many[40];
+	char names[40][16];
+	size_t order[40];
+
+	EXPECT_EQ(3663726644998027833ull, npa_cpp_str_hash("abc", 3));
+	ASSERT_EQ(0, npa_cpp_umap_order(keys, 4, order));
+	EXPECT_EQ(3, order[0]);
+	EXPECT_EQ(2, order[1]);
+	EXPECT_EQ(1, order[2]);
+	EXPECT_EQ(0, order[3]);
+	/* 40 keys: two rehashes (13 -> 29 -> 59 buckets) */
+	for (int i = 0; i < 40; i++) {
+		snprintf(names[i], sizeof(names[i]), "key%d", i);
+		many[i] = names[i];
+	}
+	ASSERT_EQ(0, npa_cpp_umap_order(many, 40, order));
+	EXPECT_EQ(39, order[0]);
+	EXPECT_EQ(27, order[39]);
 }
 
 TEST_HARNESS_MAIN
