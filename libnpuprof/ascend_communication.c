@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "npuprof_internal.h"
+#include "cpp_umap.h"
 
 static const char hdr_comm_stat[] = "Device_id,OP Type,Count,Total Time(us),Min Time(us),"
 				    "Avg Time(us),Max Time(us),Ratio(%)";
@@ -25,6 +26,13 @@ struct op_stat {
 	const char *type;
 	uint64_t count;
 	double total, min, max;
+};
+
+/* an executed collective counted in the report: its type and duration */
+struct op_ent {
+	const char *type;
+	double dur;
+	char *key; /* the C++ path's: "{op name}-{launch begin}-{type}" */
 };
 
 /*
@@ -53,6 +61,61 @@ static void sort_stable(struct op_stat *st, size_t n)
 	}
 }
 
+/*
+ * The C++ path's order (HcclCalculator::GetHcclStatisticsData): the ops
+ * are grouped in a std::unordered_map by "{name}-{launch begin}-{type}",
+ * whose iteration order sums them into a second one by type, whose
+ * iteration order is sorted by ratio, descending, with std::sort (an
+ * insertion sort for 16 types or fewer: ties keep their place). @order
+ * gets the first map's order of @ents.
+ */
+static int cpp_order(const struct op_ent *ents, size_t n, size_t *order)
+{
+	const char **keys = malloc((n + 1) * sizeof(*keys));
+	int rc;
+
+	if (!keys)
+		return -ENOMEM;
+	for (size_t i = 0; i < n; i++)
+		keys[i] = ents[i].key;
+	rc = npa_cpp_umap_order(keys, n, order);
+	free(keys);
+	return rc;
+}
+
+/* @st[0..n), its types in first-seen order, into the C++ path's row order */
+static int cpp_sort(struct op_stat *st, size_t n, double sum)
+{
+	const char **keys = malloc((n + 1) * sizeof(*keys));
+	size_t *order = malloc((n + 1) * sizeof(*order));
+	struct op_stat *v = malloc((n + 1) * sizeof(*v));
+	int rc = -ENOMEM;
+
+	if (keys && order && v) {
+		for (size_t i = 0; i < n; i++)
+			keys[i] = st[i].type;
+		rc = npa_cpp_umap_order(keys, n, order);
+	}
+	if (!rc) {
+		for (size_t i = 0; i < n; i++)
+			v[i] = st[order[i]];
+		/* by ratio, descending, ties in place */
+		for (size_t i = 1; i < n; i++) {
+			struct op_stat e = v[i];
+			size_t j = i;
+
+			for (; j && e.total / sum * 100 > v[j - 1].total / sum * 100; j--)
+				v[j] = v[j - 1];
+			v[j] = e;
+		}
+		memcpy(st, v, n * sizeof(*st));
+	}
+	free(keys);
+	free(order);
+	free(v);
+	return rc;
+}
+
 /* sqlite's round(ns / 1000.0, 3), as Python prints it or, @cpp, DoubleToStr() */
 static char *us3(char *p, double ns, bool cpp)
 {
@@ -66,8 +129,10 @@ int npa_comm_statistic(struct npa_export *x, const struct npa_dev *d)
 	bool cpp = d->cfg.cpp.ok;
 	const struct npa_comm *c = &d->comm;
 	struct op_stat *st;
+	struct op_ent *ents;
+	size_t *order;
 	bool *seen;
-	size_t n = 0;
+	size_t n = 0, ne = 0;
 	double sum = 0;
 	bool valid = false;
 	int rc = 0;
@@ -79,43 +144,65 @@ int npa_comm_statistic(struct npa_export *x, const struct npa_dev *d)
 		return 0;
 	st = calloc(c->n_op, sizeof(*st));
 	seen = calloc(c->n_op, sizeof(*seen));
-	if (!st || !seen) {
+	ents = calloc(c->n_op, sizeof(*ents));
+	order = calloc(c->n_op, sizeof(*order));
+	if (!st || !seen || !ents || !order) {
 		free(st);
 		free(seen);
+		free(ents);
+		free(order);
 		return npuprof_set_error(x->o.err, -ENOMEM, "out of memory");
 	}
 	/*
 	 * the ops in the order of their first counted master task, by host
 	 * then device time (msprof's communication_data), for the order of ties
 	 */
-	for (size_t i = 0; i < c->n; i++) {
+	for (size_t i = 0; !rc && i < c->n; i++) {
 		const struct npa_comm_task *t = &c->t[i];
 		const struct npa_comm_op *o = &c->op[t->op];
-		const char *type;
-		struct op_stat *s = NULL;
-		double dur;
+		struct op_ent *e = &ents[ne];
 
 		if (!t->h->master || seen[t->op] || !o->stat || t->start < o->stat_start)
 			continue;
 		seen[t->op] = true;
-		type = x->host.hops[o->hop].type;
-		dur = o->stat_end - o->stat_start;
+		e->type = x->host.hops[o->hop].type;
+		e->dur = o->stat_end - o->stat_start;
+		if (cpp && asprintf(&e->key, "%s-%llu-%s", t->name,
+				    (unsigned long long)x->host.hops[o->hop].begin, e->type) < 0) {
+			e->key = NULL;
+			rc = -ENOMEM;
+		}
+		ne++;
+	}
+	if (!rc && cpp)
+		rc = cpp_order(ents, ne, order);
+	for (size_t j = 0; !rc && j < ne; j++) {
+		const struct op_ent *e = &ents[cpp ? order[j] : j];
+		struct op_stat *s = NULL;
+
 		for (size_t k = 0; k < n && !s; k++)
-			if (!strcmp(st[k].type, type))
+			if (!strcmp(st[k].type, e->type))
 				s = &st[k];
 		if (!s) {
 			s = &st[n++];
-			*s = (struct op_stat){ type, 0, 0, dur, dur };
+			*s = (struct op_stat){ e->type, 0, 0, e->dur, e->dur };
 		}
 		s->count++;
-		s->total += dur;
-		if (dur < s->min)
-			s->min = dur;
-		if (dur > s->max)
-			s->max = dur;
-		sum += dur;
+		s->total += e->dur;
+		if (e->dur < s->min)
+			s->min = e->dur;
+		if (e->dur > s->max)
+			s->max = e->dur;
+		sum += e->dur;
 	}
-	sort_stable(st, n);
+	if (!rc && cpp)
+		rc = cpp_sort(st, n, sum);
+	else
+		sort_stable(st, n);
+	if (rc) {
+		rc = npuprof_set_error(x->o.err, rc, "out of memory");
+		goto out;
+	}
 	if (n && !x->comm_stat.header)
 		rc = npx_csv_set_header(&x->o, &x->comm_stat, hdr_comm_stat);
 	for (size_t k = 0; !rc && k < n; k++) {
@@ -147,6 +234,11 @@ int npa_comm_statistic(struct npa_export *x, const struct npa_dev *d)
 			: npx_py_repr(p, npx_sqlite_round(ratio, 3));
 		npx_csv_end(&x->comm_stat, p);
 	}
+out:
+	for (size_t j = 0; j < ne; j++)
+		free(ents[j].key);
+	free(ents);
+	free(order);
 	free(st);
 	free(seen);
 	return rc;
