@@ -47,7 +47,7 @@ endif
 
 export CC CFLAGS BUILD KSFT TOP Q
 
-.PHONY: all deps build module module-debug lib tools tests examples check lint demo vm vm-shell \
+.PHONY: all deps build module module-debug lib tools tests examples python check lint demo vm vm-shell \
 	vm-test stress clean install bench bench-smoke bench-build check-msprof asan fuzz fuzz-build
 
 all: deps
@@ -56,7 +56,7 @@ all: deps
 deps:
 	$(Q)$(TOP)/tools/deps.sh --quiet
 
-build: module lib tests examples tools
+build: module lib tests examples tools python
 
 # vnpu.ko from the top-level Kbuild, then module BTF (pahole, with the
 # guest's vmlinux as base: the headers package has none, so Kbuild skips it).
@@ -98,6 +98,10 @@ tests: lib
 
 examples: lib
 	$(Q)$(LOCK) $(MAKE) --no-print-directory -C examples
+
+# the npuprof Python package (python/), in build/python/npuprof
+python: lib
+	$(Q)$(LOCK) $(MAKE) --no-print-directory -C python
 
 tools: lib module
 	$(Q)$(LOCK) $(MAKE) --no-print-directory -C tools

@@ -62,6 +62,8 @@ gate build make --no-print-directory -C "$top" build || built=0
 if [ $built = 1 ] && [ $vm_only = 0 ]; then
 	step "host suites"
 	"$top/tests/run-suites.sh" "$summary" "$top"/build/tests/host/test_*
+	# the Python package's rules that need no device (pytest)
+	"$top/tests/run-pytest.sh" "$summary" python-host "$top/tests/python"
 	step "install"
 	gate install "$top/tools/check-install.sh"
 	# the host side again under ASan + UBSan (make asan, build/asan/): a

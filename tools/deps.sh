@@ -37,6 +37,8 @@ pkgs=(
 	flex bison bc
 	# the reference converter of the export benchmark, JSON checks in tests
 	python3
+	# the npuprof Python package (python/): its C extension and its tests
+	python3-dev python3-pytest
 	linux-perf # perf record -e 'vnpu:*' in tests/vm/test_trace.c (runs in the 6.1 guest)
 	trinity # the syscall fuzzer of tools/stress/trinity.sh (tests/vm/test_fuzz.c)
 )

@@ -1,0 +1,163 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * npuprof._npuprof: the C half of the Python package (npuprof/__init__.py
+ * is the rest), over libnpuprof's public API only.
+ *
+ * Why C and not ctypes: the headers are the ABI (sz-versioned option
+ * structs), and the GIL is released around every call that waits on the
+ * device or the disk (the Profiler's start and stop, an export), so that a
+ * program's other threads run meanwhile. Every failure raises
+ * npuprof.ProfilerError (a RuntimeError) with the library's message, which
+ * names the bad value or file, and its errno in .errno.
+ */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+
+#include <errno.h>
+#include <limits.h>
+
+#include "npuprof.h"
+#include "npuprof_export.h"
+
+static PyObject *profiler_error;
+
+/* raise ProfilerError(@err->msg) with .errno = -@rc; NULL */
+static PyObject *raise(int rc, const struct npuprof_error *err)
+{
+	PyObject *e =
+		PyObject_CallFunction(profiler_error, "s", err->msg[0] ? err->msg : strerror(-rc));
+	PyObject *no;
+
+	if (!e)
+		return NULL;
+	no = PyLong_FromLong(-rc);
+	if (!no || PyObject_SetAttrString(e, "errno", no)) {
+		Py_XDECREF(no);
+		Py_DECREF(e);
+		return NULL;
+	}
+	Py_DECREF(no);
+	PyErr_SetObject(profiler_error, e);
+	Py_DECREF(e);
+	return NULL;
+}
+
+PyDoc_STRVAR(profiler_start_doc,
+	     "profiler_start(level, aic_metrics, output_path)\n--\n\n"
+	     "Start the Profiler on this thread's current device (str options,\n"
+	     "npuprof_profiler_start()).");
+
+static PyObject *profiler_start(PyObject *self, PyObject *args)
+{
+	const char *level, *metrics, *path;
+	struct npuprof_error err = { 0 };
+	int rc;
+
+	(void)self;
+	if (!PyArg_ParseTuple(args, "sss:profiler_start", &level, &metrics, &path))
+		return NULL;
+	{
+		NPUPROF_OPTS(npuprof_options, o, .level = level, .aic_metrics = metrics,
+			     .output_path = path);
+
+		PyThreadState *ts = PyEval_SaveThread();
+
+		rc = npuprof_profiler_start(&o, &err);
+		PyEval_RestoreThread(ts);
+	}
+	if (rc)
+		return raise(rc, &err);
+	Py_RETURN_NONE;
+}
+
+PyDoc_STRVAR(profiler_stop_doc,
+	     "profiler_stop()\n--\n\n"
+	     "Stop the Profiler, collect the rest and export (npuprof_profiler_stop()).");
+
+static PyObject *profiler_stop(PyObject *self, PyObject *unused)
+{
+	struct npuprof_error err = { 0 };
+	PyThreadState *ts;
+	int rc;
+
+	(void)self;
+	(void)unused;
+	ts = PyEval_SaveThread();
+	rc = npuprof_profiler_stop(&err);
+	PyEval_RestoreThread(ts);
+	if (rc)
+		return raise(rc, &err);
+	Py_RETURN_NONE;
+}
+
+PyDoc_STRVAR(profiler_dir_doc, "profiler_dir()\n--\n\n"
+			       "The PROF_* folder of the running or last session, or None.");
+
+static PyObject *profiler_dir(PyObject *self, PyObject *unused)
+{
+	char buf[PATH_MAX];
+
+	(void)self;
+	(void)unused;
+	if (npuprof_profiler_dir(buf, sizeof(buf)))
+		Py_RETURN_NONE;
+	return PyUnicode_DecodeFSDefault(buf);
+}
+
+PyDoc_STRVAR(export_doc,
+	     "export(folder)\n--\n\n"
+	     "Write mindstudio_profiler_output/ of a PROF_* folder (npuprof_export()).");
+
+static PyObject *export(PyObject *self, PyObject *args)
+{
+	struct npuprof_error err = { 0 };
+	PyThreadState *ts;
+	PyObject *path;
+	int rc;
+
+	(void)self;
+	if (!PyArg_ParseTuple(args, "O&:export", PyUnicode_FSConverter, &path))
+		return NULL;
+	ts = PyEval_SaveThread();
+	rc = npuprof_export(PyBytes_AS_STRING(path), NULL, &err);
+	PyEval_RestoreThread(ts);
+	Py_DECREF(path);
+	if (rc)
+		return raise(rc, &err);
+	Py_RETURN_NONE;
+}
+
+static PyMethodDef methods[] = {
+	{ "profiler_start", profiler_start, METH_VARARGS, profiler_start_doc },
+	{ "profiler_stop", profiler_stop, METH_NOARGS, profiler_stop_doc },
+	{ "profiler_dir", profiler_dir, METH_NOARGS, profiler_dir_doc },
+	{ "export", export, METH_VARARGS, export_doc },
+	{ NULL, NULL, 0, NULL },
+};
+
+static struct PyModuleDef module = {
+	PyModuleDef_HEAD_INIT,
+	.m_name = "npuprof._npuprof",
+	.m_doc = "libnpuprof's Profiler and export (the npuprof package's C half).",
+	.m_size = -1,
+	.m_methods = methods,
+};
+
+PyMODINIT_FUNC PyInit__npuprof(void)
+{
+	PyObject *m = PyModule_Create(&module);
+
+	if (!m)
+		return NULL;
+	profiler_error = PyErr_NewExceptionWithDoc(
+		"npuprof.ProfilerError",
+		"A failure of libnpuprof: the message names the bad value or file;\n"
+		".errno is its errno (errno.EINVAL for a bad option...).",
+		PyExc_RuntimeError, NULL);
+	if (!profiler_error || PyModule_AddObjectRef(m, "ProfilerError", profiler_error)) {
+		Py_XDECREF(profiler_error);
+		Py_DECREF(m);
+		return NULL;
+	}
+	return m;
+}
