@@ -13,7 +13,7 @@
 #   make vm-shell                an interactive shell in the dev VM
 #   make vm-test SUITES="name"   run only these in-VM suites (one boot)
 #                KERNEL=debug    ... on the debug kernel (or both)
-#   make install PREFIX=/usr/local DESTDIR=   library, headers, npuprof, man pages
+#   make install PREFIX=/usr/local DESTDIR=   library, headers, npuprof, man pages, Python package
 #   make stress     the reliability suites with long counts, one VM boot
 #                   (slub_debug, 2 vCPUs), a table of figures; SUITES= and
 #                   KERNEL=debug as for vm-test (docs/reliability.md)
@@ -170,6 +170,7 @@ fuzz: fuzz-build
 # again for $(PREFIX)/lib) and the man pages npuprof(1), libnpuprof(3)
 install: lib
 	$(Q)$(MAKE) --no-print-directory -C libnpuprof install PREFIX=$(PREFIX) DESTDIR=$(DESTDIR)
+	$(Q)$(LOCK) $(MAKE) --no-print-directory -C python install PREFIX=$(PREFIX) DESTDIR=$(DESTDIR)
 	$(Q)$(LOCK) $(MAKE) --no-print-directory -C tools/npuprof install PREFIX=$(PREFIX) \
 		DESTDIR=$(DESTDIR)
 	install -d $(DESTDIR)$(PREFIX)/share/man/man1 $(DESTDIR)$(PREFIX)/share/man/man3

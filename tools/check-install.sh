@@ -15,7 +15,9 @@
 #    struct without sz) still works;
 #  - the version macros, npuprof_version() and the SONAME agree;
 #  - the installed npuprof runs with the installed library (no build-tree
-#    rpath), and the man pages parse without warnings (man-db and groff).
+#    rpath), and the man pages parse without warnings (man-db and groff);
+#  - the installed Python package imports from outside the tree and
+#    reaches the library (a Profiler with no device: ENODEV).
 # A gate of make check.
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -54,6 +56,18 @@ cc -std=gnu11 -include errno.h -o "$d/hello-static" "$d/hello.c" \
 	$(pkg-config --cflags libnpuprof) "$lib/libnpuprof.a" \
 	$(pkg-config --libs-only-l --static libnpuprof | sed 's/-lnpuprof//')
 "$d/hello-static" >/dev/null || fail "hello (static) failed"
+
+# the Python package, imported from outside the tree with the installed library
+(cd "$d" && PYTHONPATH="$d/root/usr/lib/python3/dist-packages" LD_LIBRARY_PATH="$lib" \
+	/usr/bin/python3 -c '
+import errno, npuprof
+assert npuprof.__file__.startswith("'"$d"'"), npuprof.__file__
+try:
+    with npuprof.Profiler(level="L1", aic_metrics="Memory"):
+        raise AssertionError("started without a device")
+except npuprof.ProfilerError as e:
+    assert e.errno == errno.ENODEV, e
+') || fail "the installed Python package does not import or run"
 
 # the declared API against the exports
 echo '#include <npuprof.h>' >"$d/decl.c"
@@ -191,4 +205,4 @@ for m in man1/npuprof.1 man3/libnpuprof.3; do
 	fi
 done
 echo "check-install: installed, pkg-config works (shared and static); exports = the headers' $(wc -l <"$d/declared") functions + 5 compat; OPTS rules and LIBNPUPROF_0.1 hold;" \
-	"npuprof runs with the installed library; npuprof(1) and libnpuprof(3) are clean"
+	"npuprof and the Python package run with the installed library; npuprof(1) and libnpuprof(3) are clean"
