@@ -67,7 +67,7 @@ static PyObject *profiler_start(PyObject *self, PyObject *args)
 	}
 	if (rc)
 		return raise(rc, &err);
-	Py_RETURN_NONE;
+	return Py_NewRef(Py_None);
 }
 
 PyDoc_STRVAR(profiler_stop_doc,
@@ -87,7 +87,7 @@ static PyObject *profiler_stop(PyObject *self, PyObject *unused)
 	PyEval_RestoreThread(ts);
 	if (rc)
 		return raise(rc, &err);
-	Py_RETURN_NONE;
+	return Py_NewRef(Py_None);
 }
 
 PyDoc_STRVAR(profiler_dir_doc, "profiler_dir()\n--\n\n"
@@ -100,7 +100,7 @@ static PyObject *profiler_dir(PyObject *self, PyObject *unused)
 	(void)self;
 	(void)unused;
 	if (npuprof_profiler_dir(buf, sizeof(buf)))
-		Py_RETURN_NONE;
+		return Py_NewRef(Py_None);
 	return PyUnicode_DecodeFSDefault(buf);
 }
 
@@ -124,7 +124,7 @@ static PyObject *export(PyObject *self, PyObject *args)
 	Py_DECREF(path);
 	if (rc)
 		return raise(rc, &err);
-	Py_RETURN_NONE;
+	return Py_NewRef(Py_None);
 }
 
 static PyMethodDef methods[] = {
