@@ -776,7 +776,8 @@ static int cann(struct cw *w, const size_t *order)
 struct comm_t {
 	const struct npa_comm_task *ct;
 	struct npa_cpp_time t;
-	const char *group; /* its group's name */
+	const char *group; /* its group's name: hash_dic's, or @digits */
+	char digits[24]; /* the group hash's digits, when hash_dic lacks it */
 	char *key; /* its collective's opKey: op name _ raw group _ device, owned */
 };
 
@@ -801,13 +802,24 @@ static int cmp_comm_t(const void *a, const void *b)
 
 	if (x->t.start_d != y->t.start_d)
 		return x->t.start_d < y->t.start_d ? -1 : 1;
-	return x < y ? -1 : x > y;
+	/* then their order in d->comm.t (host, then device time) */
+	return x->ct < y->ct ? -1 : x->ct > y->ct;
 }
 
-/* GetGroupNameValue(): a group's name (its hash's, or its digits) */
-static const char *group_name(struct npa_host *h, const struct npa_comm_task *ct)
+/*
+ * GetGroupNameValue(): a group's name, its hash's in hash_dic or its
+ * digits (written into @t, which then must not move). The host is not
+ * changed: the timeline is written while the CSVs read it.
+ */
+static void group_name(const struct npa_host *h, struct comm_t *t)
 {
-	return ct->have_group ? npa_host_hash_str(h, ct->group) : "N/A";
+	const char *s = t->ct->have_group ? npa_dict_get(&h->hash, t->ct->group) : "N/A";
+
+	if (!s) {
+		snprintf(t->digits, sizeof(t->digits), "%llu", (unsigned long long)t->ct->group);
+		s = t->digits;
+	}
+	t->group = s;
 }
 
 static struct comm_group *find_group(struct comm_group *g, size_t n, const char *name)
@@ -924,7 +936,7 @@ static void comm_free(struct comm_dev *c)
 
 static int comm_build(struct cw *w, const struct npa_dev *d, struct comm_dev *c)
 {
-	struct npa_host *h = (struct npa_host *)&w->x->host;
+	const struct npa_host *h = &w->x->host;
 	const char **keys = NULL;
 	size_t *order = NULL;
 	int rc = -ENOMEM;
@@ -948,9 +960,6 @@ static int comm_build(struct cw *w, const struct npa_dev *d, struct comm_dev *c)
 		if (t->t.start < d->cfg.cpp.begin_ns)
 			continue;
 		t->ct = ct;
-		t->group = group_name(h, ct);
-		if (!t->group)
-			goto out;
 		if (ct->have_group)
 			snprintf(hb, sizeof(hb), "%llu", (unsigned long long)ct->group);
 		else
@@ -962,6 +971,9 @@ static int comm_build(struct cw *w, const struct npa_dev *d, struct comm_dev *c)
 		c->n++;
 	}
 	qsort(c->ts, c->n, sizeof(*c->ts), cmp_comm_t);
+	/* the names point into the tasks, which stay where they are from here */
+	for (size_t i = 0; i < c->n; i++)
+		group_name(h, &c->ts[i]);
 	/* the collectives, by opKey in first-task order */
 	for (size_t i = 0; i < c->n; i++) {
 		struct comm_t *t = &c->ts[i];
