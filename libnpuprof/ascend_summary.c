@@ -499,7 +499,7 @@ int npa_op_summary(struct npa_export *x, const struct npa_dev *d)
  * (TaskTimeViewer.get_device_task_type); an FFTS+ subtask's, its subtask
  * type's (StarsConstant.SUBTASK_TYPE)
  */
-static const char *sqe_name(uint32_t sqe, bool sub, uint32_t chip)
+const char *npa_sqe_name(uint32_t sqe, bool sub, uint32_t chip)
 {
 	static const char *const stars[] = {
 		"AI_CORE",	    "AI_CPU",	      "AIV_SQE",	   "PLACE_HOLDER_SQE",
@@ -621,7 +621,7 @@ int npa_task_time(struct npa_export *x, const struct npa_dev *d)
 		/* a level-0 op has no task type: the host task's (msprof's default) */
 		ktype = op && !op->level0 ? npa_ge_task_type_name(op->task_type)
 			: h		  ? h->type
-					  : sqe_name(t->sqe, t->sub, d->cfg.chip_id);
+					  : npa_sqe_name(t->sqe, t->sub, d->cfg.chip_id);
 
 		rc = npx_csv_begin(&x->o, &x->task_time, &p);
 		if (!rc)

@@ -385,42 +385,15 @@ struct hw_task {
 	bool memcpy;
 };
 
-/* GetDeviceTaskTypeStr(): "UNKNOWN" for an SQE or subtask type without a name */
+/*
+ * GetDeviceTaskTypeStr(): task_time's names of the STARS SQE and FFTS+
+ * subtask types, and "UNKNOWN" where task_time says "Other" or a number
+ */
 static const char *dev_type_name(const struct npa_task *k)
 {
-	static const char *const acsq[] = {
-		"AI_CORE",	    "AI_CPU",	      "AIV_SQE",	   "PLACE_HOLDER_SQE",
-		"EVENT_RECORD_SQE", "EVENT_WAIT_SQE", "NOTIFY_RECORD_SQE", "NOTIFY_WAIT_SQE",
-		"WRITE_VALUE_SQE",  "VQ6_SQE",	      "TOF_SQE",	   "SDMA_SQE",
-		"VPC_SQE",	    "JPEGE_SQE",      "JPEGD_SQE",	   "DSA_SQE",
-		"ROCCE_SQE",	    "PCIE_DMA_SQE",   "HOST_CPU_SQE",	   "CDQM_SQE",
-		"C_CORE_SQE",
-	};
-	static const char *const ffts[] = {
-		"AIC",
-		"AIV",
-		NULL,
-		"Notify Wait",
-		"Notify Record",
-		"Write Value",
-		"MIX_AIC",
-		"MIX_AIV",
-		"SDMA",
-		"Data Context",
-		"Invalidate Data Context",
-		"Writeback Data Context",
-		"AI_CPU",
-		"Load Context",
-		NULL,
-		"DSA",
-	};
-	const char *s = NULL;
+	const char *s = npa_sqe_name(k->sqe, k->sub, 5);
 
-	if (k->sub)
-		s = k->sqe < NPX_ARRAY_SIZE(ffts) ? ffts[k->sqe] : NULL;
-	else
-		s = k->sqe < NPX_ARRAY_SIZE(acsq) ? acsq[k->sqe] : NULL;
-	return s ? s : "UNKNOWN";
+	return !strcmp(s, "Other") || (*s >= '0' && *s <= '9') ? "UNKNOWN" : s;
 }
 
 /*

@@ -1732,6 +1732,13 @@ int npa_op_summary(struct npa_export *x, const struct npa_dev *d);
 /* aicpu_{ts}.csv rows of @d (ascend_aicpu.c) */
 int npa_aicpu_csv(struct npa_export *x, const struct npa_dev *d);
 int npa_task_time(struct npa_export *x, const struct npa_dev *d);
+/*
+ * task_time's kernel_type of a device task with no host task: its SQE
+ * type's name on the chip (STARS or HWTS), its subtask type's for an FFTS+
+ * subtask; "Other" for a type the chip's enum lacks (and every task of
+ * chip 1), digits for a subtask type without a name (ascend_summary.c)
+ */
+const char *npa_sqe_name(uint32_t sqe, bool sub, uint32_t chip);
 int npa_op_statistic(struct npa_export *x, const struct npa_dev *d);
 int npa_api_statistic(struct npa_export *x, const struct npa_dev *d);
 /* communication_statistic_{ts}.csv rows of @d (ascend_communication.c) */
