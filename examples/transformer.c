@@ -21,7 +21,9 @@
  */
 #include <signal.h>
 #include <stdio.h>
+#include <stdint.h>
 #include <stdlib.h>
+#include <unistd.h>
 
 #include "npuprof.h"
 
@@ -105,14 +107,17 @@ static int layer(struct worker *w, int l, unsigned int batch)
  * One rank of a multi-process job: its device, the job's communicator.
  * TRANSFORMER_SLOW_RANK=r gives rank r three times the batch (unequal
  * work), so that the others wait for it at every AllReduce.
+ * TRANSFORMER_SLEEP_RANK=r:ms makes rank r's host sleep ms milliseconds
+ * before it launches each layer (a slow data loader): the others' devices
+ * wait for it at every AllReduce, in their first Notify_Wait.
  * TRANSFORMER_DIE_RANK=r makes rank r crash (SIGKILL) once its first layer
  * is done: the others' next AllReduce is aborted, which their sync says.
  */
 static int run_rank(int layers)
 {
 	const char *dev_env = getenv("ASCEND_DEVICE_ID"), *slow = getenv("TRANSFORMER_SLOW_RANK");
-	const char *die = getenv("TRANSFORMER_DIE_RANK");
-	unsigned int batch = 2;
+	const char *die = getenv("TRANSFORMER_DIE_RANK"), *sleep = getenv("TRANSFORMER_SLEEP_RANK");
+	unsigned int batch = 2, sleep_rank = UINT32_MAX, sleep_ms = 0;
 	struct npuprof_error err;
 	struct worker w;
 	uint32_t rank, nranks;
@@ -130,8 +135,15 @@ static int run_rank(int layers)
 		return 1;
 	if (slow && *slow && (uint32_t)atoi(slow) == rank)
 		batch = 6;
+	if (sleep && sscanf(sleep, "%u:%u", &sleep_rank, &sleep_ms) != 2) {
+		fprintf(stderr, "transformer: TRANSFORMER_SLEEP_RANK=%s: not RANK:MS\n", sleep);
+		npuprof_close(w.dev);
+		return 2;
+	}
 	ret = 0;
 	for (int l = 0; l < layers && !ret; l++) {
+		if (sleep_rank == rank)
+			usleep(sleep_ms * 1000u);
 		ret = layer(&w, l, batch);
 		if (!ret && die && *die && (uint32_t)atoi(die) == rank) {
 			ret = check(npuprof_sync(w.dev, w.stream, 60000, &err), &err);

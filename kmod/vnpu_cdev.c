@@ -117,6 +117,7 @@ static void vnpu_fill_info(const struct vnpu_device *vdev, struct vnpu_info *inf
 	info->ring_default_bytes = (u64)VNPU_RING_DEFAULT_PAGES * PAGE_SIZE;
 	info->ring_max_bytes = (u64)VNPU_RING_MAX_PAGES * PAGE_SIZE;
 	info->max_comms = VNPU_MAX_COMMS;
+	info->time_base_raw_ns = vnpu_epoch_raw_ns;
 }
 
 static long vnpu_ioctl_get_info(struct vnpu_file *vfile, void __user *arg)
@@ -154,12 +155,14 @@ static long vnpu_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
 	switch (cmd) {
 	case VNPU_IOC_GET_INFO:
 	case VNPU_IOC_GET_INFO_VER0:
+	case VNPU_IOC_GET_INFO_VER1:
 		return vnpu_ioctl_get_info(vfile, uarg);
 	case VNPU_IOC_STREAM_CREATE:
 		return vnpu_ioctl_stream_create(vfile, uarg);
 	case VNPU_IOC_STREAM_DESTROY:
 		return vnpu_ioctl_stream_destroy(vfile, uarg);
 	case VNPU_IOC_SUBMIT:
+	case VNPU_IOC_SUBMIT_VER0:
 		return vnpu_ioctl_submit(vfile, uarg);
 	case VNPU_IOC_SYNC:
 		return vnpu_ioctl_sync(vfile, uarg);

@@ -33,9 +33,11 @@ unsigned int vnpu_param_jitter;
 module_param_named(jitter, vnpu_param_jitter, uint, 0444);
 MODULE_PARM_DESC(jitter, "task-duration jitter, +-permille (0..500, default 0: none)");
 
-bool vnpu_param_pacing;
-module_param_named(pacing, vnpu_param_pacing, bool, 0444);
-MODULE_PARM_DESC(pacing, "device time tracks wall time (default 0: as fast as possible, deterministic)");
+/*
+ * Device time 0 on every device: device time is host time, counted from
+ * here in each product's system counter ticks (vnpu_exec.c).
+ */
+u64 vnpu_epoch_raw_ns;
 
 /*
  * A fault knob for the init-order test (test_lifecycle): the load waits
@@ -104,7 +106,7 @@ static int vnpu_device_setup(struct vnpu_device *vdev, u32 id, int product_id)
 	vdev->active = RB_ROOT_CACHED;
 	ida_init(&vdev->hw_streams);
 	vdev->next_task_id = 1;
-	vdev->epoch_ns = ktime_get_ns();
+	vdev->running = RB_ROOT_CACHED;
 	atomic_set(&vdev->kick, 0);
 	init_waitqueue_head(&vdev->exec_wq);
 	init_waitqueue_head(&vdev->done_wq);
@@ -176,6 +178,7 @@ static int __init vnpu_init(void)
 		if (products[i] < 0)
 			return products[i];
 	}
+	vnpu_epoch_raw_ns = ktime_get_raw_ns();
 
 	ret = vnpu_task_cache_init();
 	if (ret)

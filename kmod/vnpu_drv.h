@@ -195,6 +195,8 @@ struct vnpu_ring_final {
  * @ffts: a MIX task is an FFTS+ task (chip 5: FFTS+ logs, block PMU
  *        records), as msprof reads it on that chip alone.
  * @active: records are being written (under vnpu_device.lock).
+ * @start_ticks: device time at which it started: a task that started
+ *               before has no records in it.
  */
 struct vnpu_prof {
 	struct vnpu_file *owner;
@@ -213,6 +215,7 @@ struct vnpu_prof {
 	bool hwts;
 	bool ffts;
 	bool active;
+	u64 start_ticks;
 };
 
 /**
@@ -239,12 +242,20 @@ struct vnpu_prof {
  * @comm_spare: a rendezvous allocated at submit for a COMMUNICATION task,
  *              used if it is the first to arrive (the executor cannot
  *              allocate); freed otherwise.
- * @start: device time (ticks) the task started, set when it is scheduled.
- * @end: device time it ended.
- * @aic_used: the AI Cores it was booked on, set when it is scheduled; 0
+ * @submit: device time (ticks) of its submission: it starts no earlier.
+ * @start: device time (ticks) the task started, set when it is dispatched.
+ * @end: device time it ends.
+ * @dur: its duration, from the cost model, once @modelled.
+ * @aic_want: the AI Cores the cost model asks for, once @modelled.
+ * @aiv_want: the same for the AI Vector Cores.
+ * @aicpu_want: the same for the AI CPUs.
+ * @modelled: @dur and the wants are set (the head of a stream is modelled
+ *            once, however often it is looked at before it starts).
+ * @aic_used: the AI Cores it was booked on, set when it is dispatched; 0
  *            for a COMMUNICATION task.
  * @aiv_used: the same for the AI Vector Cores.
  * @aicpu_used: the same for the AI CPUs.
+ * @run: its place in the device's running tasks, from its start to its end.
  */
 struct vnpu_ktask {
 	struct list_head node;
@@ -261,11 +272,18 @@ struct vnpu_ktask {
 	u32 comm_slow_mbps;
 	struct vnpu_comm *comm;
 	struct vnpu_comm *comm_spare;
+	u64 submit;
 	u64 start;
 	u64 end;
+	u64 dur;
+	u32 aic_want;
+	u32 aiv_want;
+	u32 aicpu_want;
+	bool modelled;
 	u32 aic_used;
 	u32 aiv_used;
 	u32 aicpu_used;
+	struct rb_node run;
 };
 
 /**
@@ -338,22 +356,21 @@ struct vnpu_stream {
  * @npending: tasks queued on the device.
  * @next_task_id: the id the next submitted task gets.
  * @hw_streams: the device-wide stream ids in use (an IDA, its own lock).
- * @clock: device time (ticks) the executor has reached.
+ * @clock: the start of the last task dispatched (device time, ticks).
  * @aic: the AI Cores (cube or unified): when each is free.
  * @aiv: the same for the AI Vector Cores.
  * @aicpu: the same for the AI CPUs.
  * @tasks_run: tasks completed since load.
  * @model_out: the executor's scratch for the cost model (too big for the
  *             stack).
- * @running: the task the executor is pacing (sleeping on) outside @lock.
- * @running_cancelled: its file is being released: stop pacing it.
- * @epoch_ns: CLOCK_MONOTONIC at device time 0 (pacing).
+ * @running: the tasks that have started and not yet ended in host time,
+ *           by end (at most one per stream: its head).
  * @kick: bumped whenever a task may have become runnable.
  * @link_bw_mbps: the bandwidth of the link its collectives' copies take,
  *                0 for the product's (debugfs link_bw_mbps: a slow link).
  * @exec_wq: the executor waits here for work.
- * @done_wq: submitters waiting for room and a release waiting for its
- *           paced task wait here (syncs wait on their stream or file).
+ * @done_wq: submitters waiting for room wait here (syncs wait on their
+ *           stream or file).
  * @exec_thread: runs vnpu_exec_thread().
  * @prof: the active profiling session, NULL if none (under @lock; changed
  *        under @prof_lock too).
@@ -380,9 +397,7 @@ struct vnpu_device {
 	struct vnpu_cores aicpu;
 	u64 tasks_run;
 	struct vnpu_model_out model_out;
-	struct vnpu_ktask *running;
-	bool running_cancelled;
-	u64 epoch_ns;
+	struct rb_root_cached running;
 
 	atomic_t kick;
 	u32 link_bw_mbps;
@@ -483,7 +498,7 @@ u32 vnpu_device_count(void);
 struct vnpu_device *vnpu_device_get(u32 id);
 extern unsigned long vnpu_param_seed;
 extern unsigned int vnpu_param_jitter;
-extern bool vnpu_param_pacing;
+extern u64 vnpu_epoch_raw_ns;
 extern unsigned int vnpu_param_mlock_kb;
 
 /* vnpu_cdev.c */
@@ -509,6 +524,8 @@ void vnpu_exec_stop(struct vnpu_device *vdev);
 void vnpu_exec_kick(struct vnpu_device *vdev);
 void vnpu_exec_queue_stream(struct vnpu_device *vdev, struct vnpu_stream *s);
 void vnpu_exec_cancel_file(struct vnpu_file *vfile);
+u64 vnpu_now_ticks(const struct vnpu_product_desc *p);
+u64 vnpu_ticks_to_ns(const struct vnpu_product_desc *p, u64 ticks);
 int vnpu_task_cache_init(void);
 void vnpu_task_cache_exit(void);
 struct vnpu_ktask *vnpu_task_alloc(void);

@@ -1,25 +1,30 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * vnpu: the executor - one kernel thread per device runs the queued tasks
- * in device time.
+ * in host time.
  *
- * Scheduling is deterministic: the executor always takes, among the heads
- * of the streams with work, the task with the smallest id (submission
- * order) that can run, and gives it
+ * Device time is host time: a system counter at the product's frequency
+ * that counts CLOCK_MONOTONIC_RAW from the module's load
+ * (vnpu_epoch_raw_ns), the same instant on every device. A task gets
  *
- *   start = max(device clock, end of the stream's previous task,
- *               the time the cores it needs are free)
+ *   start = max(its submission, the device clock, the end of the stream's
+ *               previous task, the time the cores it needs are free)
  *   end   = start + the cost model's duration
  *
  * where the device clock is the start of the previously dispatched task:
  * tasks of one stream run in order, tasks of different streams overlap on
- * different cores. The same submissions (and jitter seed) give the same
- * timings. Device time is a system counter at the product's frequency,
- * 0 when the device was created.
+ * different cores, and the executor takes the heads of the streams in
+ * submission order (the smallest id that can run). A collective starts
+ * when the last of its ranks arrives (vnpu_comm.c): the ranks' clocks are
+ * one.
  *
- * With the module parameter pacing=1 the device clock also never runs
- * behind the wall clock, and a task completes only when the wall clock
- * has reached its end: device time tracks CLOCK_MONOTONIC.
+ * The times come from the model alone, never from when the executor
+ * happens to wake: host time only decides when a task is dispatched (once
+ * its start has come) and retired (once its end has). A retired task's
+ * records are written and its syncs woken, so a sync returns no earlier
+ * than the modelled end of what it waits for, in host time: a host that
+ * waits on the device sees the device's time pass, and a host slower than
+ * the device leaves it idle (the stream's Wait Time, the step's Free).
  */
 #include <linux/hrtimer.h>
 #include <linux/kthread.h>
@@ -76,6 +81,7 @@ struct vnpu_ktask *vnpu_task_alloc(void)
 	memset(task, 0, offsetof(struct vnpu_ktask, desc));
 	memset((char *)task + offsetofend(struct vnpu_ktask, desc), 0,
 	       sizeof(*task) - offsetofend(struct vnpu_ktask, desc));
+	RB_CLEAR_NODE(&task->run);
 	vnpu_obj_get(VNPU_OBJ_TASK);
 	return task;
 }
@@ -95,15 +101,31 @@ void vnpu_exec_kick(struct vnpu_device *vdev)
 	wake_up(&vdev->exec_wq);
 }
 
-static u64 vnpu_ticks_to_ns(const struct vnpu_device *vdev, u64 ticks)
+/**
+ * vnpu_ticks_to_ns() - system counter ticks to nanoseconds, rounded down
+ * @p: the product.
+ * @ticks: ticks of its system counter.
+ *
+ * Return: nanoseconds.
+ */
+u64 vnpu_ticks_to_ns(const struct vnpu_product_desc *p, u64 ticks)
 {
 	/* 128-bit intermediate: ticks * 10^6 overflows after hours at 1 GHz */
-	return mul_u64_u32_div(ticks, 1000000, vdev->product->sys_cnt_freq_khz);
+	return mul_u64_u32_div(ticks, 1000000, p->sys_cnt_freq_khz);
 }
 
-static u64 vnpu_wall_ticks(const struct vnpu_device *vdev)
+/**
+ * vnpu_now_ticks() - device time now
+ * @p: the product.
+ *
+ * Rounded down: a tick that has not fully passed has not come.
+ *
+ * Return: ticks of @p's system counter since vnpu_epoch_raw_ns.
+ */
+u64 vnpu_now_ticks(const struct vnpu_product_desc *p)
 {
-	return vnpu_ns_to_ticks(vdev->product, ktime_get_ns() - vdev->epoch_ns);
+	return mul_u64_u32_div(ktime_get_raw_ns() - vnpu_epoch_raw_ns, p->sys_cnt_freq_khz,
+			       1000000);
 }
 
 static struct vnpu_ktask *vnpu_stream_head(struct vnpu_stream *s)
@@ -137,33 +159,6 @@ static void vnpu_exec_unqueue_stream(struct vnpu_device *vdev, struct vnpu_strea
 		return;
 	rb_erase_cached(&s->active, &vdev->active);
 	RB_CLEAR_NODE(&s->active);
-}
-
-/*
- * The head of a stream with work that can run and has the smallest id:
- * the first stream in id order, unless its head is a collective still
- * waiting for its other ranks, which arrives at its rendezvous here (when
- * it is the first task in submission order that could run) and is passed
- * over until they are all there.
- */
-static struct vnpu_ktask *vnpu_exec_pick(struct vnpu_device *vdev)
-{
-	struct vnpu_ktask *head;
-	struct vnpu_stream *s;
-	struct rb_node *n;
-
-	lockdep_assert_held(&vdev->lock);
-	for (n = rb_first_cached(&vdev->active); n; n = rb_next(n)) {
-		s = rb_entry(n, struct vnpu_stream, active);
-		head = vnpu_stream_head(s);
-		if (head->desc.task_type != VNPU_TASK_COMMUNICATION)
-			return head;
-		if (!head->comm)
-			vnpu_comm_arrive(vdev, head, max(vdev->clock, s->ready_at));
-		if (vnpu_comm_ready(head, &head->start, &head->end))
-			return head;
-	}
-	return NULL;
 }
 
 /*
@@ -255,13 +250,16 @@ static u32 vnpu_task_dtype(const struct vnpu_task *t)
 	return VNPU_DT_FLOAT16;
 }
 
-/* Give @task its start and end in device time and book its cores. */
-static void vnpu_exec_schedule(struct vnpu_device *vdev, struct vnpu_ktask *task)
+/*
+ * The cost model's output for @task, in @out. The model is pure: the
+ * same task gives the same output every time, so it is run when the task
+ * is first looked at (its duration and cores) and again when it is
+ * retired into a session (its counters), not kept in between.
+ */
+static void vnpu_exec_model(struct vnpu_device *vdev, const struct vnpu_ktask *task,
+			    struct vnpu_model_out *out)
 {
-	const struct vnpu_product_desc *p = vdev->product;
 	const struct vnpu_task *d = &task->desc;
-	struct vnpu_model_out *out = &vdev->model_out;
-	struct vnpu_stream *s = task->stream;
 	struct vnpu_model_in in = {
 		.task_type = d->task_type,
 		.block_num = d->block_num,
@@ -274,45 +272,128 @@ static void vnpu_exec_schedule(struct vnpu_device *vdev, struct vnpu_ktask *task
 		.jitter_seed = vnpu_param_seed ^ task->id,
 		.jitter_permille = vnpu_param_jitter,
 	};
+
+	if (d->task_type == VNPU_TASK_COMMUNICATION) {
+		/* its times come from the rendezvous; no core is booked */
+		memset(out, 0, sizeof(*out));
+		return;
+	}
+	vnpu_model_task(vdev->product, &in, out);
+}
+
+/*
+ * The earliest a head can start, on a stream's clock: its submission, the
+ * device clock, the stream's previous end. A task that begins a new task
+ * id epoch (id >> 16, vnpu_hwrec.c) on its stream starts two ticks after
+ * the one before ended: the flip before it, a tick before its start, then
+ * falls strictly between the two tasks, where both msprof paths look for
+ * it.
+ */
+static u64 vnpu_exec_ready_at(const struct vnpu_device *vdev, const struct vnpu_ktask *task)
+{
+	const struct vnpu_stream *s = task->stream;
+	u64 t = max3(task->submit, vdev->clock, s->ready_at);
+
+	if (s->last_sched_id && (task->id >> 16) != (s->last_sched_id >> 16))
+		t = max(t, s->ready_at + 2);
+	return t;
+}
+
+/* When the head @task (not a collective) can start, its cores counted. */
+static u64 vnpu_exec_start_of(struct vnpu_device *vdev, struct vnpu_ktask *task)
+{
+	const struct vnpu_product_desc *p = vdev->product;
+	struct vnpu_model_out *out = &vdev->model_out;
+	u64 start;
+
+	if (!task->modelled) {
+		vnpu_exec_model(vdev, task, out);
+		task->dur = out->duration_ticks;
+		task->aic_want = out->aic_used;
+		task->aiv_want = out->aiv_used;
+		task->aicpu_want = out->aicpu_used;
+		task->modelled = true;
+	}
+	start = vnpu_exec_ready_at(vdev, task);
+	start = max(start, vnpu_cores_pick(&vdev->aic, p->aic_num, task->aic_want,
+					   &task->aic_used));
+	start = max(start, vnpu_cores_pick(&vdev->aiv, p->aiv_num, task->aiv_want,
+					   &task->aiv_used));
+	return max(start, vnpu_cores_pick(&vdev->aicpu, p->aicpu_num, task->aicpu_want,
+					  &task->aicpu_used));
+}
+
+/*
+ * The next task to dispatch at device time @now: the head with the
+ * smallest id that can run, with its start and end set, if it has started
+ * by @now. A collective arrives at its rendezvous when it is first looked
+ * at as a head, and is passed over until every rank is there. When the
+ * first head that can run starts later than @now, nothing is dispatched:
+ * the device clock would hold every later one back to it as well;
+ * *@wake gets its start.
+ */
+static struct vnpu_ktask *vnpu_exec_next(struct vnpu_device *vdev, u64 now, u64 *wake)
+{
+	struct vnpu_ktask *head;
+	struct vnpu_stream *s;
+	struct rb_node *n;
 	u64 start;
 
 	lockdep_assert_held(&vdev->lock);
-	if (d->task_type == VNPU_TASK_COMMUNICATION) {
-		/* start and end were set by the rendezvous; no core is booked */
-		memset(out, 0, sizeof(*out));
-		task->aic_used = 0;
-		task->aiv_used = 0;
-		task->aicpu_used = 0;
-		goto out;
+	for (n = rb_first_cached(&vdev->active); n; n = rb_next(n)) {
+		s = rb_entry(n, struct vnpu_stream, active);
+		head = vnpu_stream_head(s);
+		if (head->desc.task_type == VNPU_TASK_COMMUNICATION) {
+			if (!head->comm)
+				vnpu_comm_arrive(vdev, head, vnpu_exec_ready_at(vdev, head));
+			if (!vnpu_comm_ready(head, &head->start, &head->end))
+				continue;
+			start = head->start;
+		} else {
+			start = vnpu_exec_start_of(vdev, head);
+		}
+		if (start > now) {
+			*wake = min(*wake, start);
+			return NULL;
+		}
+		if (head->desc.task_type != VNPU_TASK_COMMUNICATION) {
+			head->start = start;
+			head->end = start + head->dur;
+		}
+		return head;
 	}
+	return NULL;
+}
 
-	vnpu_model_task(p, &in, out);
-	start = max(vdev->clock, s->ready_at);
-	/*
-	 * A task that begins a new task id epoch (id >> 16, vnpu_hwrec.c) on
-	 * its stream starts two ticks after the one before ended: the flip
-	 * before it, a tick before its start, then falls strictly between the
-	 * two tasks, where both msprof paths look for it.
-	 */
-	if (s->last_sched_id && (task->id >> 16) != (s->last_sched_id >> 16))
-		start = max(start, s->ready_at + 2);
-	s->last_sched_id = task->id;
-	if (vnpu_param_pacing)
-		start = max(start, vnpu_wall_ticks(vdev));
-	start = max(start, vnpu_cores_pick(&vdev->aic, p->aic_num, out->aic_used,
-					   &task->aic_used));
-	start = max(start, vnpu_cores_pick(&vdev->aiv, p->aiv_num, out->aiv_used,
-					   &task->aiv_used));
-	start = max(start, vnpu_cores_pick(&vdev->aicpu, p->aicpu_num, out->aicpu_used,
-					   &task->aicpu_used));
-	task->start = start;
-	task->end = start + out->duration_ticks;
+static bool vnpu_task_ends_before(struct rb_node *a, const struct rb_node *b)
+{
+	const struct vnpu_ktask *x = rb_entry(a, struct vnpu_ktask, run);
+	const struct vnpu_ktask *y = rb_entry(b, struct vnpu_ktask, run);
+
+	return x->end < y->end || (x->end == y->end && x->id < y->id);
+}
+
+/*
+ * @task starts: book its cores, move the clocks, and keep it with the
+ * running tasks until its end. Its stream leaves the heads the executor
+ * looks at (its next task cannot start before this one ends) and comes
+ * back when it is retired.
+ */
+static void vnpu_exec_dispatch(struct vnpu_device *vdev, struct vnpu_ktask *task)
+{
+	const struct vnpu_product_desc *p = vdev->product;
+	struct vnpu_stream *s = task->stream;
+
+	lockdep_assert_held(&vdev->lock);
 	vnpu_cores_book(&vdev->aic, p->aic_num, task->aic_used, task->end);
 	vnpu_cores_book(&vdev->aiv, p->aiv_num, task->aiv_used, task->end);
 	vnpu_cores_book(&vdev->aicpu, p->aicpu_num, task->aicpu_used, task->end);
-out:
+	/* a collective's last id is its last sub-task's */
+	s->last_sched_id = task->id + task->nids - 1;
 	vdev->clock = max(vdev->clock, task->start);
 	s->ready_at = task->end;
+	vnpu_exec_unqueue_stream(vdev, s);
+	rb_add_cached(&task->run, &vdev->running, vnpu_task_ends_before);
 }
 
 /* Retire @task: it has run (or its rendezvous was aborted). */
@@ -320,18 +401,18 @@ static void vnpu_exec_complete(struct vnpu_device *vdev, struct vnpu_ktask *task
 {
 	struct vnpu_stream *s = task->stream;
 	struct vnpu_file *vfile = s->vfile;
-	u64 dur_ns = vnpu_ticks_to_ns(vdev, task->end - task->start);
+	u64 dur_ns = vnpu_ticks_to_ns(vdev->product, task->end - task->start);
 
 	lockdep_assert_held(&vdev->lock);
+	rb_erase_cached(&task->run, &vdev->running);
 	trace_vnpu_task_start(vdev->id, task->id, s->hw_id, task->desc.task_type,
 			      task->desc.op_type, task->start, task->end, dur_ns,
 			      s->npending);
-	/* its place in the device's order is its head's: requeue it */
-	vnpu_exec_unqueue_stream(vdev, s);
 	list_del(&task->node);
 	/* read locklessly by waiters: READ_ONCE there, WRITE_ONCE here */
 	WRITE_ONCE(s->npending, s->npending - 1);
 	if (s->npending) {
+		/* its place in the device's order is its next head's */
 		vnpu_exec_queue_stream(vdev, s);
 	} else {
 		/* its syncs and destroy: they read what follows under the lock */
@@ -341,11 +422,12 @@ static void vnpu_exec_complete(struct vnpu_device *vdev, struct vnpu_ktask *task
 	WRITE_ONCE(vfile->npending, vfile->npending - 1);
 	if (!vfile->npending)
 		vnpu_wake_idle(&vfile->idle_wq);
-	/* a collective's last id is its last sub-task's */
 	s->last_done_id = task->id + task->nids - 1;
 	vfile->last_done_id = s->last_done_id;
 	vfile->last_end = max(vfile->last_end, task->end);
 	vdev->tasks_run++;
+	if (vdev->prof)
+		vnpu_exec_model(vdev, task, &vdev->model_out);
 	vnpu_prof_task(vdev, task, &vdev->model_out);
 	trace_vnpu_task_end(vdev->id, task->id, s->hw_id, task->desc.task_type,
 			    task->desc.op_type, task->start, task->end, dur_ns,
@@ -359,96 +441,106 @@ static void vnpu_exec_complete(struct vnpu_device *vdev, struct vnpu_ktask *task
 	vnpu_task_free(task);
 }
 
-/* Pacing: sleep until the wall clock reaches the end of @task. */
-static void vnpu_exec_pace(struct vnpu_device *vdev, struct vnpu_ktask *task)
-{
-	ktime_t end = ns_to_ktime(vdev->epoch_ns + vnpu_ticks_to_ns(vdev, task->end));
-
-	while (ktime_before(ktime_get(), end)) {
-		set_current_state(TASK_INTERRUPTIBLE);
-		if (kthread_should_stop() || READ_ONCE(vdev->running_cancelled)) {
-			__set_current_state(TASK_RUNNING);
-			break;
-		}
-		schedule_hrtimeout(&end, HRTIMER_MODE_ABS);
-	}
-}
-
 /*
- * Pacing of @task stopped because its file is being released: the task
- * ends now and its cores are free from now on. Without this the next
- * file's work would wait out the rest of the cancelled task in wall time
- * (over a minute for the largest task on one core). When pacing, the
- * executor schedules one task at a time, so no later task has booked
- * these cores.
+ * The file of the running @task is being released at device time @now:
+ * the task ends now and its cores are free from now on, so that the next
+ * file's work does not wait out the rest of it (over a minute for the
+ * largest task on one core). A collective ends with its ranks.
  */
-static void vnpu_exec_cut_short(struct vnpu_device *vdev, struct vnpu_ktask *task)
+static void vnpu_exec_cut_short(struct vnpu_device *vdev, struct vnpu_ktask *task, u64 now)
 {
 	const struct vnpu_product_desc *p = vdev->product;
-	u64 now = max(vnpu_wall_ticks(vdev), task->start);
 
 	lockdep_assert_held(&vdev->lock);
-	if (now >= task->end)
+	now = max(now, task->start);
+	if (now >= task->end || task->desc.task_type == VNPU_TASK_COMMUNICATION)
 		return;
 	vnpu_cores_unbook(&vdev->aic, p->aic_num, task->aic_used, task->end, now);
 	vnpu_cores_unbook(&vdev->aiv, p->aiv_num, task->aiv_used, task->end, now);
 	vnpu_cores_unbook(&vdev->aicpu, p->aicpu_num, task->aicpu_used, task->end, now);
+	/* its place among the running is by end: take it out before the end moves */
+	rb_erase_cached(&task->run, &vdev->running);
 	task->end = now;
 	task->stream->ready_at = now;
+	rb_add_cached(&task->run, &vdev->running, vnpu_task_ends_before);
+}
+
+/*
+ * One lock hold of the executor at device time @now: retire what has
+ * ended and dispatch what has started, in time order, up to a batch.
+ * *@wake gets the next device time at which something will be due.
+ *
+ * Return: the tasks retired and dispatched.
+ */
+static unsigned int vnpu_exec_round(struct vnpu_device *vdev, u64 now, u64 *wake)
+{
+	struct vnpu_ktask *task;
+	unsigned int done = 0;
+	struct rb_node *n;
+
+	lockdep_assert_held(&vdev->lock);
+	while (done < VNPU_EXEC_BATCH) {
+		n = rb_first_cached(&vdev->running);
+		task = n ? rb_entry(n, struct vnpu_ktask, run) : NULL;
+		if (task && task->end <= now) {
+			vnpu_exec_complete(vdev, task);
+			done++;
+			continue;
+		}
+		if (task)
+			*wake = min(*wake, task->end);
+		task = vnpu_exec_next(vdev, now, wake);
+		if (!task)
+			break;
+		vnpu_exec_dispatch(vdev, task);
+		done++;
+	}
+	return done;
 }
 
 static int vnpu_exec_thread(void *data)
 {
 	struct vnpu_device *vdev = data;
-	struct vnpu_ktask *task;
+	const struct vnpu_product_desc *p = vdev->product;
 	unsigned int done;
+	u64 now, wake;
+	ktime_t sleep;
 	int kick;
 
 	while (!kthread_should_stop()) {
-		done = 0;
 		kick = atomic_read(&vdev->kick);
+		wake = U64_MAX;
 		spin_lock(&vdev->lock);
-		while (done < VNPU_EXEC_BATCH && (task = vnpu_exec_pick(vdev))) {
-			vnpu_exec_schedule(vdev, task);
-			if (vnpu_param_pacing) {
-				vdev->running = task;
-				vdev->running_cancelled = false;
-				vnpu_prof_flush(vdev);
-				spin_unlock(&vdev->lock);
-				vnpu_exec_pace(vdev, task);
-				spin_lock(&vdev->lock);
-				if (vdev->running_cancelled)
-					vnpu_exec_cut_short(vdev, task);
-				vdev->running = NULL;
-				vnpu_exec_complete(vdev, task);
-				done++;
-				/*
-				 * A paced task took wall time: wake a release waiting
-				 * for it now, not after a batch of other files' paced
-				 * tasks (its syncs were woken as it completed).
-				 */
-				if (wq_has_sleeper(&vdev->done_wq)) {
-					vnpu_prof_flush(vdev);
-					spin_unlock(&vdev->lock);
-					wake_up(&vdev->done_wq);
-					spin_lock(&vdev->lock);
-				}
-				continue;
-			}
-			vnpu_exec_complete(vdev, task);
-			done++;
-		}
+		now = vnpu_now_ticks(p);
+		done = vnpu_exec_round(vdev, now, &wake);
 		/* the batch's records, visible at once: one publish per lock hold */
 		vnpu_prof_flush(vdev);
 		spin_unlock(&vdev->lock);
 
-		if (done) {
+		if (done)
 			wake_up(&vdev->done_wq);
+		if (done >= VNPU_EXEC_BATCH) {
 			cond_resched();
 			continue;
 		}
-		wait_event_interruptible(vdev->exec_wq, kthread_should_stop() ||
-					 atomic_read(&vdev->kick) != kick);
+		if (wake == U64_MAX) {
+			wait_event_interruptible(vdev->exec_wq, kthread_should_stop() ||
+						 atomic_read(&vdev->kick) != kick);
+			continue;
+		}
+		now = vnpu_now_ticks(p);
+		if (wake <= now)
+			continue;
+		/*
+		 * Until the next start or end, or new work. The timer's slack
+		 * only ever makes a retirement later in host time, never a
+		 * time stamp different.
+		 */
+		sleep = ns_to_ktime(vnpu_ticks_to_ns(p, wake - now) + 1);
+		wait_event_interruptible_hrtimeout(vdev->exec_wq,
+						   kthread_should_stop() ||
+						   atomic_read(&vdev->kick) != kick,
+						   sleep);
 	}
 	return 0;
 }
@@ -470,19 +562,10 @@ void vnpu_exec_stop(struct vnpu_device *vdev)
 	kthread_stop(vdev->exec_thread);
 }
 
-static bool vnpu_exec_running_for(struct vnpu_device *vdev, struct vnpu_file *vfile)
-{
-	bool ret;
-
-	spin_lock(&vdev->lock);
-	ret = vdev->running && vdev->running->stream->vfile == vfile;
-	spin_unlock(&vdev->lock);
-	return ret;
-}
-
 /*
- * The file is being released: drop its queued tasks. A task being paced is
- * the executor's until it completes; stop its pacing and wait for that.
+ * The file is being released: a task of it that is running ends now and
+ * is retired (its records written, as a device writes a task's log when it
+ * is stopped), and its queued tasks are dropped.
  */
 void vnpu_exec_cancel_file(struct vnpu_file *vfile)
 {
@@ -490,20 +573,21 @@ void vnpu_exec_cancel_file(struct vnpu_file *vfile)
 	struct vnpu_ktask *task, *tmp;
 	struct vnpu_stream *s;
 	LIST_HEAD(dead);
-	bool running;
+	u64 now;
 	u32 id;
 
 	spin_lock(&vdev->lock);
+	now = vnpu_now_ticks(vdev->product);
 	for (id = 0; id < VNPU_MAX_STREAMS; id++) {
 		s = vfile->streams[id];
 		if (!s)
 			continue;
-		/* a paced task stays the head, so the stream's place holds */
+		task = list_empty(&s->pending) ? NULL : vnpu_stream_head(s);
+		if (task && !RB_EMPTY_NODE(&task->run)) {
+			vnpu_exec_cut_short(vdev, task, now);
+			vnpu_exec_complete(vdev, task);
+		}
 		list_for_each_entry_safe(task, tmp, &s->pending, node) {
-			if (task == vdev->running) {
-				vdev->running_cancelled = true;
-				continue;
-			}
 			list_move_tail(&task->node, &dead);
 			WRITE_ONCE(s->npending, s->npending - 1);
 			WRITE_ONCE(vdev->npending, vdev->npending - 1);
@@ -511,17 +595,14 @@ void vnpu_exec_cancel_file(struct vnpu_file *vfile)
 			if (task->desc.task_type == VNPU_TASK_COMMUNICATION)
 				vnpu_comm_leave(vdev, task, vnpu_task_handle(vfile, task), true);
 		}
-		if (!s->npending)
-			vnpu_exec_unqueue_stream(vdev, s);
+		vnpu_exec_unqueue_stream(vdev, s);
 	}
-	running = vdev->running && vdev->running->stream->vfile == vfile;
+	vnpu_prof_flush(vdev);
 	spin_unlock(&vdev->lock);
 
-	if (running) {
-		wake_up_process(vdev->exec_thread);
-		wait_event(vdev->done_wq, !vnpu_exec_running_for(vdev, vfile));
-	}
 	list_for_each_entry_safe(task, tmp, &dead, node)
 		vnpu_task_free(task);
+	/* submitters waiting for room; the executor, whose next wake may be ours */
 	wake_up(&vdev->done_wq);
+	vnpu_exec_kick(vdev);
 }

@@ -18,7 +18,9 @@
  */
 #include <linux/capability.h>
 #include <linux/cred.h>
+#include <linux/ktime.h>
 #include <linux/log2.h>
+#include <linux/math64.h>
 #include <linux/mm.h>
 #include <linux/poll.h>
 #include <linux/sched.h>
@@ -56,14 +58,6 @@ static void vnpu_prof_free(struct vnpu_prof *prof)
 	vnpu_obj_put(VNPU_OBJ_SESSION);
 }
 
-/* Device time now: the executor's clock, or the wall clock when pacing. */
-static u64 vnpu_prof_now(struct vnpu_device *vdev)
-{
-	u64 wall = vnpu_ns_to_ticks(vdev->product, ktime_get_ns() - vdev->epoch_ns);
-
-	return vnpu_param_pacing ? max(wall, vdev->clock) : vdev->clock;
-}
-
 static void vnpu_prof_fill_ctrl(struct vnpu_device *vdev, struct vnpu_prof *prof)
 {
 	const struct vnpu_product_desc *p = vdev->product;
@@ -92,7 +86,27 @@ static void vnpu_prof_fill_ctrl(struct vnpu_device *vdev, struct vnpu_prof *prof
 	c->sys_cnt_freq_khz = p->sys_cnt_freq_khz;
 	memcpy(c->aic_events, prof->aic_events, sizeof(c->aic_events));
 	memcpy(c->aiv_events, prof->aiv_events, sizeof(c->aiv_events));
-	c->mono_base_ns = vdev->epoch_ns;
+	c->raw_base_ns = vnpu_epoch_raw_ns;
+}
+
+/*
+ * The session starts now: the device time and its host instant on
+ * CLOCK_MONOTONIC_RAW (exactly, on the tick grid), and CLOCK_MONOTONIC
+ * beside it for readers of ring versions before 4. Under the device lock,
+ * so that a task retired in the session started after it.
+ */
+static void vnpu_prof_stamp_start(struct vnpu_device *vdev, struct vnpu_prof *prof)
+{
+	const struct vnpu_product_desc *p = vdev->product;
+	struct vnpu_ring_ctrl *c = prof->ring->ctrl;
+	u64 mono = ktime_get_ns(), raw = ktime_get_raw_ns();
+
+	prof->start_ticks = mul_u64_u32_div(raw - vnpu_epoch_raw_ns, p->sys_cnt_freq_khz,
+					    1000000);
+	c->start_ticks = prof->start_ticks;
+	c->start_raw_ns = vnpu_epoch_raw_ns + vnpu_ticks_to_ns(p, prof->start_ticks);
+	c->start_mono_ns = mono;
+	c->mono_base_ns = mono - (raw - vnpu_epoch_raw_ns);
 }
 
 static int vnpu_prof_check_start(const struct vnpu_product_desc *p,
@@ -318,8 +332,7 @@ long vnpu_ioctl_prof_start(struct vnpu_file *vfile, void __user *arg)
 	old = vfile->prof;
 	vfile->prof = prof;
 	spin_lock(&vdev->lock);
-	prof->ring->ctrl->start_ticks = vnpu_prof_now(vdev);
-	prof->ring->ctrl->start_mono_ns = ktime_get_ns();
+	vnpu_prof_stamp_start(vdev, prof);
 	WRITE_ONCE(prof->active, true);
 	vdev->prof = prof;
 	trace_vnpu_session_start(vdev->id, prof->id, prof->level, prof->group);
@@ -515,6 +528,9 @@ void vnpu_prof_task(struct vnpu_device *vdev, const struct vnpu_ktask *task,
 
 	lockdep_assert_held(&vdev->lock);
 	if (!prof || !vnpu_prof_sees(prof, task->stream->vfile))
+		return;
+	/* one that was running when the session started has no launch in it */
+	if (task->start < prof->start_ticks)
 		return;
 	/*
 	 * Only now, with the session known: none without an L1 session, and

@@ -239,7 +239,7 @@ static void vnpu_quota_give_back(struct vnpu_file *vfile, u32 count)
  * mmap_lock.
  */
 static int vnpu_reserve_batch(struct vnpu_file *vfile, struct vnpu_ktask **tasks,
-			      u32 count, u64 *first_id, u64 *nids)
+			      u32 count, u64 *first_id, u64 *nids, u64 *submit)
 {
 	struct vnpu_device *vdev = vfile->vdev;
 	int ret;
@@ -263,11 +263,17 @@ static int vnpu_reserve_batch(struct vnpu_file *vfile, struct vnpu_ktask **tasks
 	spin_lock(&vdev->lock);
 	*first_id = vdev->next_task_id;
 	vdev->next_task_id += *nids;
+	/*
+	 * The batch's submission, under the lock that orders the ids: ids
+	 * and submission times rise together (no task starts before it).
+	 */
+	*submit = vnpu_now_ticks(vdev->product);
 	WRITE_ONCE(vfile->nstaged, vfile->nstaged - count);
 	WRITE_ONCE(vdev->npending, vdev->npending + count);
 	WRITE_ONCE(vfile->npending, vfile->npending + count);
 	for (i = 0; i < count; i++) {
 		tasks[i]->stream = vfile->streams[tasks[i]->desc.stream_id];
+		tasks[i]->submit = *submit;
 		WRITE_ONCE(tasks[i]->stream->reserved, tasks[i]->stream->reserved + 1);
 		/* a destroy of the handle now waits for this collective */
 		if (tasks[i]->desc.task_type == VNPU_TASK_COMMUNICATION)
@@ -355,7 +361,7 @@ long vnpu_ioctl_submit(struct vnpu_file *vfile, void __user *arg)
 	ret = vnpu_copy_struct_in(&sub, sizeof(sub), VNPU_SUBMIT_SIZE_VER0, arg);
 	if (ret)
 		return ret;
-	/* submitted is an output: a reused struct is fine */
+	/* submitted and submit_time are outputs: a reused struct is fine */
 	if (sub.flags || sub.reserved || !sub.count || !sub.tasks)
 		return -EINVAL;
 	/* not E2BIG, which says "a non-zero tail" */
@@ -409,7 +415,7 @@ long vnpu_ioctl_submit(struct vnpu_file *vfile, void __user *arg)
 		}
 	}
 
-	ret = vnpu_reserve_batch(vfile, tasks, n, &first_id, &nids);
+	ret = vnpu_reserve_batch(vfile, tasks, n, &first_id, &nids, &sub.submit_time);
 	if (ret)
 		goto out_free;
 

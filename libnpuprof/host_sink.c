@@ -726,16 +726,24 @@ static void put_collective(struct host_sink *s, const struct npuprof_dev *dev, u
 	}
 }
 
+/* The narrowest window a task's records fit in (put_task, put_collective). */
+static uint64_t launch_width(const struct npuprof_dev *dev, const struct vnpu_task *t)
+{
+	return t->task_type == VNPU_TASK_COMMUNICATION ? collective_width(collective_nids(dev, t))
+						       : 8;
+}
+
 void npuprof_launch_record(const struct npuprof_dev *dev, const struct vnpu_task *tasks,
-			   unsigned int n, const uint64_t *ids, uint64_t start_ns)
+			   unsigned int n, const uint64_t *ids, uint64_t start_ns,
+			   uint64_t submit_ns)
 {
 	struct host_sink *s;
-	uint64_t end_ns, w;
+	uint64_t end_ns, need = 0, share;
 	uint32_t tid;
 
 	if (!start_ns || !npuprof_host_recording())
 		return;
-	end_ns = npuprof_now_ns();
+	end_ns = submit_ns ? submit_ns : npuprof_now_ns();
 	tid = this_tid();
 	pthread_mutex_lock(&host_lock);
 	s = host_sink;
@@ -747,21 +755,24 @@ void npuprof_launch_record(const struct npuprof_dev *dev, const struct vnpu_task
 		return;
 	}
 	/*
-	 * n windows in the call, of equal width and 8 ns at least; a
-	 * collective's wide enough for the windows of its sub-tasks
+	 * n windows in [start_ns, end_ns): each task's records in its own,
+	 * the room beyond their narrowest shared evenly. They end at the
+	 * device's submission stamp, so that every task's launch comes
+	 * before its start (a HostToDevice flow never points back); when
+	 * the call is too short for them, they begin before it.
 	 */
-	w = (end_ns - start_ns) / n;
-	if (w < 8)
-		w = 8;
+	for (unsigned int i = 0; i < n; i++)
+		need += launch_width(dev, &tasks[i]);
+	if (end_ns < start_ns + need)
+		start_ns = end_ns > need ? end_ns - need : 0;
+	share = (end_ns - start_ns - need) / n;
 	for (unsigned int i = 0; i < n; i++) {
 		uint32_t st = tasks[i].stream_id;
 		uint16_t hw =
 			st < dev->info.max_streams ? dev->hw_stream[st] : NPUPROF_NO_HW_STREAM;
 		bool coll = tasks[i].task_type == VNPU_TASK_COMMUNICATION;
-		uint64_t wi = coll ? collective_width(collective_nids(dev, &tasks[i])) : w;
+		uint64_t wi = launch_width(dev, &tasks[i]) + share;
 
-		if (wi < w)
-			wi = w;
 		if (hw != NPUPROF_NO_HW_STREAM && coll)
 			put_collective(s, dev, hw, &tasks[i], ids[i], tid, start_ns, wi);
 		else if (hw != NPUPROF_NO_HW_STREAM)

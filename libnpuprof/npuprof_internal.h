@@ -145,7 +145,9 @@ static inline uint64_t npuprof_now_ns(void)
  * npuprof_api_record(): call @api, from @start_ns to now; its ioctl ran
  * [@rt_start, @rt_end] (0, 0: none), the Runtime event at L2.
  * npuprof_launch_record(): @n tasks queued with ids @ids, the call started
- * at @start_ns. A @start_ns of 0 (npuprof_rec_now_ns() when nothing
+ * at @start_ns and the device stamped the batch at @submit_ns (0: unknown,
+ * now is used): the tasks' records go before it, as no task can start
+ * before its submission. A @start_ns of 0 (npuprof_rec_now_ns() when nothing
  * recorded at the call's start) records nothing: a session that began
  * during the call has no start for it.
  */
@@ -153,7 +155,8 @@ bool npuprof_host_recording(void);
 void npuprof_api_record(enum npuprof_api_id api, uint64_t start_ns, uint64_t rt_start,
 			uint64_t rt_end);
 void npuprof_launch_record(const struct npuprof_dev *dev, const struct vnpu_task *tasks,
-			   unsigned int n, const uint64_t *ids, uint64_t start_ns);
+			   unsigned int n, const uint64_t *ids, uint64_t start_ns,
+			   uint64_t submit_ns);
 
 /*
  * The time for a host record, or 0 when no session records: the hot calls

@@ -4,11 +4,12 @@
  *
  * The clocks: host records are in CLOCK_MONOTONIC_RAW ns (host CPU
  * Frequency is "", so msprof takes them as ns). The device counts system
- * counter ticks in its executor's time; the start logs give msprof one
- * instant on both, the session's start: dev_start.log.N's cntvct is its
- * tick (start_ticks) and host_start.log.N's clock_monotonic_raw the same
- * instant on the host's raw clock (start_mono_ns moved to the raw clock),
- * so msprof's time_from_syscnt lands device times on the host's line.
+ * counter ticks of the same host clock (device time is host time); the
+ * start logs give msprof one instant on both, the session's start:
+ * dev_start.log.N's cntvct is its tick (start_ticks) and host_start.log.N's
+ * clock_monotonic_raw the same instant (start_raw_ns), so msprof's
+ * time_from_syscnt lands each device time on the host's line where it
+ * happened.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -433,16 +434,16 @@ int npc_write_device(const char *dev_dir, unsigned int id, const struct npc_sess
 	if (!ret)
 		ret = write_json(path, sample_json(devices, s), err);
 	/*
-	 * The session's start: start_ticks on the device, start_mono_ns on
-	 * the host. Device time is the executor's (it follows the wall clock
-	 * only with pacing=1), so the session's start is the one instant the
-	 * two are known to share: device times are placed from there, and the
-	 * first task (at start_ticks at the earliest) is not before
-	 * collectionTimeBegin, where msprof's views begin.
+	 * The session's start: start_ticks on the device, and its instant on
+	 * the host's CLOCK_MONOTONIC_RAW, the clock of the host's records.
+	 * Device time is host time (ring version 4 on): start_raw_ns is
+	 * start_ticks exactly, so msprof maps every device time to the host
+	 * instant it happened at. Before, the device kept its own busy time
+	 * and the session's start was the one instant the two shared.
 	 */
 	mono = c->start_mono_ns;
-	raw = mono + t->raw_ns - t->mono_ns;
-	real = mono + t->real_ns - t->mono_ns;
+	raw = c->version >= 4 && c->start_raw_ns ? c->start_raw_ns : mono + t->raw_ns - t->mono_ns;
+	real = raw + t->real_ns - t->raw_ns;
 	/*
 	 * The collection begins a microsecond before the first tick a task can
 	 * start at: an idle device starts the first task at start_ticks itself,

@@ -256,6 +256,21 @@ static const struct vnpu_task *tasks_as_ours(const void *tasks, unsigned int n, 
 	return *copy;
 }
 
+/*
+ * The host instant of a device time: CLOCK_MONOTONIC_RAW, as the host's
+ * records; 0 when the module does not say (before uapi 0.10).
+ */
+static uint64_t submit_raw_ns(const struct npuprof_dev *dev, uint64_t ticks)
+{
+	const struct vnpu_info *in = &dev->info;
+
+	if (in->size < VNPU_INFO_SIZE_VER2 || !in->time_base_raw_ns || !ticks ||
+	    !in->sys_cnt_freq_khz)
+		return 0;
+	return in->time_base_raw_ns +
+	       (uint64_t)((unsigned __int128)ticks * 1000000u / in->sys_cnt_freq_khz);
+}
+
 NPUPROF_API int npuprof_launch_stride(struct npuprof_dev *dev, const void *tasks, unsigned int n,
 				      size_t task_size, uint64_t *ids, struct npuprof_error *err)
 {
@@ -298,7 +313,11 @@ NPUPROF_API int npuprof_launch_stride(struct npuprof_dev *dev, const void *tasks
 				  (int)sizeof(ours[0].op_type), ours[0].op_type, strerror(-ret));
 	}
 	/* nothing was queued on an error: the call alone is recorded */
-	npuprof_launch_record(dev, ours, n, ret ? NULL : ids ? ids : own, t0);
+	npuprof_launch_record(dev, ours, n,
+			      ret   ? NULL
+			      : ids ? ids
+				    : own,
+			      t0, ret ? 0 : submit_raw_ns(dev, sub.submit_time));
 	free(own);
 	free(copy);
 	return ret;

@@ -11,7 +11,7 @@
 # Usage: tools/stress.sh [--kernel stock|debug] [SUITE...]
 #   --kernel debug  the debug kernel (KASAN, lockdep, kmemleak) instead,
 #                   one vCPU (its build has no SMP to spare under TCG)
-#   SUITE           default: fuzz fuzz_netlink stress lifecycle pacing ring security outputs
+#   SUITE           default: fuzz fuzz_netlink stress lifecycle hosttime ring security outputs
 set -uo pipefail
 
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -25,7 +25,7 @@ case "${1:-}" in
 	shift 2 ;;
 esac
 names=("$@")
-[ ${#names[@]} -gt 0 ] || names=(fuzz fuzz_netlink stress lifecycle pacing ring security outputs)
+[ ${#names[@]} -gt 0 ] || names=(fuzz fuzz_netlink stress lifecycle hosttime ring security outputs)
 suites=()
 for s in "${names[@]}"; do
 	s=${s#test_}

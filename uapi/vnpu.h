@@ -36,7 +36,7 @@
 
 /* The user API version reported by VNPU_IOC_GET_INFO: major << 16 | minor. */
 #define VNPU_UAPI_VERSION_MAJOR 0
-#define VNPU_UAPI_VERSION_MINOR 9
+#define VNPU_UAPI_VERSION_MINOR 10
 #define VNPU_UAPI_VERSION ((VNPU_UAPI_VERSION_MAJOR << 16) | VNPU_UAPI_VERSION_MINOR)
 
 #define VNPU_MAX_DEVICES 16	  /* bits of a COMMUNICATION task's mask */
@@ -126,6 +126,12 @@ enum vnpu_metric_group {
  * @max_comms: out: communicator handles per open file.
  * @reserved1: zero.
  *
+ * 0.10 (VNPU_INFO_SIZE_VER2):
+ * @time_base_raw_ns: out: CLOCK_MONOTONIC_RAW at device time 0, the same
+ *                    on every device: a device time of T ticks is the host
+ *                    instant time_base_raw_ns + T * 10^6 / sys_cnt_freq_khz
+ *                    (device time is host time, docs/uapi.md).
+ *
  * Every member but @size, @flags and the reserved ones is an output, and
  * is ignored on input.
  */
@@ -161,10 +167,12 @@ struct vnpu_info {
 	__u64 ring_max_bytes;
 	__u32 max_comms;
 	__u32 reserved1;
+	__u64 time_base_raw_ns;
 };
 
 #define VNPU_INFO_SIZE_VER0 184
 #define VNPU_INFO_SIZE_VER1 224
+#define VNPU_INFO_SIZE_VER2 232
 
 /**
  * struct vnpu_stream_create - VNPU_IOC_STREAM_CREATE
@@ -363,6 +371,9 @@ struct vnpu_task {
  * @submitted: out: tasks queued. The batch is all or nothing: on any
  *             error nothing is queued and this is 0.
  * @reserved: must be zero.
+ * @submit_time: out (0.10, VNPU_SUBMIT_SIZE_VER1): the device time at which
+ *               the batch was submitted, in ticks of sys_cnt_freq_khz: no
+ *               task of it starts before. Ignored on input.
  */
 struct vnpu_submit {
 	__u32 size;
@@ -373,9 +384,11 @@ struct vnpu_submit {
 	__u32 task_size;
 	__u32 submitted;
 	__u32 reserved;
+	__u64 submit_time;
 };
 
 #define VNPU_SUBMIT_SIZE_VER0 40
+#define VNPU_SUBMIT_SIZE_VER1 48
 
 /* struct vnpu_sync.flags */
 #define VNPU_SYNC_F_ALL_STREAMS _BITUL(0) /* every stream of the file */
@@ -483,11 +496,17 @@ struct vnpu_comm_destroy {
 /* GET_INFO as uapi 0.4 spelled it (a 184-byte struct vnpu_info): still taken */
 #define VNPU_IOC_GET_INFO_VER0 \
 	_IOC(_IOC_READ | _IOC_WRITE, VNPU_IOC_MAGIC, VNPU_IOC_NR_GET_INFO, VNPU_INFO_SIZE_VER0)
+/* GET_INFO as uapi 0.5 to 0.9 spelled it (224 bytes): still taken */
+#define VNPU_IOC_GET_INFO_VER1 \
+	_IOC(_IOC_READ | _IOC_WRITE, VNPU_IOC_MAGIC, VNPU_IOC_NR_GET_INFO, VNPU_INFO_SIZE_VER1)
 #define VNPU_IOC_STREAM_CREATE \
 	_IOWR(VNPU_IOC_MAGIC, VNPU_IOC_NR_STREAM_CREATE, struct vnpu_stream_create)
 #define VNPU_IOC_STREAM_DESTROY \
 	_IOWR(VNPU_IOC_MAGIC, VNPU_IOC_NR_STREAM_DESTROY, struct vnpu_stream_destroy)
 #define VNPU_IOC_SUBMIT _IOWR(VNPU_IOC_MAGIC, VNPU_IOC_NR_SUBMIT, struct vnpu_submit)
+/* SUBMIT as uapi 0.9 and before spelled it (40 bytes): still taken */
+#define VNPU_IOC_SUBMIT_VER0 \
+	_IOC(_IOC_READ | _IOC_WRITE, VNPU_IOC_MAGIC, VNPU_IOC_NR_SUBMIT, VNPU_SUBMIT_SIZE_VER0)
 #define VNPU_IOC_SYNC _IOWR(VNPU_IOC_MAGIC, VNPU_IOC_NR_SYNC, struct vnpu_sync)
 #define VNPU_IOC_COMM_INIT \
 	_IOWR(VNPU_IOC_MAGIC, VNPU_IOC_NR_COMM_INIT, struct vnpu_comm_init)

@@ -214,7 +214,7 @@ struct vnpu_prof_stats {
 /* ---- the mapping ---- */
 
 #define VNPU_RING_MAGIC 0x564e5055524e4731ULL	/* "VNPURNG1" */
-#define VNPU_RING_VERSION 3
+#define VNPU_RING_VERSION 4
 
 /**
  * struct vnpu_ring_ctrl - the control page (offset 0, read-only)
@@ -239,8 +239,9 @@ struct vnpu_prof_stats {
  * @sys_cnt_freq_khz: device timestamp rate: ns = ticks * 10^6 / this.
  * @aic_events: event ids of the AIC-side PMU counters, in counter order.
  * @aiv_events: event ids of the AIV side.
- * @mono_base_ns: CLOCK_MONOTONIC at device time 0:
- *                mono_ns = mono_base_ns + ticks * 10^6 / sys_cnt_freq_khz.
+ * @mono_base_ns: CLOCK_MONOTONIC at device time 0, as it was when the
+ *                session started (device time runs on CLOCK_MONOTONIC_RAW,
+ *                which NTP does not slew: use @raw_base_ns from version 4).
  * @start_ticks: device time when the session started.
  * @start_mono_ns: CLOCK_MONOTONIC when the session started.
  * @stopped: non-zero once the session has stopped (no record follows).
@@ -252,6 +253,12 @@ struct vnpu_prof_stats {
  *            total.
  * @lost: records dropped, running total.
  * @written: records written, running total.
+ * @raw_base_ns: (version 4) CLOCK_MONOTONIC_RAW at device time 0:
+ *               raw_ns = raw_base_ns + ticks * 10^6 / sys_cnt_freq_khz
+ *               (vnpu_info.time_base_raw_ns).
+ * @start_raw_ns: (version 4) CLOCK_MONOTONIC_RAW at @start_ticks, exactly
+ *                (on the tick grid): the host instant of the session's
+ *                start, as host_start.log publishes it.
  * @reserved: zero; room to grow.
  * @reserved4: zero.
  */
@@ -288,7 +295,9 @@ struct vnpu_ring_ctrl {
 	__u64 written;
 	__u32 n_channels;
 	__u32 chan_offset;
-	__u64 reserved[27];
+	__u64 raw_base_ns;
+	__u64 start_raw_ns;
+	__u64 reserved[25];
 };
 
 /**

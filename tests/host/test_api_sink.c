@@ -46,7 +46,7 @@ static void fake_launch_at(uint64_t id, uint64_t start)
 		.hw_stream = hw_stream,
 	};
 
-	npuprof_launch_record(&dev, &task, 1, &id, start);
+	npuprof_launch_record(&dev, &task, 1, &id, start, 0);
 }
 
 static void fake_launch(uint64_t id)

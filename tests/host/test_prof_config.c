@@ -207,6 +207,47 @@ TEST_F(cfg, device_info_json_has_every_key_of_the_cpp_context)
 }
 
 /* the session's metric group is in sample.json as msprof names it, with its events */
+/* The value of @key in the "key: value" lines of @dir/@name, or ~0. */
+static unsigned long long log_value(const char *dir, const char *name, const char *key)
+{
+	char path[512], line[256];
+	unsigned long long v = ~0ull;
+	size_t n = strlen(key);
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	f = fopen(path, "r");
+	if (!f)
+		return v;
+	while (fgets(line, sizeof(line), f))
+		if (!strncmp(line, key, n) && line[n] == ':')
+			v = strtoull(line + n + 1, NULL, 10);
+	fclose(f);
+	return v;
+}
+
+/*
+ * Device time is host time (ring version 4): the start logs put the
+ * session's start tick at its exact raw instant, not at the MONOTONIC
+ * stamp moved to the raw clock.
+ */
+TEST_F(cfg, start_logs_anchor_the_start_tick_at_its_raw_instant)
+{
+	struct npuprof_error e;
+
+	self->ctrl.version = 4;
+	self->ctrl.start_raw_ns = 123456789000ull;
+	ASSERT_EQ(0, npc_write_device(self->dir, 0, &self->s, &self->t, &e)) TH_LOG("%s", e.msg);
+	EXPECT_EQ(123456789000ull, log_value(self->dir, "host_start.log.0", "clock_monotonic_raw"));
+	EXPECT_EQ(1000ull, log_value(self->dir, "dev_start.log.0", "cntvct"));
+
+	/* version 3: the MONOTONIC stamp, on the raw clock */
+	self->ctrl.version = 3;
+	ASSERT_EQ(0, npc_write_device(self->dir, 0, &self->s, &self->t, &e)) TH_LOG("%s", e.msg);
+	EXPECT_EQ(2000000ull + self->t.raw_ns - self->t.mono_ns,
+		  log_value(self->dir, "host_start.log.0", "clock_monotonic_raw"));
+}
+
 TEST_F(cfg, sample_json_names_the_group_and_its_events)
 {
 	struct npuprof_error e;

@@ -87,12 +87,14 @@ TEST(vnpu_info)
 		MEMBER(vnpu_info, ring_max_bytes, 208, 8),
 		MEMBER(vnpu_info, max_comms, 216, 4),
 		MEMBER(vnpu_info, reserved1, 220, 4),
+		MEMBER(vnpu_info, time_base_raw_ns, 224, 8),
 	};
 
-	CHECK_LAYOUT(vnpu_info, 224, m);
+	CHECK_LAYOUT(vnpu_info, 232, m);
 	EXPECT_EQ(184, VNPU_INFO_SIZE_VER0);
 	EXPECT_EQ(224, VNPU_INFO_SIZE_VER1);
-	EXPECT_EQ(sizeof(struct vnpu_info), VNPU_INFO_SIZE_VER1);
+	EXPECT_EQ(232, VNPU_INFO_SIZE_VER2);
+	EXPECT_EQ(sizeof(struct vnpu_info), VNPU_INFO_SIZE_VER2);
 	EXPECT_EQ(0, sizeof(struct vnpu_info) % 8);
 }
 
@@ -381,12 +383,14 @@ TEST(vnpu_ring_ctrl)
 		MEMBER(vnpu_ring_ctrl, written, 216, 8),
 		MEMBER(vnpu_ring_ctrl, n_channels, 224, 4),
 		MEMBER(vnpu_ring_ctrl, chan_offset, 228, 4),
-		MEMBER(vnpu_ring_ctrl, reserved, 232, 216),
+		MEMBER(vnpu_ring_ctrl, raw_base_ns, 232, 8),
+		MEMBER(vnpu_ring_ctrl, start_raw_ns, 240, 8),
+		MEMBER(vnpu_ring_ctrl, reserved, 248, 200),
 	};
 
 	CHECK_LAYOUT(vnpu_ring_ctrl, 448, m);
 	EXPECT_EQ(0x564e5055524e4731ULL, VNPU_RING_MAGIC);
-	EXPECT_EQ(3, VNPU_RING_VERSION);
+	EXPECT_EQ(4, VNPU_RING_VERSION);
 	EXPECT_EQ(1024, VNPU_RING_CHAN_OFFSET);
 	for (int ch = 0; ch < VNPU_CH_COUNT; ch++)
 		EXPECT_EQ(64 * (ch + 1), VNPU_RING_CHAN_CONS_OFFSET(ch));
@@ -437,15 +441,17 @@ TEST(vnpu_task)
 TEST(vnpu_submit)
 {
 	static const struct member m[] = {
-		MEMBER(vnpu_submit, size, 0, 4),       MEMBER(vnpu_submit, flags, 4, 4),
-		MEMBER(vnpu_submit, tasks, 8, 8),      MEMBER(vnpu_submit, task_ids, 16, 8),
-		MEMBER(vnpu_submit, count, 24, 4),     MEMBER(vnpu_submit, task_size, 28, 4),
-		MEMBER(vnpu_submit, submitted, 32, 4), MEMBER(vnpu_submit, reserved, 36, 4),
+		MEMBER(vnpu_submit, size, 0, 4),	 MEMBER(vnpu_submit, flags, 4, 4),
+		MEMBER(vnpu_submit, tasks, 8, 8),	 MEMBER(vnpu_submit, task_ids, 16, 8),
+		MEMBER(vnpu_submit, count, 24, 4),	 MEMBER(vnpu_submit, task_size, 28, 4),
+		MEMBER(vnpu_submit, submitted, 32, 4),	 MEMBER(vnpu_submit, reserved, 36, 4),
+		MEMBER(vnpu_submit, submit_time, 40, 8),
 	};
 
-	CHECK_LAYOUT(vnpu_submit, 40, m);
+	CHECK_LAYOUT(vnpu_submit, 48, m);
 	EXPECT_EQ(40, VNPU_SUBMIT_SIZE_VER0);
-	EXPECT_EQ(sizeof(struct vnpu_submit), VNPU_SUBMIT_SIZE_VER0);
+	EXPECT_EQ(48, VNPU_SUBMIT_SIZE_VER1);
+	EXPECT_EQ(sizeof(struct vnpu_submit), VNPU_SUBMIT_SIZE_VER1);
 	EXPECT_EQ(0, sizeof(struct vnpu_submit) % 8);
 }
 
@@ -487,11 +493,13 @@ TEST(u64_members_are_8_aligned)
 
 TEST(ioctl_numbers)
 {
-	EXPECT_EQ(0xc0e0b800u, (unsigned int)VNPU_IOC_GET_INFO);
+	EXPECT_EQ(0xc0e8b800u, (unsigned int)VNPU_IOC_GET_INFO);
 	EXPECT_EQ(0xc0b8b800u, (unsigned int)VNPU_IOC_GET_INFO_VER0);
+	EXPECT_EQ(0xc0e0b800u, (unsigned int)VNPU_IOC_GET_INFO_VER1);
 	EXPECT_EQ(0xc010b801u, (unsigned int)VNPU_IOC_STREAM_CREATE);
 	EXPECT_EQ(0xc010b802u, (unsigned int)VNPU_IOC_STREAM_DESTROY);
-	EXPECT_EQ(0xc028b803u, (unsigned int)VNPU_IOC_SUBMIT);
+	EXPECT_EQ(0xc030b803u, (unsigned int)VNPU_IOC_SUBMIT);
+	EXPECT_EQ(0xc028b803u, (unsigned int)VNPU_IOC_SUBMIT_VER0);
 	EXPECT_EQ(0xc028b804u, (unsigned int)VNPU_IOC_SYNC);
 	EXPECT_EQ(0xc038b805u, (unsigned int)VNPU_IOC_COMM_INIT);
 	EXPECT_EQ(0xc010b806u, (unsigned int)VNPU_IOC_COMM_DESTROY);
@@ -506,8 +514,8 @@ TEST(ioctl_numbers)
 TEST(version_and_limits)
 {
 	EXPECT_EQ(0, VNPU_UAPI_VERSION_MAJOR);
-	EXPECT_EQ(9, VNPU_UAPI_VERSION_MINOR);
-	EXPECT_EQ(0x00000009, VNPU_UAPI_VERSION);
+	EXPECT_EQ(10, VNPU_UAPI_VERSION_MINOR);
+	EXPECT_EQ(0x0000000a, VNPU_UAPI_VERSION);
 	EXPECT_EQ(16, VNPU_MAX_DEVICES);
 	EXPECT_EQ(2048, VNPU_MAX_HW_STREAMS);
 	EXPECT_EQ(64, VNPU_OP_NAME_LEN);

@@ -599,6 +599,8 @@ TEST_F(bad, submit_fields)
 		  .err = EINVAL },
 		{ "submitted (out) non-zero, ignored", .set = { SET(vnpu_submit, submitted, 1) },
 		  .err = 0 },
+		{ "submit_time (out) non-zero, ignored",
+		  .set = { SET(vnpu_submit, submit_time, ~0ull) }, .err = 0 },
 		{ "count 0", .set = { SET(vnpu_submit, count, 0) }, .err = EINVAL },
 		{ "count VNPU_MAX_SUBMIT + 1",
 		  .set = { SET(vnpu_submit, count, VNPU_MAX_SUBMIT + 1) }, .err = EMSGSIZE },
@@ -696,6 +698,12 @@ struct tcase {
 	void (*fn)(struct vnpu_task *t, const struct ctx *c);
 	int err;
 	unsigned int min_dev; /* devices the case needs to trip only its check */
+	/*
+	 * valid, and a minute of device time: run on a file of its own that
+	 * is closed (cancelling it) rather than synced, as device time is
+	 * host time and a sync waits for the task's end
+	 */
+	bool runs_long;
 };
 
 #define T(member, v) SET(vnpu_task, member, v)
@@ -858,9 +866,12 @@ static const struct tcase task_cases[] = {
 	  .err = 0 },
 	{ "valid: every flag", .set = { T(flags, VNPU_TASK_F_ALL) }, .err = 0 },
 	{ "valid: model_id 0xffffffff", .set = { T(model_id, 0xffffffffu) }, .err = 0 },
-	{ "valid: flops VNPU_TASK_MAX_FLOPS", .set = { T(flops, VNPU_TASK_MAX_FLOPS) }, .err = 0 },
-	{ "valid: bytes VNPU_TASK_MAX_BYTES", .set = { T(bytes, VNPU_TASK_MAX_BYTES) }, .err = 0 },
-	{ "valid: bytes 0, tensors of VNPU_TASK_MAX_BYTES", .fn = derived_max, .err = 0 },
+	{ "valid: flops VNPU_TASK_MAX_FLOPS", .set = { T(flops, VNPU_TASK_MAX_FLOPS) }, .err = 0,
+	  .runs_long = true },
+	{ "valid: bytes VNPU_TASK_MAX_BYTES", .set = { T(bytes, VNPU_TASK_MAX_BYTES) }, .err = 0,
+	  .runs_long = true },
+	{ "valid: bytes 0, tensors of VNPU_TASK_MAX_BYTES", .fn = derived_max, .err = 0,
+	  .runs_long = true },
 
 	/* op_name, op_type */
 	{ "op_name empty", .set = { T(op_name[0], 0) }, .err = EINVAL },
@@ -1025,6 +1036,39 @@ static const struct tcase task_cases[] = {
 	  .min_dev = 2 },
 };
 
+static void device_works(struct __test_metadata *_metadata, struct ctx *c);
+
+/*
+ * A valid case whose task runs for a minute: alone, then the last of three,
+ * each on a file of its own, closed at once. The ids tell what was
+ * queued; a good task on the case file's stream then resumes its count.
+ */
+static void run_long_case(struct __test_metadata *_metadata, struct ctx *c, const struct tcase *k,
+			  struct vnpu_task *batch)
+{
+	for (unsigned int n = 1; n <= 3; n += 2) {
+		struct vnpu_task *t = n == 1 ? &batch[2] : batch;
+		int fd = vnpu_open_dev(0, O_RDWR), s, got;
+		__u64 ids[3] = { 0 };
+
+		ASSERT_LE(0, fd);
+		s = vnpu_stream_new(fd);
+		ASSERT_LE(0, s);
+		for (unsigned int i = 0; i < 3; i++)
+			batch[i].stream_id = (unsigned int)s;
+		got = submit_raw(fd, t, ids, n, sizeof(*t));
+		EXPECT_EQ(0, got) TH_LOG("%u task(s): %s: got %s", n, k->name, ename(got));
+		for (unsigned int i = 0; !got && i < n; i++) {
+			EXPECT_EQ(c->last_id + 1 + i, ids[i]) TH_LOG("%s: ids", k->name);
+		}
+		if (!got)
+			c->last_id += n;
+		close(fd);
+		c->ncases++;
+	}
+	device_works(_metadata, c);
+}
+
 static void run_task_case(struct __test_metadata *_metadata, struct ctx *c, const struct tcase *k)
 {
 	struct vnpu_task batch[3];
@@ -1041,6 +1085,10 @@ static void run_task_case(struct __test_metadata *_metadata, struct ctx *c, cons
 	apply_sets(&batch[2], k->set);
 	if (k->fn)
 		k->fn(&batch[2], c);
+	if (k->runs_long) {
+		run_long_case(_metadata, c, k, batch);
+		return;
+	}
 
 	/* alone */
 	got = submit_raw(c->fd, &batch[2], ids, 1, sizeof(batch[2]));

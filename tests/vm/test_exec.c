@@ -3,7 +3,10 @@
  * Execution: streams, submit and sync, in-order streams, parallel streams,
  * determinism, close with work in flight, concurrent submitters, and
  * collectives across devices. Timings are read back through sync's
- * device_time (the end of the stream's last task).
+ * device_time (the end of the stream's last task) and submit's submit_time
+ * (the batch's submission): device time is host time, so a duration is
+ * the end of a task that ran alone minus its submission (after a sync the
+ * device is idle: the next task starts at its submission).
  */
 #include <pthread.h>
 #include <sys/wait.h>
@@ -69,61 +72,83 @@ TEST_F(exec, submit_and_sync)
 	EXPECT_EQ(ids[2], sy.last_task_id);
 }
 
-/* Device time at which @n identical tasks on one stream end, one by one. */
-static int run_serial(int fd, int stream, int n, __u64 flops, __u64 *ends)
+/* Submit @n tasks as one batch and wait: the batch's submission and end. */
+static int run_batch(int fd, int stream, const struct vnpu_task *t, unsigned int n, __u64 *submit,
+		     __u64 *end)
+{
+	struct vnpu_sync sy;
+
+	if (vnpu_submit_at(fd, t, n, NULL, submit) || vnpu_sync_stream(fd, stream, 0, 10000, &sy))
+		return -1;
+	*end = sy.device_time;
+	return 0;
+}
+
+/* The durations of @n identical tasks on one stream, each alone. */
+static int run_serial(int fd, int stream, int n, __u64 flops, __u64 *durs)
 {
 	struct vnpu_task t;
-	struct vnpu_sync sy;
+	__u64 submit = 0, end = 0;
 
 	vnpu_task_init(&t, "MatMul", "MatMul", VNPU_TASK_AI_CORE, stream, flops, 1 << 20);
 	for (int i = 0; i < n; i++) {
-		if (vnpu_submit_tasks(fd, &t, 1, NULL) ||
-		    vnpu_sync_stream(fd, stream, 0, 10000, &sy))
+		if (run_batch(fd, stream, &t, 1, &submit, &end))
 			return -1;
-		ends[i] = sy.device_time;
+		durs[i] = end - submit;
 	}
 	return 0;
 }
 
+/*
+ * A task that begins a new task id epoch (every 65536 ids) starts two
+ * ticks after its stream's previous task (vnpu_exec.c): a batch may have
+ * one such gap.
+ */
+#define EPOCH_GAP 2
+
 TEST_F(exec, in_order_within_a_stream)
 {
-	__u64 ends[8];
+	struct vnpu_task t[8];
+	__u64 durs[8], submit = 0, end = 0;
 
-	ASSERT_EQ(0, run_serial(self->fd, self->stream, 8, 1ull << 30, ends));
-	for (int i = 1; i < 8; i++)
-		EXPECT_GT(ends[i], ends[i - 1]);
-	/* equal tasks back to back: equal steps */
-	for (int i = 2; i < 8; i++)
-		EXPECT_EQ(ends[i] - ends[i - 1], ends[1] - ends[0]);
+	ASSERT_EQ(0, run_serial(self->fd, self->stream, 8, 1ull << 30, durs));
+	for (int i = 0; i < 8; i++) {
+		EXPECT_LT(0, durs[i]);
+		/* equal tasks alone: equal durations (the suite runs with seed=0) */
+		EXPECT_EQ(durs[0], durs[i]);
+	}
+	/* eight back to back in one batch: one after the other */
+	for (int i = 0; i < 8; i++)
+		vnpu_task_init(&t[i], "MatMul", "MatMul", VNPU_TASK_AI_CORE, self->stream,
+			       1ull << 30, 1 << 20);
+	ASSERT_EQ(0, run_batch(self->fd, self->stream, t, 8, &submit, &end));
+	EXPECT_LE(8 * durs[0], end - submit);
+	EXPECT_GE(8 * durs[0] + EPOCH_GAP, end - submit);
 }
 
 /* Two streams, one single-block task each, submitted in one batch, overlap. */
 TEST_F(exec, streams_run_in_parallel)
 {
 	struct vnpu_task t[2];
-	struct vnpu_sync s0, s1, one;
+	struct vnpu_sync s1;
 	int s2 = vnpu_stream_new(self->fd);
-	__u64 base, d_one;
+	__u64 submit = 0, end = 0, d_one;
 
 	ASSERT_GE(s2, 0);
 	/* the duration of one task alone */
 	vnpu_task_init(&t[0], "MatMul", "MatMul", VNPU_TASK_AI_CORE, self->stream, 1ull << 32,
 		       1 << 20);
-	ASSERT_EQ(0, vnpu_submit_tasks(self->fd, t, 1, NULL));
-	ASSERT_EQ(0, vnpu_sync_stream(self->fd, self->stream, 0, 10000, &one));
-	ASSERT_EQ(0, vnpu_submit_tasks(self->fd, t, 1, NULL));
-	ASSERT_EQ(0, vnpu_sync_stream(self->fd, self->stream, 0, 10000, &s0));
-	d_one = s0.device_time - one.device_time;
-	base = s0.device_time;
+	ASSERT_EQ(0, run_batch(self->fd, self->stream, t, 1, &submit, &end));
+	d_one = end - submit;
 
 	t[1] = t[0];
 	t[1].stream_id = s2;
-	ASSERT_EQ(0, vnpu_submit_tasks(self->fd, t, 2, NULL));
-	ASSERT_EQ(0, vnpu_sync_stream(self->fd, self->stream, 0, 10000, &s0));
+	ASSERT_EQ(0, run_batch(self->fd, self->stream, t, 2, &submit, &end));
 	ASSERT_EQ(0, vnpu_sync_stream(self->fd, s2, 0, 10000, &s1));
-	/* both end one duration after the previous end, not two */
-	EXPECT_EQ(base + d_one, s0.device_time);
-	EXPECT_EQ(base + d_one, s1.device_time);
+	/* both end one duration after their submission, not two */
+	EXPECT_EQ(submit + d_one, end);
+	EXPECT_GE(submit + d_one + EPOCH_GAP, s1.device_time);
+	EXPECT_LE(submit + d_one, s1.device_time);
 }
 
 /* Block num is limited by the cores: twice the cores takes two waves. */
@@ -131,38 +156,31 @@ TEST_F(exec, blocks_beyond_the_cores_take_waves)
 {
 	struct vnpu_info info;
 	struct vnpu_task t;
-	struct vnpu_sync a, b, c;
+	__u64 submit = 0, end = 0, one, two;
 
 	ASSERT_EQ(0, vnpu_get_info(self->fd, &info));
 	vnpu_task_init(&t, "MatMul", "MatMul", VNPU_TASK_AI_CORE, self->stream,
 		       (__u64)info.aic_num << 30, 1 << 20);
 	t.block_num = info.aic_num;
-	ASSERT_EQ(0, vnpu_submit_tasks(self->fd, &t, 1, NULL));
-	ASSERT_EQ(0, vnpu_sync_stream(self->fd, self->stream, 0, 10000, &a));
-	ASSERT_EQ(0, vnpu_submit_tasks(self->fd, &t, 1, NULL));
-	ASSERT_EQ(0, vnpu_sync_stream(self->fd, self->stream, 0, 10000, &b));
+	ASSERT_EQ(0, run_batch(self->fd, self->stream, &t, 1, &submit, &end));
+	one = end - submit;
 	t.block_num = 2 * info.aic_num;
 	t.flops *= 2;
-	ASSERT_EQ(0, vnpu_submit_tasks(self->fd, &t, 1, NULL));
-	ASSERT_EQ(0, vnpu_sync_stream(self->fd, self->stream, 0, 10000, &c));
-	EXPECT_GT(c.device_time - b.device_time, (b.device_time - a.device_time) * 3 / 2);
+	ASSERT_EQ(0, run_batch(self->fd, self->stream, &t, 1, &submit, &end));
+	two = end - submit;
+	EXPECT_GT(two, one * 3 / 2);
 }
 
-/* A task of all the cores, then @t alone: @t's duration (every core free at once). */
-static __u64 alone(int fd, int stream, const struct vnpu_task *t, const struct vnpu_info *info)
+/* @t alone on an idle device: its duration. */
+static __u64 alone(int fd, int stream, const struct vnpu_task *t)
 {
-	struct vnpu_task flush = *t;
-	struct vnpu_sync a, b;
+	struct vnpu_task one = *t;
+	__u64 submit = 0, end = 0;
 
-	flush.stream_id = stream;
-	flush.block_num = info->aic_num;
-	if (vnpu_submit_tasks(fd, &flush, 1, NULL) || vnpu_sync_stream(fd, stream, 0, 10000, &a))
+	one.stream_id = stream;
+	if (run_batch(fd, stream, &one, 1, &submit, &end))
 		return 0;
-	flush = *t;
-	flush.stream_id = stream;
-	if (vnpu_submit_tasks(fd, &flush, 1, NULL) || vnpu_sync_stream(fd, stream, 0, 10000, &b))
-		return 0;
-	return b.device_time - a.device_time;
+	return end - submit;
 }
 
 /*
@@ -172,11 +190,11 @@ static __u64 alone(int fd, int stream, const struct vnpu_task *t, const struct v
  */
 TEST_F(exec, cores_go_to_whoever_finds_them_free)
 {
-	struct vnpu_task t[3], flush;
-	struct vnpu_sync e0, s[3];
+	struct vnpu_task t[3];
+	struct vnpu_sync s[3];
 	struct vnpu_info info;
 	int st[3] = { self->stream, vnpu_stream_new(self->fd), vnpu_stream_new(self->fd) };
-	__u64 d[3];
+	__u64 d[3], submit = 0;
 
 	ASSERT_GE(st[1], 0);
 	ASSERT_GE(st[2], 0);
@@ -190,25 +208,25 @@ TEST_F(exec, cores_go_to_whoever_finds_them_free)
 	t[1].flops >>= 4;
 	t[2].block_num = info.aic_num;
 	for (int i = 0; i < 3; i++) {
-		d[i] = alone(self->fd, self->stream, &t[i], &info);
+		d[i] = alone(self->fd, self->stream, &t[i]);
 		ASSERT_LT(0, d[i]);
 	}
 	ASSERT_GT(d[0], d[1]);
 
-	/* every core free at e0, then the three in one submit */
-	flush = t[2];
-	flush.stream_id = self->stream;
-	ASSERT_EQ(0, vnpu_submit_tasks(self->fd, &flush, 1, NULL));
-	ASSERT_EQ(0, vnpu_sync_stream(self->fd, self->stream, 0, 10000, &e0));
-	ASSERT_EQ(0, vnpu_submit_tasks(self->fd, t, 3, NULL));
+	/* every core free (the device is idle after a sync), the three in one submit */
+	ASSERT_EQ(0, vnpu_submit_at(self->fd, t, 3, NULL, &submit));
 	for (int i = 0; i < 3; i++)
 		ASSERT_EQ(0, vnpu_sync_stream(self->fd, st[i], 0, 10000, &s[i]));
-	EXPECT_EQ(e0.device_time + d[0], s[0].device_time);
-	EXPECT_EQ(e0.device_time + d[1], s[1].device_time);
-	EXPECT_EQ(e0.device_time + d[0] + d[2], s[2].device_time);
+	/* the same up to an id epoch's two ticks, once */
+	EXPECT_LE(submit + d[0], s[0].device_time);
+	EXPECT_GE(submit + d[0] + EPOCH_GAP, s[0].device_time);
+	EXPECT_LE(submit + d[1], s[1].device_time);
+	EXPECT_GE(submit + d[1] + EPOCH_GAP, s[1].device_time);
+	EXPECT_LE(submit + d[0] + d[2], s[2].device_time);
+	EXPECT_GE(submit + d[0] + d[2] + EPOCH_GAP, s[2].device_time);
 }
 
-/* The same submissions on a fresh file give the same step times. */
+/* The same submissions on a fresh file take the same times. */
 TEST(deterministic)
 {
 	__u64 a[16], b[16];
@@ -223,8 +241,67 @@ TEST(deterministic)
 		ASSERT_EQ(0, run_serial(fd, s, 16, 1ull << 28, run ? b : a));
 		close(fd);
 	}
-	for (int i = 1; i < 16; i++)
-		EXPECT_EQ(a[i] - a[i - 1], b[i] - b[i - 1]);
+	for (int i = 0; i < 16; i++)
+		EXPECT_EQ(a[i], b[i]);
+}
+
+/* A lone task on an idle device starts at its submission, in host time. */
+TEST_F(exec, device_time_is_host_time)
+{
+	struct vnpu_info info;
+	struct vnpu_task t;
+	struct timespec ts;
+	__u64 before, after, submit = 0, end = 0, d, raw_end;
+
+	ASSERT_EQ(0, vnpu_get_info(self->fd, &info));
+	ASSERT_LE(VNPU_INFO_SIZE_VER2, info.size);
+	ASSERT_NE(0, info.time_base_raw_ns);
+	vnpu_task_init(&t, "MatMul", "MatMul", VNPU_TASK_AI_CORE, self->stream, 1ull << 30,
+		       1 << 20);
+	d = alone(self->fd, self->stream, &t);
+	ASSERT_LT(0, d);
+	clock_gettime(CLOCK_MONOTONIC_RAW, &ts);
+	before = ts.tv_sec * 1000000000ull + ts.tv_nsec;
+	ASSERT_EQ(0, run_batch(self->fd, self->stream, &t, 1, &submit, &end));
+	clock_gettime(CLOCK_MONOTONIC_RAW, &ts);
+	after = ts.tv_sec * 1000000000ull + ts.tv_nsec;
+	/* the stamp is the host's instant of the call, on its raw clock */
+	EXPECT_LE(before, info.time_base_raw_ns + submit * 1000000ull / info.sys_cnt_freq_khz +
+				  1000000ull / info.sys_cnt_freq_khz);
+	EXPECT_GE(after, info.time_base_raw_ns + submit * 1000000ull / info.sys_cnt_freq_khz);
+	EXPECT_EQ(submit + d, end);
+	/* and the sync returned no earlier than the task's end, in host time */
+	raw_end = info.time_base_raw_ns + end * 1000000ull / info.sys_cnt_freq_khz;
+	EXPECT_LE(raw_end, after);
+}
+
+/*
+ * A sync waits for the modelled end in host time: a task of a good part
+ * of a second keeps its sync that long, and one queued behind it starts
+ * when it ends.
+ */
+TEST_F(exec, sync_waits_for_the_end_in_host_time)
+{
+	struct vnpu_info info;
+	struct vnpu_task t;
+	struct timespec a, b;
+	__u64 submit = 0, end = 0, d, flops = 1ull << 30;
+	double ms;
+
+	ASSERT_EQ(0, vnpu_get_info(self->fd, &info));
+	vnpu_task_init(&t, "MatMul", "MatMul", VNPU_TASK_AI_CORE, self->stream, flops, 1 << 20);
+	d = alone(self->fd, self->stream, &t);
+	ASSERT_LT(0, d);
+	/* about 300 ms of one core */
+	t.flops = flops * (__u64)(0.3 * info.sys_cnt_freq_khz * 1000.0 / d + 1);
+	clock_gettime(CLOCK_MONOTONIC_RAW, &a);
+	ASSERT_EQ(0, run_batch(self->fd, self->stream, &t, 1, &submit, &end));
+	clock_gettime(CLOCK_MONOTONIC_RAW, &b);
+	ms = (b.tv_sec - a.tv_sec) * 1e3 + (b.tv_nsec - a.tv_nsec) / 1e6;
+	EXPECT_LE((end - submit) / (double)info.sys_cnt_freq_khz, ms)
+	TH_LOG("a %.1f ms task, its sync returned after %.1f ms",
+		       (end - submit) / (double)info.sys_cnt_freq_khz, ms);
+	EXPECT_LT(250.0, (end - submit) / (double)info.sys_cnt_freq_khz);
 }
 
 /* Closing with thousands of tasks queued is safe and frees the device. */
@@ -315,6 +392,7 @@ static void allreduce(struct __test_metadata *_metadata, unsigned int n, __u64 b
 	int fd[VNPU_MAX_DEVICES], s[VNPU_MAX_DEVICES];
 	struct vnpu_sync before[VNPU_MAX_DEVICES] = { 0 }, after[VNPU_MAX_DEVICES] = { 0 };
 	__u32 comm[VNPU_MAX_DEVICES] = { 0 };
+	__u64 last = 0, submit = 0;
 	struct vnpu_task t;
 
 	for (unsigned int d = 0; d < n; d++) {
@@ -337,7 +415,8 @@ static void allreduce(struct __test_metadata *_metadata, unsigned int n, __u64 b
 			       1 << 20);
 		ASSERT_EQ(0, vnpu_submit_tasks(fd[d], &c, 1, NULL));
 		ASSERT_EQ(0, vnpu_sync_stream(fd[d], s[d], 0, 10000, &before[d]));
-		ASSERT_EQ(0, vnpu_submit_tasks(fd[d], &t, 1, NULL));
+		ASSERT_EQ(0, vnpu_submit_at(fd[d], &t, 1, NULL, &submit));
+		last = submit > last ? submit : last;
 	}
 	for (unsigned int d = 0; d < n; d++)
 		ASSERT_EQ(0, vnpu_sync_stream(fd[d], s[d], 0, 10000, &after[d]));
@@ -347,13 +426,11 @@ static void allreduce(struct __test_metadata *_metadata, unsigned int n, __u64 b
 	/* and it started after every device's previous task */
 	for (unsigned int d = 0; d < n; d++)
 		EXPECT_GT(after[d].device_time, before[d].device_time);
-	/* it starts when the last device arrives */
-	*dur = after[0].device_time;
-	for (unsigned int d = 0; d < n; d++) {
-		if (after[0].device_time - before[d].device_time < *dur)
-			*dur = after[0].device_time - before[d].device_time;
+	/* it starts when the last device arrives: its submission (each is idle) */
+	ASSERT_LT(last, after[0].device_time);
+	*dur = after[0].device_time - last;
+	for (unsigned int d = 0; d < n; d++)
 		close(fd[d]);
-	}
 }
 
 TEST(allreduce_2_and_8_devices)

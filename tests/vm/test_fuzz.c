@@ -438,7 +438,7 @@ static const struct field submit_fields[] = {
 	FLD(vnpu_submit, flags, K_FLAGS),     FLD(vnpu_submit, tasks, K_PTR),
 	FLD(vnpu_submit, task_ids, K_PTR),    FLD(vnpu_submit, count, K_COUNT),
 	FLD(vnpu_submit, task_size, K_TSIZE), FLD(vnpu_submit, submitted, K_OUT),
-	FLD(vnpu_submit, reserved, K_ZERO),
+	FLD(vnpu_submit, reserved, K_ZERO),   FLD(vnpu_submit, submit_time, K_OUT),
 };
 
 static const struct field sync_fields[] = {
@@ -636,8 +636,13 @@ static void make_task(struct fz *z, struct vnpu_task *t, unsigned int dev, __u32
 	t->block_num = chance(z, 5) ? 65535 : 1 + rnd(z, 48);
 	t->flags = rnd(z, VNPU_TASK_F_ALL + 1);
 	t->model_id = rnd(z, 4);
-	t->flops = chance(z, 3) ? VNPU_TASK_MAX_FLOPS : rnd64(z) % (1ull << 30);
-	t->bytes = chance(z, 30) ? 0 : chance(z, 3) ? VNPU_TASK_MAX_BYTES : rnd64(z) % (1ull << 26);
+	/*
+	 * Device time is host time: a task runs as long as it models, and
+	 * the limits' own (minutes; test_bad_input has them) would hold the
+	 * device for the whole run. Milliseconds at most.
+	 */
+	t->flops = chance(z, 3) ? 1ull << 34 : rnd64(z) % (1ull << 30);
+	t->bytes = chance(z, 30) ? 0 : chance(z, 3) ? 1ull << 28 : rnd64(z) % (1ull << 26);
 	if (comm_id) {
 		t->task_type = VNPU_TASK_COMMUNICATION;
 		t->block_num = 1;

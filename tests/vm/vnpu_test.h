@@ -523,8 +523,12 @@ static inline int vnpu_comm_group(const int *fds, unsigned int n, __u32 *ids)
 }
 
 /* Submit @n tasks; returns 0 or -errno. @ids may be NULL. */
-static inline int vnpu_submit_tasks(int fd, const struct vnpu_task *tasks, unsigned int n,
-				    __u64 *ids)
+/*
+ * Submit @n tasks as one batch; *@submit_time (if not NULL) gets the
+ * device time of the submission, before which none of them starts.
+ */
+static inline int vnpu_submit_at(int fd, const struct vnpu_task *tasks, unsigned int n, __u64 *ids,
+				 __u64 *submit_time)
 {
 	struct vnpu_submit sub = {
 		.size = sizeof(sub),
@@ -536,7 +540,15 @@ static inline int vnpu_submit_tasks(int fd, const struct vnpu_task *tasks, unsig
 
 	if (ioctl(fd, VNPU_IOC_SUBMIT, &sub))
 		return -errno;
+	if (submit_time)
+		*submit_time = sub.submit_time;
 	return sub.submitted == n ? 0 : -EIO;
+}
+
+static inline int vnpu_submit_tasks(int fd, const struct vnpu_task *tasks, unsigned int n,
+				    __u64 *ids)
+{
+	return vnpu_submit_at(fd, tasks, n, ids, NULL);
 }
 
 /* Wait for @stream (or all with VNPU_SYNC_F_ALL_STREAMS); 0 or -errno. */

@@ -1,22 +1,20 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The module parameter pacing=1: device time follows CLOCK_MONOTONIC and
- * a task completes only when the wall clock reaches its end (the executor
- * sleeps through it). Each test reloads the module with pacing=1 and puts
- * it back as the runner loaded it afterwards.
+ * Device time is host time: a task starts no earlier than its submission
+ * and is retired (its sync returns, its records are written) only when
+ * the host's clock reaches its modelled end.
  *
- *  - A batch whose device time is B (measured first without pacing, where
- *    the same batch syncs in far less than B) takes at least B of wall
- *    time, and the device clock at its end agrees with the wall clock
- *    since the load.
- *  - Closing a file whose task is being paced returns at once and frees
- *    the device: the next file's task does not wait for the rest of the
- *    cancelled one, and the close does not wait for another file's paced
- *    tasks queued behind it (that one needs 2 vCPUs to fail: make stress).
- *  - SIGKILL of a process asleep in SYNC behind paced tasks: it dies at
+ *  - A batch whose device time is B takes at least B of wall time, and
+ *    the device time at its end is the host's raw clock at that instant.
+ *  - A host that sleeps between two tasks leaves the device idle: the
+ *    second starts at its submission, the sleep after the first's end.
+ *  - Closing a file whose task is running returns at once and frees the
+ *    device: the next file's task does not wait for the rest of the
+ *    cancelled one, and the close does not wait for another file's tasks
+ *    queued behind it (that one needs 2 vCPUs to fail: make stress).
+ *  - SIGKILL of a process asleep in SYNC behind long tasks: it dies at
  *    once, the device takes new work at once, nothing is left allocated
  *    (10 times in make check, 100 under make stress).
- *  - Afterwards the module unloads.
  */
 #include <signal.h>
 #include <time.h>
@@ -28,19 +26,6 @@
 #define TASK_MS 20 /* device time of one calibrated task */
 #define PROMPT_S 1.0 /* "at once", with room for TCG and a busy host */
 
-static int pacing_param(void)
-{
-	char c = 0;
-	FILE *f = fopen("/sys/module/vnpu/parameters/pacing", "r");
-
-	if (!f)
-		return -1;
-	if (fscanf(f, " %c", &c) != 1)
-		c = 0;
-	fclose(f);
-	return c == 'Y' || c == '1';
-}
-
 static void tasks_init(struct vnpu_task *t, unsigned int n, int stream, __u64 flops)
 {
 	for (unsigned int i = 0; i < n; i++)
@@ -50,20 +35,28 @@ static void tasks_init(struct vnpu_task *t, unsigned int n, int stream, __u64 fl
 
 /* What run_batch() saw: device times in ticks, wall time in seconds. */
 struct batch {
-	__u64 lead_end; /* the end of a tiny task just before the batch */
+	__u64 submit; /* the batch's submission */
 	__u64 end; /* the end of the batch */
 	double wall; /* from the batch's submit to its sync's return */
+	double raw_after; /* CLOCK_MONOTONIC_RAW at its sync's return, ns */
 };
 
+static double raw_now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC_RAW, &ts);
+	return ts.tv_sec * 1e9 + ts.tv_nsec;
+}
+
 /*
- * On a new stream of @fd: a tiny task, synced, then @n tasks of @flops,
- * synced. The stream runs in order, so end - lead_end is the batch's own
- * device time. 0 or -errno.
+ * On a new stream of @fd, after a sync (the device idle): @n tasks of
+ * @flops, synced. end - submit is the batch's own device time. 0 or -errno.
  */
 static int run_batch(int fd, unsigned int n, __u64 flops, struct batch *b)
 {
-	struct vnpu_task *t = calloc(n + 1, sizeof(*t));
-	struct vnpu_sync a = { 0 }, z = { 0 };
+	struct vnpu_task *t = calloc(n, sizeof(*t));
+	struct vnpu_sync z = { 0 };
 	int s = vnpu_stream_new(fd), ret;
 	double t0;
 
@@ -71,18 +64,15 @@ static int run_batch(int fd, unsigned int n, __u64 flops, struct batch *b)
 		free(t);
 		return s < 0 ? s : -ENOMEM;
 	}
-	tasks_init(t, n + 1, s, flops);
-	t[0].flops = 1 << 12;
-	ret = vnpu_submit_tasks(fd, t, 1, NULL);
-	if (!ret)
-		ret = vnpu_sync_stream(fd, s, 0, 60000, &a);
+	tasks_init(t, n, s, flops);
+	ret = vnpu_sync_stream(fd, 0, VNPU_SYNC_F_ALL_STREAMS, 60000, NULL);
 	t0 = vnpu_now_s();
 	if (!ret)
-		ret = vnpu_submit_tasks(fd, t + 1, n, NULL);
+		ret = vnpu_submit_at(fd, t, n, NULL, &b->submit);
 	if (!ret)
 		ret = vnpu_sync_stream(fd, s, 0, 60000, &z);
+	b->raw_after = raw_now_ns();
 	b->wall = vnpu_now_s() - t0;
-	b->lead_end = a.device_time;
 	b->end = z.device_time;
 	vnpu_stream_del(fd, s);
 	free(t);
@@ -112,89 +102,94 @@ static double long_tasks_init(struct vnpu_task *t, unsigned int n, int stream, _
 	return (double)f / info->aic_num / flops * ns / 1e9;
 }
 
-FIXTURE(paced)
+FIXTURE(hosttime)
 {
 	struct vnpu_info info;
 	__u64 flops; /* one task of about TASK_MS of device time */
 	double task_ns; /* its device time */
-	double batch_ns; /* CAL_TASKS of them, back to back, without pacing */
-	double batch_unpaced_s; /* and the wall time they took then */
-	double load_before, load_after; /* the reload with pacing=1 */
 };
 
-FIXTURE_SETUP(paced)
+FIXTURE_SETUP(hosttime)
 {
 	struct batch b = { 0 };
 	int fd;
 
-	if (!getenv("VNPU_KO"))
-		SKIP(return, "VNPU_KO is not set (not run by the VM runner): cannot reload");
-	ASSERT_EQ(0, pacing_param()) TH_LOG("the runner loads the module without pacing");
-
-	/* calibrate on the module as loaded: no pacing, deterministic */
 	fd = vnpu_open_dev(0, O_RDWR);
 	ASSERT_GE(fd, 0);
 	ASSERT_EQ(0, vnpu_get_info(fd, &self->info));
 	ASSERT_GT(self->info.sys_cnt_freq_khz, 0);
-	for (self->flops = 1ull << 24; self->flops <= VNPU_TASK_MAX_FLOPS; self->flops <<= 1) {
+	ASSERT_LE(VNPU_INFO_SIZE_VER2, self->info.size);
+	for (self->flops = 1ull << 16; self->flops <= VNPU_TASK_MAX_FLOPS; self->flops <<= 1) {
 		ASSERT_EQ(0, run_batch(fd, 1, self->flops, &b));
-		self->task_ns = ticks_to_ns(&self->info, b.end - b.lead_end);
+		self->task_ns = ticks_to_ns(&self->info, b.end - b.submit);
 		if (self->task_ns >= TASK_MS * 1e6)
 			break;
 	}
 	ASSERT_LE(self->flops, VNPU_TASK_MAX_FLOPS) TH_LOG("no task reaches %d ms", TASK_MS);
-	ASSERT_EQ(0, run_batch(fd, CAL_TASKS, self->flops, &b));
-	self->batch_ns = ticks_to_ns(&self->info, b.end - b.lead_end);
-	self->batch_unpaced_s = b.wall;
 	close(fd);
-
-	ASSERT_EQ(0, vnpu_module_unload_settled());
-	self->load_before = vnpu_now_s();
-	ASSERT_EQ(0, vnpu_module_load("devices=2 pacing=1"));
-	self->load_after = vnpu_now_s();
-	ASSERT_EQ(1, pacing_param());
 }
 
-FIXTURE_TEARDOWN(paced)
+FIXTURE_TEARDOWN(hosttime)
 {
-	if (pacing_param() == 1) {
-		EXPECT_EQ(0, vnpu_module_unload_settled());
-		EXPECT_EQ(0, vnpu_module_restore());
-	}
 }
 
 /*
- * Paced, the batch takes at least its device time; unpaced it took far
- * less. The device clock at its end is the wall clock since the load.
+ * A batch takes at least its device time of wall time, and ends, in
+ * device time, at an instant of the host's raw clock no later than its
+ * sync's return.
  */
-TEST_F_TIMEOUT(paced, tasks_take_their_device_time, 120)
+TEST_F_TIMEOUT(hosttime, tasks_take_their_device_time, 120)
 {
-	double dev_s, t0, slack = 0.002; /* clock rounding and the epoch */
 	int fd = vnpu_open_dev(0, O_RDWR);
+	double batch_ns, end_raw;
 	struct batch b;
 
 	ASSERT_GE(fd, 0);
 	ASSERT_EQ(0, run_batch(fd, CAL_TASKS, self->flops, &b));
-	t0 = vnpu_now_s() - b.wall;
-	dev_s = ticks_to_ns(&self->info, b.end) / 1e9;
-	TH_LOG("batch: %.1f ms of device time (%.1f ms paced); wall %.1f ms unpaced, %.1f ms paced",
-	       self->batch_ns / 1e6, ticks_to_ns(&self->info, b.end - b.lead_end) / 1e6,
-	       self->batch_unpaced_s * 1e3, b.wall * 1e3);
-	EXPECT_LT(self->batch_unpaced_s, self->batch_ns / 1e9 / 2)
-	TH_LOG("without pacing the batch should sync well before its device time");
-	EXPECT_GE(b.wall + slack, self->batch_ns / 1e9);
-	/* the batch ended no earlier than it could start plus its length ... */
-	EXPECT_GE(dev_s + slack, t0 - self->load_after + self->batch_ns / 1e9);
-	/* ... and, paced, not after the wall clock at sync's return */
-	EXPECT_LE(dev_s, t0 + b.wall - self->load_before + slack);
+	batch_ns = ticks_to_ns(&self->info, b.end - b.submit);
+	end_raw = self->info.time_base_raw_ns + ticks_to_ns(&self->info, b.end);
+	TH_LOG("batch: %.1f ms of device time, %.1f ms of wall time", batch_ns / 1e6,
+	       b.wall * 1e3);
+	EXPECT_LE(CAL_TASKS * self->task_ns, batch_ns);
+	EXPECT_GE(b.wall + 0.001, batch_ns / 1e9);
+	EXPECT_LE(end_raw, b.raw_after);
 	close(fd);
 }
 
 /*
- * Close while a long task is being paced: close returns at once, and the
+ * A host that sleeps between two tasks: the device is idle meanwhile, and
+ * the second task starts at its submission, after the sleep (the Free of
+ * a host-bound step, its task's Wait Time).
+ */
+TEST_F_TIMEOUT(hosttime, a_slow_host_leaves_the_device_idle, 60)
+{
+	int fd = vnpu_open_dev(0, O_RDWR), s;
+	struct vnpu_task t;
+	struct vnpu_sync a, z;
+	__u64 sub[2] = { 0, 0 };
+
+	ASSERT_GE(fd, 0);
+	s = vnpu_stream_new(fd);
+	ASSERT_GE(s, 0);
+	tasks_init(&t, 1, s, 1 << 16);
+	ASSERT_EQ(0, vnpu_submit_at(fd, &t, 1, NULL, &sub[0]));
+	usleep(20000);
+	ASSERT_EQ(0, vnpu_submit_at(fd, &t, 1, NULL, &sub[1]));
+	ASSERT_EQ(0, vnpu_sync_stream(fd, s, 0, 10000, &z));
+	/* the first had long ended: the gap is the host's */
+	EXPECT_LE(ticks_to_ns(&self->info, sub[0]) + 20e6, ticks_to_ns(&self->info, sub[1]));
+	ASSERT_EQ(0, vnpu_submit_at(fd, &t, 1, NULL, &sub[0]));
+	ASSERT_EQ(0, vnpu_sync_stream(fd, s, 0, 10000, &a));
+	/* the same task alone after the sync: it starts at its submission */
+	EXPECT_EQ(z.device_time - sub[1], a.device_time - sub[0]);
+	close(fd);
+}
+
+/*
+ * Close while a long task is running: close returns at once, and the
  * next file's small task does not wait for the cancelled one's end.
  */
-TEST_F_TIMEOUT(paced, close_cancels_the_paced_task, 120)
+TEST_F_TIMEOUT(hosttime, close_cancels_the_running_task, 120)
 {
 	unsigned int long_tasks = 2; /* 2 x 10 s on every core: far beyond "at once" */
 	struct vnpu_task t[2];
@@ -209,7 +204,7 @@ TEST_F_TIMEOUT(paced, close_cancels_the_paced_task, 120)
 	len = long_tasks_init(t, long_tasks, s, self->flops, self->task_ns, &self->info, 10);
 	ASSERT_GE(len, 3 * PROMPT_S) TH_LOG("the long tasks last only %.3f s", len);
 	ASSERT_EQ(0, vnpu_submit_tasks(fd, t, long_tasks, NULL));
-	usleep(50000); /* the first is being paced now */
+	usleep(50000); /* the first is running now */
 	t0 = vnpu_now_s();
 	close(fd);
 	closed = vnpu_now_s() - t0;
@@ -220,8 +215,8 @@ TEST_F_TIMEOUT(paced, close_cancels_the_paced_task, 120)
 	t0 = vnpu_now_s();
 	ASSERT_EQ(0, run_batch(fd, 1, 1 << 12, &b));
 	small = vnpu_now_s() - t0;
-	TH_LOG("tasks of %.1f s on %u cores: close took %.3f s, the next small task %.3f s (device time %.3f s)",
-	       len, self->info.aic_num, closed, small, ticks_to_ns(&self->info, b.end) / 1e9);
+	TH_LOG("tasks of %.1f s on %u cores: close took %.3f s, the next small task %.3f s",
+	       len, self->info.aic_num, closed, small);
 	EXPECT_LT(small, PROMPT_S)
 	TH_LOG("a small task after the cancelled one took %.3f s", small);
 	close(fd);
@@ -229,13 +224,10 @@ TEST_F_TIMEOUT(paced, close_cancels_the_paced_task, 120)
 }
 
 /*
- * Close while the file's task is being paced and another file's paced
- * tasks queue behind it (issue 16, item 4): the close waits for its own
- * task only. It used to wait, in D state, until the executor had paced a
- * whole batch of the other file's tasks too, since the waiters were woken
- * only per batch of 64.
+ * Close while the file's task is running and another file's tasks queue
+ * behind it (issue 16, item 4): the close waits for nothing of theirs.
  */
-TEST_F_TIMEOUT(paced, close_waits_for_no_other_files_tasks, 180)
+TEST_F_TIMEOUT(hosttime, close_waits_for_no_other_files_tasks, 180)
 {
 	struct vnpu_task mine[1], theirs[20];
 	double t0, closed, len;
@@ -252,7 +244,7 @@ TEST_F_TIMEOUT(paced, close_waits_for_no_other_files_tasks, 180)
 	long_tasks_init(mine, 1, sb, self->flops, self->task_ns, &self->info, 10);
 	len = long_tasks_init(theirs, 20, sa, self->flops, self->task_ns, &self->info, 0.3);
 	ASSERT_EQ(0, vnpu_submit_tasks(fd_b, mine, 1, NULL));
-	usleep(50000); /* B's task is being paced now */
+	usleep(50000); /* B's task is running now */
 	ASSERT_EQ(0, vnpu_submit_tasks(fd_a, theirs, 20, NULL));
 	t0 = vnpu_now_s();
 	close(fd_b);
@@ -263,14 +255,14 @@ TEST_F_TIMEOUT(paced, close_waits_for_no_other_files_tasks, 180)
 	EXPECT_EQ(0, vnpu_objects_settled());
 }
 
-/* What the child of sigkill_mid_pace needs to build its long tasks. */
+/* What the child of sigkill_mid_sync needs to build its long tasks. */
 struct doomed_args {
 	__u64 flops;
 	double ns;
 	const struct vnpu_info *info;
 };
 
-/* The child: long paced tasks, then asleep in SYNC until killed. */
+/* The child: long tasks, then asleep in SYNC until killed. */
 static void doomed_child(int ready_fd, void *arg)
 {
 	const struct doomed_args *a = arg;
@@ -291,7 +283,7 @@ static void doomed_child(int ready_fd, void *arg)
 	_exit(14); /* never: 4 x 5 s of tasks on every core */
 }
 
-TEST_F_TIMEOUT(paced, sigkill_mid_pace, 1200)
+TEST_F_TIMEOUT(hosttime, sigkill_mid_sync, 1200)
 {
 	unsigned long n = vnpu_stress_count(10, 100), i;
 	double worst_exit = 0, worst_next = 0;
@@ -324,7 +316,7 @@ TEST_F_TIMEOUT(paced, sigkill_mid_pace, 1200)
 		close(fd);
 		ASSERT_EQ(0, vnpu_objects_settled());
 	}
-	vnpu_figure("pacing", "sigkills=%lu worst_exit_s=%.3f worst_next_task_s=%.3f leaks=0", n,
+	vnpu_figure("hosttime", "sigkills=%lu worst_exit_s=%.3f worst_next_task_s=%.3f leaks=0", n,
 		    worst_exit, worst_next);
 	EXPECT_LT(worst_exit, PROMPT_S);
 	EXPECT_LT(worst_next, PROMPT_S);
