@@ -11,6 +11,7 @@
 #include <linux/delay.h>
 #include <linux/ktime.h>
 #include <linux/module.h>
+#include <linux/random.h>
 #include <linux/slab.h>
 
 #include "vnpu_drv.h"
@@ -25,13 +26,60 @@ module_param_array(product, charp, &nproduct, 0444);
 MODULE_PARM_DESC(product,
 		 "product per device: a2, a3, 350, 910, 200i-a2, 310p (default a2; the last one given applies to the devices after it)");
 
-unsigned long vnpu_param_seed;
-module_param_named(seed, vnpu_param_seed, ulong, 0444);
-MODULE_PARM_DESC(seed, "seed of the task-duration jitter");
+/*
+ * The seed of the task-duration jitter: the same seed gives every op the
+ * same draw (vnpu_submit.c keys it by device, stream and place), 0 none.
+ * A load without one draws a random seed, as no two runs of a real device
+ * are alike. A session records the seed it ran with, so the seed cannot
+ * change while one is active (vnpu_seed_lock orders the two).
+ */
+u64 vnpu_param_seed;
+DEFINE_SPINLOCK(vnpu_seed_lock);
+static bool vnpu_seed_given;
 
-unsigned int vnpu_param_jitter;
+static int vnpu_seed_set(const char *val, const struct kernel_param *kp)
+{
+	u32 i, n = vnpu_device_count();
+	int ret = 0;
+	u64 v;
+
+	if (sysfs_streq(val, "random"))
+		v = get_random_u64() ?: 1;
+	else if (kstrtou64(val, 0, &v))
+		return -EINVAL;
+	spin_lock(&vnpu_seed_lock);
+	for (i = 0; i < n && !ret; i++) {
+		struct vnpu_device *vdev = vnpu_device_get(i);
+
+		spin_lock(&vdev->lock);
+		if (vdev->prof)
+			ret = -EBUSY;
+		spin_unlock(&vdev->lock);
+	}
+	if (!ret) {
+		WRITE_ONCE(vnpu_param_seed, v);
+		vnpu_seed_given = true;
+	}
+	spin_unlock(&vnpu_seed_lock);
+	return ret;
+}
+
+static int vnpu_seed_get(char *buf, const struct kernel_param *kp)
+{
+	return sysfs_emit(buf, "%llu\n", READ_ONCE(vnpu_param_seed));
+}
+
+static const struct kernel_param_ops vnpu_seed_ops = {
+	.set = vnpu_seed_set,
+	.get = vnpu_seed_get,
+};
+
+module_param_cb(seed, &vnpu_seed_ops, NULL, 0644);
+MODULE_PARM_DESC(seed, "seed of the task-duration jitter: N, or random (the default); 0: no jitter; -EBUSY while a session is active");
+
+unsigned int vnpu_param_jitter = 60;
 module_param_named(jitter, vnpu_param_jitter, uint, 0444);
-MODULE_PARM_DESC(jitter, "task-duration jitter, +-permille (0..500, default 0: none)");
+MODULE_PARM_DESC(jitter, "task-duration jitter, its standard deviation in permille (0..144, default 60: 6%)");
 
 /*
  * Device time 0 on every device: device time is host time, counted from
@@ -168,9 +216,9 @@ static int __init vnpu_init(void)
 		       nproduct, devices);
 		return -EINVAL;
 	}
-	if (vnpu_param_jitter > VNPU_MODEL_MAX_PERMILLE) {
+	if (vnpu_param_jitter > VNPU_MODEL_MAX_SIGMA) {
 		pr_err(VNPU_NAME ": jitter=%u is out of range 0..%u\n",
-		       vnpu_param_jitter, VNPU_MODEL_MAX_PERMILLE);
+		       vnpu_param_jitter, VNPU_MODEL_MAX_SIGMA);
 		return -EINVAL;
 	}
 	for (i = 0; i < devices; i++) {
@@ -179,6 +227,8 @@ static int __init vnpu_init(void)
 			return products[i];
 	}
 	vnpu_epoch_raw_ns = ktime_get_raw_ns();
+	if (!vnpu_seed_given)
+		vnpu_param_seed = get_random_u64() ?: 1;
 
 	ret = vnpu_task_cache_init();
 	if (ret)

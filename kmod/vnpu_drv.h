@@ -243,6 +243,9 @@ struct vnpu_prof {
  *              used if it is the first to arrive (the executor cannot
  *              allocate); freed otherwise.
  * @submit: device time (ticks) of its submission: it starts no earlier.
+ * @jitter_key: the key of its duration's jitter, set when it is queued.
+ * @jitter_sigma: the jitter's standard deviation, permille; 0: none
+ *                (seed 0), latched with the key.
  * @start: device time (ticks) the task started, set when it is dispatched.
  * @end: device time it ends.
  * @dur: its duration, from the cost model, once @modelled.
@@ -273,6 +276,8 @@ struct vnpu_ktask {
 	struct vnpu_comm *comm;
 	struct vnpu_comm *comm_spare;
 	u64 submit;
+	u64 jitter_key;
+	u32 jitter_sigma;
 	u64 start;
 	u64 end;
 	u64 dur;
@@ -318,6 +323,8 @@ struct vnpu_cores {
  * @npending: length of @pending.
  * @ready_at: device time at which the stream's last task ends.
  * @last_done_id: id of the last completed task, 0 if none.
+ * @nqueued: tasks queued on it since it was created: a task's place, which
+ *           keys its jitter (the same place draws the same on every run).
  * @comm_aborted: collectives that completed without running (aborted)
  *                since a sync of the stream last reported them.
  * @idle_wq: syncs and the destroy of this stream wait here for it to be
@@ -339,6 +346,7 @@ struct vnpu_stream {
 	u32 npending;
 	u64 ready_at;
 	u64 last_done_id;
+	u64 nqueued;
 	u32 comm_aborted;
 	wait_queue_head_t idle_wq;
 };
@@ -496,7 +504,8 @@ static inline void vnpu_obj_put(enum vnpu_obj_kind kind)
 /* vnpu_drv.c */
 u32 vnpu_device_count(void);
 struct vnpu_device *vnpu_device_get(u32 id);
-extern unsigned long vnpu_param_seed;
+extern u64 vnpu_param_seed;
+extern spinlock_t vnpu_seed_lock;
 extern unsigned int vnpu_param_jitter;
 extern u64 vnpu_epoch_raw_ns;
 extern unsigned int vnpu_param_mlock_kb;

@@ -269,8 +269,8 @@ static void vnpu_exec_model(struct vnpu_device *vdev, const struct vnpu_ktask *t
 		.unit = VNPU_UNIT_AUTO,
 		.flops = d->flops,
 		.bytes = d->bytes,
-		.jitter_seed = vnpu_param_seed ^ task->id,
-		.jitter_permille = vnpu_param_jitter,
+		.jitter_seed = task->jitter_key,
+		.jitter_permille = task->jitter_sigma,
 	};
 
 	if (d->task_type == VNPU_TASK_COMMUNICATION) {

@@ -57,7 +57,8 @@ static const struct vnpu_product_desc vnpu_products[VNPU_PRODUCT_COUNT] = {
 		.aic_freq_khz = 1800000,
 		.sys_cnt_freq_khz = 50000,
 		.hbm_bw_mbps = 1600000,
-		.link_bw_mbps = 56000,
+		/* HCCS as a real 910B's collectives see it: 18-21 GB/s algbw */
+		.link_bw_mbps = 20500,
 		.caps = VNPU_CAPS_STARS | VNPU_CAP_SCOPED_PROFILING,
 		.metric_groups = VNPU_MG_BASE | VNPU_MG(VNPU_METRIC_L2_CACHE) |
 				 VNPU_MG(VNPU_METRIC_MEMORY_ACCESS),
@@ -307,15 +308,32 @@ static u64 vnpu_splitmix64(u64 x)
 	return z ^ (z >> 31);
 }
 
-/* The jitter of a task, parts per million in [-permille, +permille]. */
+/*
+ * The jitter of a task, parts per million: Irwin-Hall(4), the sum of four
+ * uniform draws, centred and scaled to a standard deviation of
+ * @in->jitter_permille. Bell-shaped like a real device's spread of
+ * same-shape ops (a real A2 runs one MatMul shape in 116-148 us), and
+ * bounded at +-2 * sqrt(3) sigma (+-3.46 sigma, within +-50% at the
+ * largest sigma), so that no draw is ever absurd.
+ */
 static s64 vnpu_jitter_ppm(const struct vnpu_model_in *in)
 {
-	u64 pm = vnpu_min(in->jitter_permille, VNPU_MODEL_MAX_PERMILLE);
-	u64 span = pm * 2000 + 1;
+	u64 sigma = vnpu_min(in->jitter_permille, VNPU_MODEL_MAX_SIGMA) * 1000, sum = 0, mag;
+	const u64 half = 1ULL << 33;
+	bool neg;
+	int i;
 
-	if (!pm)
+	if (!sigma)
 		return 0;
-	return (s64)(vnpu_splitmix64(in->jitter_seed) % span) - (s64)(pm * 1000);
+	/* four draws of 32 bits: splitmix64's outputs for the key's stream */
+	for (i = 0; i < 4; i++)
+		sum += vnpu_splitmix64(in->jitter_seed + i * 0x9e3779b97f4a7c15ULL) >> 32;
+	/* x = (sum - 2^33) / 2^32 in [-2, 2], whose sd is 1 / sqrt(3) */
+	neg = sum < half;
+	mag = neg ? half - sum : sum - half;
+	mag = vnpu_mul_div(mag >> 8, (u32)sigma, 1U << 24, false);
+	mag = vnpu_mul_div(mag, 1732051, 1000000, false);
+	return neg ? -(s64)mag : (s64)mag;
 }
 
 static u64 vnpu_jitter(u64 v, s64 ppm)
@@ -343,7 +361,7 @@ static u64 vnpu_model_xfer_ticks(const struct vnpu_product_desc *p, u64 bytes, u
  * @st: the sub-task (uapi/vnpu_hccl.h).
  *
  * A copy costs VNPU_MODEL_COMM_STEP_NS plus its bytes over the link (a
- * local copy reads and writes main memory: half its bandwidth); a
+ * local copy at vnpu_hccl_local_mbps()); a
  * Notify_Record VNPU_MODEL_NOTIFY_NS; a Notify_Wait whose notify is
  * already there VNPU_MODEL_NOTIFY_WAIT_NS (the time a rank waits for
  * another is added by the rendezvous).
@@ -353,6 +371,7 @@ static u64 vnpu_model_xfer_ticks(const struct vnpu_product_desc *p, u64 bytes, u
 u64 vnpu_model_hccl_step_ticks(const struct vnpu_product_desc *p, u32 link_mbps,
 			       const struct vnpu_hccl_step *st)
 {
+	u32 local;
 	u64 ticks;
 
 	switch (st->kind) {
@@ -362,9 +381,9 @@ u64 vnpu_model_hccl_step_ticks(const struct vnpu_product_desc *p, u32 link_mbps,
 		return vnpu_ns_to_ticks(p, VNPU_MODEL_NOTIFY_WAIT_NS);
 	default:
 		ticks = vnpu_ns_to_ticks(p, VNPU_MODEL_COMM_STEP_NS);
+		local = vnpu_hccl_local_mbps(p->hbm_bw_mbps, p->link_bw_mbps);
 		if (st->link == VNPU_LINK_ON_CHIP)
-			return vnpu_sat_add(ticks, vnpu_model_xfer_ticks(p, st->bytes,
-									  p->hbm_bw_mbps / 2));
+			return vnpu_sat_add(ticks, vnpu_model_xfer_ticks(p, st->bytes, local));
 		return vnpu_sat_add(ticks, vnpu_model_xfer_ticks(p, st->bytes,
 								  link_mbps ?: p->link_bw_mbps));
 	}
@@ -757,6 +776,16 @@ static void vnpu_side_busy(const struct vnpu_product_desc *p, const struct vnpu_
 	b->busy = vnpu_max(vnpu_max(b->cc, b->vc), b->mrd + b->mwr);
 }
 
+/* The cycles of a block of @b's work, its busiest unit at its efficiency. */
+static u64 vnpu_side_nominal(const struct vnpu_pmu_side *b)
+{
+	u64 cube = vnpu_mul_div(b->cc, 1000, VNPU_MODEL_CUBE_EFF, true);
+	u64 vec = vnpu_mul_div(b->vc, 1000, VNPU_MODEL_VEC_EFF, true);
+	u64 mem = vnpu_mul_div(b->mrd + b->mwr, 1000, VNPU_MODEL_MEM_EFF, true);
+
+	return vnpu_max(cube, vnpu_max(vec, mem));
+}
+
 /*
  * The event in @slot of one block that ran for @cyc cycles. Only what a
  * session programmed is ever asked for, so nothing here runs per task
@@ -771,7 +800,15 @@ static u64 vnpu_side_event(const struct vnpu_pmu_side *b, u32 slot, u64 cyc)
 	u64 r0 = rd_lines - rd_lines / 2, r1 = rd_lines / 2;
 	u64 rd128 = vnpu_div_up(b->rd, 128), wr128 = vnpu_div_up(b->wr, 128);
 	u64 m1 = b->cc / 2;
-	u64 sc = vnpu_min(cyc, VNPU_MODEL_BLOCK_CYCLES / 4 + b->busy / 32);
+	/*
+	 * A cube block keeps its scalar unit and MTE2 busy most of the block
+	 * (the tiling's addresses, operand tiles read more than once): a real
+	 * A2 MatMul shows scalar_ratio 0.25-0.49 and mte2_ratio 0.76-0.97.
+	 */
+	u64 sc = b->cube_flops ? vnpu_mul_div(cyc, VNPU_MODEL_CUBE_SCALAR, 1000, false) :
+				 vnpu_min(cyc, VNPU_MODEL_BLOCK_CYCLES / 4 + b->busy / 32);
+	u64 mte2 = l1 && b->cube_flops ?
+		   vnpu_max(b->mrd, vnpu_mul_div(cyc, VNPU_MODEL_CUBE_MTE2, 1000, false)) : b->mrd;
 	/* 1/8 of the results go on to L1 (chained cube work) */
 	u64 l0c_to_l1 = l0c_out ? vnpu_div_up(b->wr, 1024) : 0;
 	/*
@@ -815,7 +852,7 @@ static u64 vnpu_side_event(const struct vnpu_pmu_side *b, u32 slot, u64 cyc)
 	case VNPU_S_MTE1_EXTRA:
 		return m1;
 	case VNPU_S_MTE2_BUSY:
-		return b->mrd;
+		return vnpu_min(mte2, cyc);
 	case VNPU_S_FIXPIPE:
 		return b->fixpipe ? b->mwr : 0;
 	case VNPU_S_MTE3_BUSY:
@@ -1019,9 +1056,11 @@ static void vnpu_model_aicpu(const struct vnpu_product_desc *p, const struct vnp
  * AI Core tasks: per block, compute cycles (flops / block_num at the
  * per-core rate of the unit and data type) and memory cycles (bytes /
  * block_num at the core's share of the main memory bandwidth) overlap:
- * block cycles = max(compute, memory) + VNPU_MODEL_BLOCK_CYCLES, then the
- * jitter (never below the busiest pipe + half the overhead, so that every
- * busy count stays within the block). Cores used = min(block_num, cores), waves = ceil(block_num /
+ * block cycles = max(compute / its efficiency, memory / its efficiency) +
+ * VNPU_MODEL_BLOCK_CYCLES, then the jitter (never below the busiest pipe +
+ * half the overhead, so that every busy count stays within the block).
+ * A cube task's waves last longer than their blocks
+ * (VNPU_MODEL_CUBE_OCCUPANCY). Cores used = min(block_num, cores), waves = ceil(block_num /
  * cores); duration = launch + waves * block cycles, in system counter
  * ticks. The blocks of both sides of a MIX task run in lock-step.
  * AI CPU tasks run on one AI CPU at VNPU_MODEL_AICPU_FLOPS and
@@ -1036,7 +1075,7 @@ void vnpu_model_task(const struct vnpu_product_desc *p, const struct vnpu_model_
 	struct vnpu_side *prim, *sec = NULL;
 	bool split, cube, mix = false;
 	u32 type, nsides, i;
-	u64 cyc = 0, waves = 0;
+	u64 cyc = 0, nominal = 0, waves = 0, ticks;
 	s64 ppm;
 
 	*out = (struct vnpu_model_out){ .duration_ticks = 0 };
@@ -1103,14 +1142,19 @@ void vnpu_model_task(const struct vnpu_product_desc *p, const struct vnpu_model_
 	if (sec)
 		vnpu_side_work(sec, false, !cube, mix, in);
 
-	/* Both sides run in lock-step: one block length for the task. */
+	/*
+	 * Both sides run in lock-step: one block length for the task. Its
+	 * busiest unit runs at its efficiency; the jitter moves the block
+	 * both ways, never below that unit's own cycles.
+	 */
 	for (i = 0; i < nsides; i++) {
 		struct vnpu_side *sd = i ? sec : prim;
 
 		vnpu_side_busy(p, in, sd, nsides);
 		cyc = vnpu_max(cyc, sd->pmu->busy);
+		nominal = vnpu_max(nominal, vnpu_side_nominal(sd->pmu));
 	}
-	cyc = vnpu_max(vnpu_jitter(cyc + VNPU_MODEL_BLOCK_CYCLES, ppm),
+	cyc = vnpu_max(vnpu_jitter(nominal + VNPU_MODEL_BLOCK_CYCLES, ppm),
 		       cyc + VNPU_MODEL_BLOCK_CYCLES / 2);
 	c->block_cycles = cyc;
 
@@ -1137,6 +1181,8 @@ void vnpu_model_task(const struct vnpu_product_desc *p, const struct vnpu_model_
 	}
 
 	out->launch_ticks = vnpu_jitter(vnpu_ns_to_ticks(p, VNPU_MODEL_LAUNCH_NS), ppm);
-	out->duration_ticks = vnpu_sat_add(out->launch_ticks,
-					   vnpu_cycles_to_ticks(p, waves * cyc));
+	ticks = vnpu_cycles_to_ticks(p, waves * cyc);
+	if (cube)
+		ticks = vnpu_mul_div(ticks, 1000, VNPU_MODEL_CUBE_OCCUPANCY, true);
+	out->duration_ticks = vnpu_sat_add(out->launch_ticks, ticks);
 }

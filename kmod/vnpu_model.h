@@ -47,6 +47,25 @@ typedef __s64 s64;
 #define VNPU_MODEL_NOTIFY_NS		1000	/* a Notify_Record */
 #define VNPU_MODEL_NOTIFY_WAIT_NS	500	/* a Notify_Wait already signalled */
 #define VNPU_MODEL_MAX_PERMILLE		500	/* jitter is clamped to +-50% */
+/*
+ * Calibration against published A2 (910B) runs (docs/calibration.md):
+ * the share of a block its busiest unit runs at. A MatMul reaches 51-80%
+ * of cube peak; vector and memory work do better, never all of it. The
+ * rest is the stall that jitter moves both ways.
+ */
+#define VNPU_MODEL_CUBE_EFF		700	/* permille of the block */
+#define VNPU_MODEL_VEC_EFF		850
+#define VNPU_MODEL_MEM_EFF		850
+/*
+ * A cube task's cores are busy this share of its waves (blocks start
+ * staggered, end unevenly): a real A2 MatMul's cube_utilization, its
+ * cores' cycles over the task's, is 51-80%.
+ */
+#define VNPU_MODEL_CUBE_OCCUPANCY	750	/* permille */
+/* Cube blocks: the scalar unit (addresses, loops) and MTE2 (operand tiles) */
+#define VNPU_MODEL_CUBE_SCALAR		375	/* busy, permille of the block */
+#define VNPU_MODEL_CUBE_MTE2		875
+#define VNPU_MODEL_MAX_SIGMA		144	/* permille: 3.46 sigma stays within it */
 #define VNPU_MODEL_MAX_FLOPS		100000000000000000ULL	/* 1e17: inputs are clamped */
 #define VNPU_MODEL_MAX_BYTES		10000000000000ULL	/* 1e13 */
 
@@ -298,9 +317,10 @@ enum vnpu_model_unit {
  * @flops: operations of the task (clamped to VNPU_MODEL_MAX_FLOPS).
  * @bytes: bytes moved from/to main memory; COMMUNICATION: the message
  *         size per device (clamped to VNPU_MODEL_MAX_BYTES).
- * @jitter_seed: seed of the duration jitter (splitmix64).
- * @jitter_permille: jitter amplitude, +-permille of the duration; 0 = none,
- *                   clamped to VNPU_MODEL_MAX_PERMILLE.
+ * @jitter_seed: the task's key for the duration jitter (splitmix64).
+ * @jitter_permille: the jitter's standard deviation, permille of the
+ *                   duration; 0 = none, clamped to VNPU_MODEL_MAX_SIGMA.
+ *                   The distribution is Irwin-Hall(4) (vnpu_jitter_ppm()).
  */
 struct vnpu_model_in {
 	u32 task_type;

@@ -92,8 +92,9 @@ static void vnpu_prof_fill_ctrl(struct vnpu_device *vdev, struct vnpu_prof *prof
 /*
  * The session starts now: the device time and its host instant on
  * CLOCK_MONOTONIC_RAW (exactly, on the tick grid), and CLOCK_MONOTONIC
- * beside it for readers of ring versions before 4. Under the device lock,
- * so that a task retired in the session started after it.
+ * beside it for readers of ring versions before 4; and the jitter its
+ * tasks are drawn with. Under the device lock, so that a task retired in
+ * the session started after it, and vnpu_seed_lock.
  */
 static void vnpu_prof_stamp_start(struct vnpu_device *vdev, struct vnpu_prof *prof)
 {
@@ -107,6 +108,10 @@ static void vnpu_prof_stamp_start(struct vnpu_device *vdev, struct vnpu_prof *pr
 	c->start_raw_ns = vnpu_epoch_raw_ns + vnpu_ticks_to_ns(p, prof->start_ticks);
 	c->start_mono_ns = mono;
 	c->mono_base_ns = mono - (raw - vnpu_epoch_raw_ns);
+	/* vnpu_seed_lock is held: the seed holds until the session stops */
+	c->jitter_seed = vnpu_param_seed;
+	c->jitter_permille = vnpu_param_seed ? vnpu_param_jitter : 0;
+	c->jitter_dist = c->jitter_permille ? VNPU_JITTER_IRWIN_HALL_4 : VNPU_JITTER_NONE;
 }
 
 static int vnpu_prof_check_start(const struct vnpu_product_desc *p,
@@ -331,12 +336,14 @@ long vnpu_ioctl_prof_start(struct vnpu_file *vfile, void __user *arg)
 	mutex_lock(&vfile->lock);
 	old = vfile->prof;
 	vfile->prof = prof;
+	spin_lock(&vnpu_seed_lock);
 	spin_lock(&vdev->lock);
 	vnpu_prof_stamp_start(vdev, prof);
 	WRITE_ONCE(prof->active, true);
 	vdev->prof = prof;
 	trace_vnpu_session_start(vdev->id, prof->id, prof->level, prof->group);
 	spin_unlock(&vdev->lock);
+	spin_unlock(&vnpu_seed_lock);
 	mutex_unlock(&vfile->lock);
 	/* process context; under prof_lock so start and stop events stay in order */
 	vnpu_nl_session_started(vdev, prof);

@@ -317,6 +317,20 @@ static void vnpu_unreserve_batch(struct vnpu_file *vfile, struct vnpu_ktask **ta
 }
 
 /*
+ * The key of @task's jitter: the seed, the device, the stream (its id in
+ * the file, which a new run numbers the same) and the task's place on it,
+ * not its id (ids are device-wide and never reused): the same seed gives
+ * the same draws op for op, run after run.
+ */
+static void vnpu_task_key_jitter(struct vnpu_device *vdev, struct vnpu_ktask *task, u64 seed)
+{
+	struct vnpu_stream *s = task->stream;
+
+	task->jitter_sigma = seed ? vnpu_param_jitter : 0;
+	task->jitter_key = seed ^ (u64)vdev->id << 56 ^ (u64)s->id << 48 ^ s->nqueued++;
+}
+
+/*
  * Queue a reserved batch, ids from @first_id. Its streams are still there:
  * a destroy waits for their reservations.
  */
@@ -324,6 +338,7 @@ static void vnpu_queue_batch(struct vnpu_file *vfile, struct vnpu_ktask **tasks,
 			     u32 count, u64 first_id)
 {
 	struct vnpu_device *vdev = vfile->vdev;
+	u64 seed = READ_ONCE(vnpu_param_seed);
 	struct vnpu_stream *stream;
 	u32 i;
 
@@ -333,6 +348,7 @@ static void vnpu_queue_batch(struct vnpu_file *vfile, struct vnpu_ktask **tasks,
 		WRITE_ONCE(stream->reserved, stream->reserved - 1);
 		tasks[i]->id = first_id;
 		first_id += tasks[i]->nids;
+		vnpu_task_key_jitter(vdev, tasks[i], seed);
 		if (tasks[i]->desc.task_type == VNPU_TASK_COMMUNICATION)
 			vnpu_comm_queue(tasks[i], vnpu_task_handle(vfile, tasks[i]));
 		list_add_tail(&tasks[i]->node, &stream->pending);

@@ -706,9 +706,11 @@ static void put_collective(struct host_sink *s, const struct npuprof_dev *dev, u
 		hi->role = st.kind == VNPU_HCCL_NOTIFY_RECORD;
 		hi->duration_estimated =
 			!copy ? 0
-			      : copy_us(st.bytes, st.link == VNPU_LINK_ON_CHIP
-							  ? dev->info.hbm_bw_mbps / 2
-							  : dev->info.link_bw_mbps);
+			      : copy_us(st.bytes,
+					st.link == VNPU_LINK_ON_CHIP
+						? vnpu_hccl_local_mbps(dev->info.hbm_bw_mbps,
+								       dev->info.link_bw_mbps)
+						: dev->info.link_bw_mbps);
 		/*
 		 * the HCCL buffers: one per rank, in a device address space of its
 		 * own; a collective's copies pull from the remote, a Send's push

@@ -420,6 +420,18 @@ int npc_write_device(const char *dev_dir, unsigned int id, const struct npc_sess
 	put_str(d, "product", in->product_name);
 	put_str(d, "chip_name", in->chip_name);
 	put_int(d, "hbm_bandwidth_mbps", in->hbm_bw_mbps);
+	/*
+	 * ours: the jitter the durations were drawn with, so that a run can
+	 * be told from another (the seed as a string: JSON numbers lose
+	 * 64-bit integers)
+	 */
+	if (c->version >= 4) {
+		snprintf(text, sizeof(text), "%llu", (unsigned long long)c->jitter_seed);
+		put_str(d, "jitter_seed", text);
+		put_int(d, "jitter_permille", c->jitter_permille);
+		put_str(d, "jitter_distribution",
+			c->jitter_dist == VNPU_JITTER_IRWIN_HALL_4 ? "irwin-hall-4" : "none");
+	}
 	json_object_array_add(arr, d);
 	json_object_object_add(o, "DeviceInfo", arr);
 	snprintf(name, sizeof(name), "info.json.%u", id);

@@ -106,7 +106,7 @@ if [ $built = 1 ]; then
 		local name=$1 res=$2
 		shift 2
 		rm -rf "$res"
-		if "$top/tools/vm/run" --results "$res" --params "devices=${VNPU_DEVICES:-8}" \
+		if "$top/tools/vm/run" --results "$res" --params "devices=${VNPU_DEVICES:-8} seed=0" \
 			--timeout "${VNPU_VM_TIMEOUT:-1800}" "$@" \
 			-- "$top/tests/run-suites.sh" /vnpu-results/summary "${suites[@]}"; then
 			sed "s/^/$name/" "$res/summary" >>"$summary"

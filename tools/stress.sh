@@ -36,7 +36,7 @@ done
 res="$top/build/vm/results/stress"
 rm -rf "$res"
 mkdir -p "$res"
-vmargs=(--results "$res" --params "devices=${VNPU_DEVICES:-8}" --quiet
+vmargs=(--results "$res" --params "devices=${VNPU_DEVICES:-8} seed=0" --quiet
 	--timeout "${VNPU_VM_TIMEOUT:-5400}")
 if [ $kernel = debug ]; then
 	make --no-print-directory -C "$top" module-debug || exit 1

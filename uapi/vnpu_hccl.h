@@ -110,6 +110,23 @@ static inline __u32 vnpu_hccl_link_ranks(__u32 product, __u32 a, __u32 b)
 }
 
 /* The collective ops are enum vnpu_comm_op of vnpu.h, repeated by value. */
+/*
+ * The rate of a local (on-chip) SDMA copy, MB/s, from the device's main
+ * memory bandwidth and its link's: it reads and writes main memory
+ * through one SDMA engine, about 22.5% of the bandwidth (a real A2's
+ * LOCAL copies run at 300-334 GB/s of its 1.6 TB/s; docs/calibration.md),
+ * and never slower than twice a link that is faster than that (up to
+ * half the bandwidth): a copy within the chip beats one across the link.
+ */
+static inline __u32 vnpu_hccl_local_mbps(__u32 hbm_bw_mbps, __u32 link_bw_mbps)
+{
+	__u64 sdma = (__u64)hbm_bw_mbps * 9 / 40, fast = (__u64)link_bw_mbps * 2;
+
+	if (fast > hbm_bw_mbps / 2)
+		fast = hbm_bw_mbps / 2;
+	return (__u32)(sdma > fast ? sdma : fast);
+}
+
 #define VNPU_HCCL_OP_ALLREDUCE 0
 #define VNPU_HCCL_OP_ALLGATHER 1
 #define VNPU_HCCL_OP_REDUCESCATTER 2

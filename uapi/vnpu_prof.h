@@ -259,6 +259,11 @@ struct vnpu_prof_stats {
  * @start_raw_ns: (version 4) CLOCK_MONOTONIC_RAW at @start_ticks, exactly
  *                (on the tick grid): the host instant of the session's
  *                start, as host_start.log publishes it.
+ * @jitter_seed: (version 4) the seed the session's task durations were
+ *               drawn with (module parameter seed); 0: no jitter.
+ * @jitter_permille: (version 4) the jitter's standard deviation, permille of
+ *                   a task's duration; 0 when @jitter_seed is.
+ * @jitter_dist: (version 4) enum vnpu_jitter_dist of the draws.
  * @reserved: zero; room to grow.
  * @reserved4: zero.
  */
@@ -297,7 +302,22 @@ struct vnpu_ring_ctrl {
 	__u32 chan_offset;
 	__u64 raw_base_ns;
 	__u64 start_raw_ns;
-	__u64 reserved[25];
+	__u64 jitter_seed;
+	__u32 jitter_permille;
+	__u32 jitter_dist;
+	__u64 reserved[23];
+};
+
+/**
+ * enum vnpu_jitter_dist - the distribution of task-duration jitter
+ * @VNPU_JITTER_NONE: no jitter (seed 0).
+ * @VNPU_JITTER_IRWIN_HALL_4: the sum of four uniform draws, centred and
+ *                            scaled to the standard deviation: bell-shaped,
+ *                            bounded at +-2 sqrt(3) sigma.
+ */
+enum vnpu_jitter_dist {
+	VNPU_JITTER_NONE = 0,
+	VNPU_JITTER_IRWIN_HALL_4 = 1,
 };
 
 /**

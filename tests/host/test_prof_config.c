@@ -233,6 +233,7 @@ static unsigned long long log_value(const char *dir, const char *name, const cha
  */
 TEST_F(cfg, start_logs_anchor_the_start_tick_at_its_raw_instant)
 {
+	struct json_object *info, *d;
 	struct npuprof_error e;
 
 	self->ctrl.version = 4;
@@ -241,7 +242,20 @@ TEST_F(cfg, start_logs_anchor_the_start_tick_at_its_raw_instant)
 	EXPECT_EQ(123456789000ull, log_value(self->dir, "host_start.log.0", "clock_monotonic_raw"));
 	EXPECT_EQ(1000ull, log_value(self->dir, "dev_start.log.0", "cntvct"));
 
-	/* version 3: the MONOTONIC stamp, on the raw clock */
+	/* the jitter's seed, as a string (JSON numbers lose 64-bit integers) */
+	self->ctrl.jitter_seed = 18446744073709551557ull;
+	self->ctrl.jitter_permille = 60;
+	self->ctrl.jitter_dist = VNPU_JITTER_IRWIN_HALL_4;
+	ASSERT_EQ(0, npc_write_device(self->dir, 0, &self->s, &self->t, &e));
+	info = load(_metadata, self->dir, "info.json.0");
+	ASSERT_NE(NULL, info);
+	d = json_object_array_get_idx(member(info, "DeviceInfo"), 0);
+	EXPECT_STREQ("18446744073709551557", json_object_get_string(member(d, "jitter_seed")));
+	EXPECT_EQ(60, json_object_get_int(member(d, "jitter_permille")));
+	EXPECT_STREQ("irwin-hall-4", json_object_get_string(member(d, "jitter_distribution")));
+	json_object_put(info);
+
+	/* version 3: the MONOTONIC stamp, on the raw clock; no jitter keys */
 	self->ctrl.version = 3;
 	ASSERT_EQ(0, npc_write_device(self->dir, 0, &self->s, &self->t, &e)) TH_LOG("%s", e.msg);
 	EXPECT_EQ(2000000ull + self->t.raw_ns - self->t.mono_ns,

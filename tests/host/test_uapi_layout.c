@@ -385,7 +385,10 @@ TEST(vnpu_ring_ctrl)
 		MEMBER(vnpu_ring_ctrl, chan_offset, 228, 4),
 		MEMBER(vnpu_ring_ctrl, raw_base_ns, 232, 8),
 		MEMBER(vnpu_ring_ctrl, start_raw_ns, 240, 8),
-		MEMBER(vnpu_ring_ctrl, reserved, 248, 200),
+		MEMBER(vnpu_ring_ctrl, jitter_seed, 248, 8),
+		MEMBER(vnpu_ring_ctrl, jitter_permille, 256, 4),
+		MEMBER(vnpu_ring_ctrl, jitter_dist, 260, 4),
+		MEMBER(vnpu_ring_ctrl, reserved, 264, 184),
 	};
 
 	CHECK_LAYOUT(vnpu_ring_ctrl, 448, m);
