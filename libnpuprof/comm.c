@@ -46,7 +46,8 @@ static int comm_init(struct npuprof_dev *dev, uint32_t flags, uint32_t nranks, u
 			h = (h ^ ci.key[i]) * 0x100000001b3ull;
 		c->nranks = nranks;
 		c->rank = rank;
-		snprintf(c->group, sizeof(c->group), "vnpu_%016llx", (unsigned long long)h);
+		snprintf(c->group, sizeof(c->group), "127.0.0.1%%lo_60000_0_%016llu",
+			 (unsigned long long)(h % 10000000000000000ull));
 	}
 	return 0;
 }

@@ -108,7 +108,8 @@ static const struct {
 	[NPUPROF_API_OPEN] = { ACL_TYPE(CANN_ACL_RTS, 1), "aclrtSetDevice", "rtSetDevice" },
 	[NPUPROF_API_STREAM_CREATE] = { ACL_TYPE(CANN_ACL_RTS, 2), "aclrtCreateStream",
 					"rtStreamCreate" },
-	[NPUPROF_API_LAUNCH] = { ACL_OP_EXECUTE, "aclopCompileAndExecute", "rtKernelLaunch" },
+	[NPUPROF_API_LAUNCH] = { ACL_OP_EXECUTE, "aclopCompileAndExecute",
+				 "rtKernelLaunchWithHandleV2" },
 	[NPUPROF_API_SYNC] = { ACL_TYPE(CANN_ACL_RTS, 3), "aclrtSynchronizeStream",
 			       "rtStreamSynchronize" },
 	[NPUPROF_API_STREAM_DESTROY] = { ACL_TYPE(CANN_ACL_RTS, 4), "aclrtDestroyStream",
@@ -129,15 +130,41 @@ static const struct {
 };
 
 /* The sub-tasks of a collective (uapi/vnpu_hccl.h): hccl_info name, runtime type */
+/*
+ * ... and what issuing one costs HCCL's host thread, ns: the least and the
+ * spread above it (modelled, not measured: the dev VM's emulated clock
+ * would make every call tens of us)
+ */
 static const struct {
 	const char *name;
 	uint32_t rt;
+	uint32_t cost_ns, spread_ns;
 } hccl_kinds[VNPU_HCCL_KIND_COUNT] = {
-	[VNPU_HCCL_MEMCPY] = { "Memcpy", RT_MEMCPY_ASYNC },
-	[VNPU_HCCL_REDUCE_INLINE] = { "Reduce_Inline", RT_MEMCPY_ASYNC },
-	[VNPU_HCCL_NOTIFY_RECORD] = { "Notify_Record", RT_NOTIFY_RECORD },
-	[VNPU_HCCL_NOTIFY_WAIT] = { "Notify_Wait", RT_NOTIFY_WAIT },
+	[VNPU_HCCL_MEMCPY] = { "Memcpy", RT_MEMCPY_ASYNC, 2000, 600 },
+	[VNPU_HCCL_REDUCE_INLINE] = { "Reduce_Inline", RT_MEMCPY_ASYNC, 2300, 700 },
+	[VNPU_HCCL_NOTIFY_RECORD] = { "Notify_Record", RT_NOTIFY_RECORD, 1000, 400 },
+	[VNPU_HCCL_NOTIFY_WAIT] = { "Notify_Wait", RT_NOTIFY_WAIT, 800, 300 },
 };
+
+/*
+ * The host cost of launching one op (its AscendCL call, node launch and
+ * runtime launch nested), ns: CANN 8 launches a kernel in 4 to 6 us; and
+ * of a collective's own call, before its sub-tasks.
+ */
+#define LAUNCH_COST_NS 4000
+#define LAUNCH_SPREAD_NS 2000
+#define HCCL_OP_COST_NS 3000
+#define HCCL_OP_SPREAD_NS 1000
+
+/* A draw in [@base, @base + @spread] keyed by @key (splitmix64). */
+static uint64_t host_cost(uint64_t key, uint32_t base, uint32_t spread)
+{
+	uint64_t z = key + 0x9e3779b97f4a7c15ull;
+
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+	return base + (z ^ (z >> 31)) % (spread + 1ull);
+}
 
 /* enum vnpu_comm_op: the HCCL API (AscendCL level, tag HOST_HCCL) and the tag's prefix */
 static const struct {
@@ -240,6 +267,8 @@ struct host_sink {
 	void (*wake)(void *);
 	void *wake_arg;
 	size_t since_wake;
+	char (*aclnn)[VNPU_OP_TYPE_LEN];
+	uint32_t naclnn, last_aclnn;
 };
 
 static pthread_mutex_t host_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -259,6 +288,12 @@ static pthread_once_t atfork_once = PTHREAD_ONCE_INIT;
  * asks again.
  */
 static __thread uint32_t cached_tid;
+
+/*
+ * The end of the calling thread's last host record: a launch's modelled
+ * windows, which may begin before the call did, never overlap it.
+ */
+static __thread uint64_t thread_last_end;
 
 static uint32_t this_tid(void)
 {
@@ -444,6 +479,7 @@ void npuprof_api_record(enum npuprof_api_id api, uint64_t start_ns, uint64_t rt_
 	put_api(s, CANN_LEVEL_ACL, api_names[api].acl_type, tid, start_ns, end_ns, 0);
 	if (s->level >= VNPU_PROF_L2 && rt_start && rt_end >= rt_start)
 		put_api(s, CANN_LEVEL_RUNTIME, RT_API_BASE + api, tid, rt_start, rt_end, 0);
+	thread_last_end = end_ns;
 	maybe_wake(s);
 out_unlock:
 	pthread_mutex_unlock(&host_lock);
@@ -506,6 +542,55 @@ static void put_tensors(struct host_sink *s, const struct vnpu_task *t, uint64_t
 	}
 }
 
+/* The op types that get an aclnn API name of their own; the rest, the generic one. */
+#define ACLNN_MAX 256
+#define ACL_ACLNN(i) ACL_TYPE(CANN_ACL_OP, 0x100 + (i))
+
+/* aclnn's name for a GE op type where it is not "aclnn" and the type. */
+static const char *const aclnn_renamed[][2] = {
+	{ "MatMul", "Matmul" },
+	{ "MatMulV2", "Matmul" },
+	{ "BatchMatMulV2", "BatchMatMul" },
+	{ "SoftmaxV2", "Softmax" },
+	{ "DropOutGenMask", "DropoutGenMask" },
+	{ "DropOutDoMask", "DropoutDoMask" },
+};
+
+/*
+ * The AscendCL API type of launching an op of @op_type: CANN 8 launches
+ * ops through aclnn, one API per op (aclnnMatmul, aclnnAdd, ...). Each
+ * type gets an id of its own the first time it is seen, and its name in
+ * type_info_dic; past ACLNN_MAX types, or out of memory, the generic
+ * aclopCompileAndExecute.
+ */
+static uint32_t aclnn_type(struct host_sink *s, const char *op_type)
+{
+	const char *name = op_type;
+	char line[96];
+	uint32_t i;
+
+	if (s->last_aclnn < s->naclnn && !strcmp(s->aclnn[s->last_aclnn], op_type))
+		return ACL_ACLNN(s->last_aclnn);
+	for (i = 0; i < s->naclnn; i++)
+		if (!strcmp(s->aclnn[i], op_type))
+			return ACL_ACLNN(s->last_aclnn = i);
+	if (!*op_type || s->naclnn == ACLNN_MAX)
+		return ACL_OP_EXECUTE;
+	if (!s->aclnn) {
+		s->aclnn = calloc(ACLNN_MAX, sizeof(*s->aclnn));
+		if (!s->aclnn)
+			return ACL_OP_EXECUTE;
+	}
+	for (i = 0; i < sizeof(aclnn_renamed) / sizeof(aclnn_renamed[0]); i++)
+		if (!strcmp(op_type, aclnn_renamed[i][0]))
+			name = aclnn_renamed[i][1];
+	snprintf(line, sizeof(line), "%d_%u:aclnn%s\n", CANN_LEVEL_ACL, ACL_ACLNN(s->naclnn), name);
+	append_text(s, HK_TYPE, line);
+	snprintf(s->aclnn[s->naclnn], sizeof(s->aclnn[0]), "%s", op_type);
+	s->last_aclnn = s->naclnn;
+	return ACL_ACLNN(s->naclnn++);
+}
+
 /*
  * The records of task @t (id @id) in its window [b, b + w), w >= 8. With
  * @ffts (chip 5) a MIX op is an FFTS+ task of one context, id 0: its
@@ -529,7 +614,7 @@ static void put_task(struct host_sink *s, unsigned int dev, bool ffts, uint16_t 
 	op = name_hash(s, name);
 	/* the mix blocks are a multiple of the blocks: round up */
 	mult = t->block_num ? (t->mix_block_num + t->block_num - 1) / t->block_num : 0;
-	put_api(s, CANN_LEVEL_ACL, ACL_OP_EXECUTE, tid, b, e, 0);
+	put_api(s, CANN_LEVEL_ACL, aclnn_type(s, op_type), tid, b, e, 0);
 	put_api(s, CANN_LEVEL_NODE, CANN_NODE_LAUNCH, tid, b + 1, e - 1, op);
 	if (s->level >= VNPU_PROF_L2)
 		put_api(s, CANN_LEVEL_RUNTIME, RT_KERNEL_LAUNCH, tid, b + 2, e - 2, 0);
@@ -594,6 +679,31 @@ static uint32_t collective_nids(const struct npuprof_dev *dev, const struct vnpu
 	return c && c->nranks ? vnpu_hccl_steps(t->comm_op, c->nranks) : 1;
 }
 
+/* The modelled host cost of issuing sub-task @st (id @sid), ns, 4 at least. */
+static uint64_t step_cost(const struct vnpu_hccl_step *st, uint64_t sid)
+{
+	uint32_t k = st->kind < VNPU_HCCL_KIND_COUNT ? st->kind : VNPU_HCCL_MEMCPY;
+	uint64_t c = host_cost(sid, hccl_kinds[k].cost_ns, hccl_kinds[k].spread_ns);
+
+	return c < 4 ? 4 : c;
+}
+
+/* The modelled cost of a collective's @nids sub-tasks beyond their 4 ns each. */
+static uint64_t collective_steps_cost(const struct npuprof_dev *dev, const struct vnpu_task *t,
+				      uint64_t id, const struct npuprof_comm_info *c, uint32_t nids)
+{
+	uint32_t op = t->comm_op < VNPU_COMM_OP_COUNT ? t->comm_op : VNPU_COMM_ALLREDUCE;
+	struct vnpu_hccl_step st;
+	uint64_t sum = 0;
+
+	for (uint32_t i = 0; i < nids; i++) {
+		vnpu_hccl_step(op, c->nranks, c->rank, t->comm_peer, t->bytes, dev->info.product, i,
+			       &st);
+		sum += step_cost(&st, id + i) - 4;
+	}
+	return sum;
+}
+
 /* The device address of @rank's HCCL buffer, as hccl_info shows it. */
 static uint64_t hccl_buffer(uint32_t rank)
 {
@@ -624,7 +734,7 @@ static void put_collective(struct host_sink *s, const struct npuprof_dev *dev, u
 	uint32_t dt = t->n_inputs ? t->tensors[0].dtype : VNPU_DT_FLOAT16;
 	uint32_t nids;
 	char name[VNPU_OP_NAME_LEN], op_type[VNPU_OP_TYPE_LEN], tag[96];
-	uint64_t opn, group, ccl_tag, e = b + w - 1, x;
+	uint64_t opn, group, ccl_tag, e = b + w - 1, x, xw, want, room;
 	struct cann_hccl_op_info *oi;
 	struct cann_node_basic_info *nb;
 	uint32_t esize;
@@ -663,8 +773,15 @@ static void put_collective(struct host_sink *s, const struct npuprof_dev *dev, u
 		oi->group_name = group;
 	}
 	nids = vnpu_hccl_steps(op, c->nranks);
+	/*
+	 * the sub-tasks' windows after the op's own 4 ns, each its modelled
+	 * cost, all of them scaled down (to 4 ns at least) when the window
+	 * is narrower than their sum
+	 */
+	want = collective_steps_cost(dev, t, id, c, nids);
+	room = w > 8 + 4ull * nids ? w - 8 - 4ull * nids : 0;
 	x = b + 4;
-	for (uint32_t i = 0; i < nids; i++, x += 4) {
+	for (uint32_t i = 0; i < nids; i++, x += xw) {
 		uint64_t sid = id + i;
 		struct vnpu_hccl_step st;
 		struct cann_task_track *tt;
@@ -674,7 +791,10 @@ static void put_collective(struct host_sink *s, const struct npuprof_dev *dev, u
 		vnpu_hccl_step(op, c->nranks, c->rank, t->comm_peer, t->bytes, dev->info.product, i,
 			       &st);
 		copy = st.kind == VNPU_HCCL_MEMCPY || st.kind == VNPU_HCCL_REDUCE_INLINE;
-		put_api(s, CANN_LEVEL_HCCL, CANN_HCCL_MASTER, tid, x, x + 3,
+		xw = step_cost(&st, sid);
+		xw = 4 +
+		     (want > room ? (uint64_t)((unsigned __int128)(xw - 4) * room / want) : xw - 4);
+		put_api(s, CANN_LEVEL_HCCL, CANN_HCCL_MASTER, tid, x, x + xw - 1,
 			name_hash(s, hccl_kinds[st.kind].name));
 		put_flips(s, dev->id, hw, (uint32_t)(sid >> 16), tid, x + 1);
 		tt = reserve(s, HK_TRACK, sizeof(*tt));
@@ -735,12 +855,27 @@ static uint64_t launch_width(const struct npuprof_dev *dev, const struct vnpu_ta
 						       : 8;
 }
 
+/* The window the host's launch of @t (id @id) takes, modelled, ns. */
+static uint64_t launch_cost(const struct npuprof_dev *dev, const struct vnpu_task *t, uint64_t id)
+{
+	const struct npuprof_comm_info *c =
+		t->comm_id && t->comm_id <= NPUPROF_MAX_COMMS ? &dev->comms[t->comm_id - 1] : NULL;
+	uint64_t w;
+
+	if (t->task_type != VNPU_TASK_COMMUNICATION)
+		return host_cost(id, LAUNCH_COST_NS, LAUNCH_SPREAD_NS);
+	w = launch_width(dev, t) + host_cost(id, HCCL_OP_COST_NS, HCCL_OP_SPREAD_NS);
+	if (c && c->nranks)
+		w += collective_steps_cost(dev, t, id, c, collective_nids(dev, t));
+	return w;
+}
+
 void npuprof_launch_record(const struct npuprof_dev *dev, const struct vnpu_task *tasks,
 			   unsigned int n, const uint64_t *ids, uint64_t start_ns,
 			   uint64_t submit_ns)
 {
+	uint64_t end_ns, need = 0, want = 0, lo, room, extra;
 	struct host_sink *s;
-	uint64_t end_ns, need = 0, share;
 	uint32_t tid;
 
 	if (!start_ns || !npuprof_host_recording())
@@ -757,24 +892,42 @@ void npuprof_launch_record(const struct npuprof_dev *dev, const struct vnpu_task
 		return;
 	}
 	/*
-	 * n windows in [start_ns, end_ns): each task's records in its own,
-	 * the room beyond their narrowest shared evenly. They end at the
-	 * device's submission stamp, so that every task's launch comes
-	 * before its start (a HostToDevice flow never points back); when
-	 * the call is too short for them, they begin before it.
+	 * n windows, each task's records in its own, ending at the device's
+	 * submission stamp, so that every task's launch comes before its
+	 * start (a HostToDevice flow never points back). Each is its launch's
+	 * modelled cost (CANN's, not the dev VM's emulated call), as far as
+	 * the thread's previous record leaves room: else they are narrowed
+	 * toward their narrowest, and begin before that record only when
+	 * even those do not fit.
 	 */
-	for (unsigned int i = 0; i < n; i++)
+	for (unsigned int i = 0; i < n; i++) {
 		need += launch_width(dev, &tasks[i]);
-	if (end_ns < start_ns + need)
+		want += launch_cost(dev, &tasks[i], ids[i]);
+	}
+	lo = thread_last_end > end_ns ? end_ns : thread_last_end;
+	room = end_ns - lo;
+	if (room >= want) {
+		start_ns = end_ns - want;
+		extra = want - need;
+	} else if (room >= need) {
+		start_ns = lo;
+		extra = room - need;
+	} else {
 		start_ns = end_ns > need ? end_ns - need : 0;
-	share = (end_ns - start_ns - need) / n;
+		extra = 0;
+	}
 	for (unsigned int i = 0; i < n; i++) {
 		uint32_t st = tasks[i].stream_id;
 		uint16_t hw =
 			st < dev->info.max_streams ? dev->hw_stream[st] : NPUPROF_NO_HW_STREAM;
 		bool coll = tasks[i].task_type == VNPU_TASK_COMMUNICATION;
-		uint64_t wi = launch_width(dev, &tasks[i]) + share;
+		uint64_t wmin = launch_width(dev, &tasks[i]), wi = wmin;
 
+		/* its share of the room above the narrowest, by its modelled cost */
+		if (want > need)
+			wi += (uint64_t)((unsigned __int128)(launch_cost(dev, &tasks[i], ids[i]) -
+							     wmin) *
+					 extra / (want - need));
 		if (hw != NPUPROF_NO_HW_STREAM && coll)
 			put_collective(s, dev, hw, &tasks[i], ids[i], tid, start_ns, wi);
 		else if (hw != NPUPROF_NO_HW_STREAM)
@@ -783,6 +936,7 @@ void npuprof_launch_record(const struct npuprof_dev *dev, const struct vnpu_task
 		/* else not a stream of ours: the device ran nothing */
 		start_ns += wi;
 	}
+	thread_last_end = start_ns;
 	maybe_wake(s);
 out_unlock:
 	pthread_mutex_unlock(&host_lock);
@@ -1005,6 +1159,7 @@ static void free_sink(struct host_sink *s)
 	for (int d = 0; d < VNPU_MAX_DEVICES; d++)
 		free(s->epoch[d]);
 	free(s->hashes);
+	free(s->aclnn);
 	free(s);
 }
 

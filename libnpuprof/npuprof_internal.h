@@ -110,15 +110,17 @@ void npuprof_print(enum npuprof_print_level level, const char *fmt, ...)
 /*
  * What the host records of a collective say about its communicator
  * (comm.c): set when a handle is made, cleared when it is destroyed.
- * @group is HCCL's group name, the same on every rank: "vnpu_" and a
- * hash of the key (not the key, which would let a reader of the profile
- * join the group).
+ * @group is HCCL's group name, the same on every rank, in the form of the
+ * identifier HcclGetRootInfo() gives a group ("<ip>%<netif>_<port>_<device>_
+ * <timestamp us>"): the loopback and a hash of the key in the timestamp's
+ * place (not the key, which would let a reader of the profile join the
+ * group). A profile shows it as a real run's would, naming no simulator.
  */
 #define NPUPROF_MAX_COMMS 16
 struct npuprof_comm_info {
 	uint32_t nranks;
 	uint32_t rank;
-	char group[32];
+	char group[48];
 };
 
 struct npuprof_dev {

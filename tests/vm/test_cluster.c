@@ -267,7 +267,7 @@ static void check_cluster_files(struct __test_metadata *_metadata, const char *p
 	json_object_put(matrix);
 	/* the timeline names the group itself; the json keys hash it */
 	snprintf(path, sizeof(path),
-		 "grep -o '\"Group vnpu_[0-9a-f]* Communication\"' "
+		 "grep -o '\"Group [^ \"]* Communication\"' "
 		 "%s/mindstudio_profiler_output/msprof_*.json | head -1 | cut -d' ' -f2",
 		 prof);
 	ASSERT_EQ(0, vnpu_sh(group, sizeof(group), "%s", path));

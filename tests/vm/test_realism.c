@@ -8,11 +8,23 @@
  *    session's control page records the seed, sigma and distribution.
  *  - The same seed gives every op the same duration, run after run (the
  *    draw is keyed by device, stream and place, not by task id); another
- *    seed other durations; seed 0 equal durations for equal ops.
+ *    seed other durations; seed 0 equal durations for equal ops; and so
+ *    do the op_summary files of npuprof run, but for the times.
+ *  - Issue 42's acceptance, on 2 ranks of examples/transformer under
+ *    npuprof run, rank 1's host slow: every HostToDevice flow goes
+ *    forward, each collective ends at one time on both ranks, the slow
+ *    rank's device idles (Task Wait Time, Free), no two APIs share their
+ *    statistics, no sync returns before the work it waited for. On 4
+ *    ranks, one sleeping before each layer: the others' first
+ *    Notify_Waits hold its sleep, its own the notify's latency.
+ *
+ * tests/vm/realism_check.py reads the exported folders.
  *
  * The runner loads the module with seed=0 (the suites compare durations);
  * each test here puts it back.
  */
+#include <glob.h>
+#include <limits.h>
 #include <sys/mman.h>
 
 #include "kselftest_harness.h"
@@ -161,6 +173,174 @@ TEST_F(seeded, one_seed_one_set_of_durations)
 	EXPECT_LT(OPS / 2, spread) TH_LOG("one seed, one shape: %d of %d differ", spread, OPS);
 	TH_LOG("one MatMul shape: %llu ticks without jitter; %llu, %llu, ... with seed 4242",
 	       (unsigned long long)z[0], (unsigned long long)a[0], (unsigned long long)a[1]);
+}
+
+static char npuprof[PATH_MAX], examples[PATH_MAX], check[PATH_MAX];
+
+static void find_tools(void)
+{
+	const char *top = getenv("VNPU_TOP");
+
+	top = top ? top : ".";
+	snprintf(npuprof, sizeof(npuprof), "%s/build/tools/npuprof/npuprof", top);
+	snprintf(examples, sizeof(examples), "%s/build/examples", top);
+	snprintf(check, sizeof(check), "/usr/bin/python3 %s/tests/vm/realism_check.py", top);
+}
+
+/*
+ * `npuprof run` of @cmd (a program of build/examples and its arguments)
+ * with @env, @ranks ranks (0: one process), into a new folder under
+ * @dir: the PROF folders in @prof, by rank. 0 or the run's status.
+ */
+static int run(struct __test_metadata *_metadata, const char *env, int ranks, const char *cmd,
+	       char *dir, char prof[][PATH_MAX], int nprof)
+{
+	char out[8192], pat[PATH_MAX + 16], rk[32] = "";
+	glob_t g;
+	int ret;
+
+	find_tools();
+	if (!mkdtemp(dir))
+		return -1;
+	if (ranks)
+		snprintf(rk, sizeof(rk), "--ranks %d", ranks);
+	ret = vnpu_sh(out, sizeof(out), "{ %s %s run %s --level L1 --output %s -- %s/%s; } 2>&1",
+		      env, npuprof, rk, dir, examples, cmd);
+	EXPECT_EQ(0, ret) TH_LOG("%s", out);
+	snprintf(pat, sizeof(pat), "%s/PROF_*", dir);
+	if (glob(pat, 0, NULL, &g))
+		return ret ? ret : -1;
+	EXPECT_EQ(nprof, g.gl_pathc) TH_LOG("%s", out);
+	for (size_t i = 0; i < g.gl_pathc && (int)i < nprof; i++) {
+		char path[PATH_MAX + 32], r[32] = "";
+		int k = (int)i;
+
+		/* by rank_id, which npuprof run writes; one process: in order */
+		snprintf(path, sizeof(path), "%s/host/info.json", g.gl_pathv[i]);
+		if (ranks &&
+		    !vnpu_sh(r, sizeof(r), "grep -o '\"rank_id\": *[0-9]*' %s | grep -o '[0-9]*$'",
+			     path))
+			k = atoi(r);
+		if (k >= 0 && k < nprof)
+			snprintf(prof[k], PATH_MAX, "%s", g.gl_pathv[i]);
+	}
+	globfree(&g);
+	return ret;
+}
+
+/* realism_check.py @what on @args: 0 when it holds; its line in @out. */
+static int checked(char *out, size_t len, const char *what, const char *args)
+{
+	int ret = vnpu_sh(out, len, "%s %s %s", check, what, args);
+
+	out[strcspn(out, "\n")] = 0;
+	return ret;
+}
+
+/* a fixture for TEST_F_TIMEOUT: ranks under TCG take a while */
+FIXTURE(ranks){};
+FIXTURE_SETUP(ranks)
+{
+}
+FIXTURE_TEARDOWN(ranks)
+{
+}
+
+TEST_F_TIMEOUT(ranks, two_ranks_as_on_a_device, 300)
+{
+	char dir[] = "/tmp/npuprof-real-XXXXXX", prof[2][PATH_MAX] = { "", "" };
+	char out[1024], args[2 * PATH_MAX + 16];
+
+	if (vnpu_param_devices() < 2)
+		SKIP(return, "needs devices=2");
+	/* a host-bound step: rank 1's host takes 5 ms before each layer */
+	ASSERT_EQ(0,
+		  run(_metadata, "TRANSFORMER_SLEEP_RANK=1:5", 2, "transformer 4", dir, prof, 2));
+	ASSERT_NE(0, prof[0][0]);
+	ASSERT_NE(0, prof[1][0]);
+	snprintf(args, sizeof(args), "%s %s", prof[0], prof[1]);
+	EXPECT_EQ(0, checked(out, sizeof(out), "flows", args)) TH_LOG("%s", out);
+	TH_LOG("%s", out);
+	snprintf(args, sizeof(args), "20 %s %s", prof[0], prof[1]);
+	EXPECT_EQ(0, checked(out, sizeof(out), "ends", args)) TH_LOG("%s", out);
+	TH_LOG("%s", out);
+	EXPECT_EQ(0, checked(out, sizeof(out), "idle", prof[1])) TH_LOG("%s", out);
+	TH_LOG("rank 1 %s", out);
+	for (int r = 0; r < 2; r++) {
+		EXPECT_EQ(0, checked(out, sizeof(out), "apis", prof[r])) TH_LOG("%s", out);
+		EXPECT_EQ(0, checked(out, sizeof(out), "sync", prof[r])) TH_LOG("%s", out);
+		snprintf(args, sizeof(args), "realism-rank%d", r);
+		vnpu_keep_prof(prof[r], args);
+	}
+	vnpu_sh(NULL, 0, "rm -rf %s", dir);
+}
+
+TEST_F_TIMEOUT(ranks, a_sleeping_rank_is_the_others_wait, 600)
+{
+	char dir[] = "/tmp/npuprof-sleep-XXXXXX", prof[4][PATH_MAX] = { "", "", "", "" };
+	char out[1024];
+	double wait[4];
+
+	if (vnpu_param_devices() < 4)
+		SKIP(return, "needs devices=4");
+	/*
+	 * 4 layers, rank 2's host 100 ms before each: far more than the
+	 * other ranks' hosts take for a layer, even 4 processes on 2 TCG vCPUs
+	 */
+	ASSERT_EQ(0,
+		  run(_metadata, "TRANSFORMER_SLEEP_RANK=2:100", 4, "transformer 4", dir, prof, 4));
+	for (int r = 0; r < 4; r++) {
+		ASSERT_NE(0, prof[r][0]) TH_LOG("rank %d", r);
+		ASSERT_EQ(0, checked(out, sizeof(out), "notify-wait", prof[r])) TH_LOG("%s", out);
+		wait[r] = atof(out);
+	}
+	TH_LOG("first Notify_Waits: %.1f, %.1f, %.1f (the sleeper), %.1f us", wait[0], wait[1],
+	       wait[2], wait[3]);
+	for (int r = 0; r < 4; r++) {
+		if (r == 2)
+			continue;
+		/* its sleep, less what the others' own hosts took */
+		EXPECT_LT(4 * 70000.0, wait[r]) TH_LOG("rank %d", r);
+		/* the sleeper arrives last: it hardly waits (0.5 us a collective) */
+		EXPECT_LT(wait[2] * 10, wait[r]) TH_LOG("rank %d", r);
+	}
+	vnpu_sh(NULL, 0, "rm -rf %s", dir);
+}
+
+/*
+ * The op_summary of one program, run twice with one seed: the same ops,
+ * durations, cycle counts and counters; only the times and the task ids
+ * (device-wide, never reused) differ. Another seed, other durations;
+ * seed 0, one duration a shape. Collectives are left out: their duration
+ * holds the wait for their ranks, which is the host's.
+ */
+TEST_F_TIMEOUT(seeded, op_summary_follows_the_seed, 300)
+{
+	char dirs[4][32], prof[4][1][PATH_MAX], out[1024], args[2 * PATH_MAX + 8];
+	const char *seeds[4] = { "4242", "4242", "4243", "0" };
+
+	for (int i = 0; i < 4; i++) {
+		snprintf(dirs[i], sizeof(dirs[i]), "/tmp/npuprof-seed-XXXXXX");
+		ASSERT_EQ(0, seed_set(seeds[i]));
+		prof[i][0][0] = 0;
+		ASSERT_EQ(0, run(_metadata, "", 0, "matmul_add 6", dirs[i], prof[i], 1));
+		ASSERT_NE(0, prof[i][0][0]);
+	}
+	snprintf(args, sizeof(args), "%s %s", prof[0][0], prof[1][0]);
+	EXPECT_EQ(0, checked(out, sizeof(out), "same", args)) TH_LOG("%s", out);
+	TH_LOG("seed 4242 twice: %s", out);
+	snprintf(args, sizeof(args), "%s %s", prof[0][0], prof[2][0]);
+	EXPECT_EQ(0, checked(out, sizeof(out), "differ", args)) TH_LOG("%s", out);
+	TH_LOG("seeds 4242 and 4243: %s", out);
+	EXPECT_EQ(0, checked(out, sizeof(out), "flat", prof[3][0])) TH_LOG("%s", out);
+	TH_LOG("seed 0: %s", out);
+	EXPECT_NE(0, checked(out, sizeof(out), "flat", prof[0][0])) TH_LOG("%s", out);
+	/* the folder says which seed drew it */
+	EXPECT_EQ(0,
+		  vnpu_sh(NULL, 0, "grep -q '\"jitter_seed\": *\"4242\"' %s/device_*/info.json.*",
+			  prof[0][0]));
+	for (int i = 0; i < 4; i++)
+		vnpu_sh(NULL, 0, "rm -rf %s", dirs[i]);
 }
 
 TEST_HARNESS_MAIN
