@@ -7,7 +7,8 @@ prints one line saying what it saw, and exits 0 when the check holds, 1
 when it does not, 2 on unreadable input. Standard library only.
 
   flows PROF...          every HostToDevice flow goes forward in time
-  ends TOL_US PROF...    each collective ends at the same time on every rank
+  ends TOL_US PROF...    each collective is on every rank, once, and ends at the same
+                         time on all
   idle PROF              some Task Wait Time > 0 and some Overlap Free > 0
   apis PROF              no two APIs share Avg, Min, Max and Variance
   sync PROF              no sync returns before the end of the work before it
@@ -70,16 +71,21 @@ def check_flows(profs):
 
 
 def check_ends(tol, profs):
-    ends = {}
-    for prof in profs:
+    ends, twice = {}, []
+    for rank, prof in enumerate(profs):
         for r in rows(prof, "op_summary"):
             if r["Task Type"] == "COMMUNICATION":
-                ends.setdefault(r["Op Name"], []).append(
-                    num(r["Task Start Time(us)"]) + num(r["Task Duration(us)"]))
-    worst = max((max(v) - min(v) for v in ends.values() if len(v) == len(profs)), default=None)
-    full = sum(len(v) == len(profs) for v in ends.values())
-    print(f"ends: {full} collectives on all {len(profs)} ranks, widest spread {worst} us")
-    return full > 0 and worst is not None and worst <= tol
+                mine = ends.setdefault(r["Op Name"], {})
+                if rank in mine:
+                    twice.append(f'{r["Op Name"]} on rank {rank}')
+                mine[rank] = num(r["Task Start Time(us)"]) + num(r["Task Duration(us)"])
+    full = {k: v for k, v in ends.items() if len(v) == len(profs)}
+    worst = max(full, key=lambda k: max(full[k].values()) - min(full[k].values()), default=None)
+    spread = max(full[worst].values()) - min(full[worst].values()) if worst else None
+    print(f"ends: {len(full)} collectives on all {len(profs)} ranks, widest spread {spread} us"
+          f" ({worst}: {full.get(worst)}); on some ranks only: {sorted(set(ends) - set(full))};"
+          f" twice: {twice}")
+    return bool(full) and spread <= tol and not twice and len(full) == len(ends)
 
 
 def check_idle(prof):
