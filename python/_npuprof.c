@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
- * npuprof._npuprof: the C half of the Python package (npuprof/__init__.py
- * is the rest), over libnpuprof's public API only.
+ * npuprof._npuprof: the C half of the Python package (the npuprof/ modules are the
+ * rest), over libnpuprof's public API only: this file is the module, the
+ * Profiler, export and the error; device.c the runtime; task.c the ops.
  *
  * Why C and not ctypes: the headers are the ABI (sz-versioned option
  * structs), and the GIL is released around every call that waits on the
@@ -10,22 +11,21 @@
  * npuprof.ProfilerError (a RuntimeError) with the library's message, which
  * names the bad value or file, and its errno in .errno.
  */
-#define PY_SSIZE_T_CLEAN
-#include <Python.h>
+#include "ext.h"
 
 #include <errno.h>
 #include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
 
-#include "npuprof.h"
 #include "npuprof_export.h"
 
-static PyObject *profiler_error;
+PyObject *npy_error;
 
-/* raise ProfilerError(@err->msg) with .errno = -@rc; NULL */
-static PyObject *raise(int rc, const struct npuprof_error *err)
+/* raise ProfilerError(@msg) with .errno = -@rc; NULL */
+static PyObject *raise_text(int rc, const char *msg)
 {
-	PyObject *e =
-		PyObject_CallFunction(profiler_error, "s", err->msg[0] ? err->msg : strerror(-rc));
+	PyObject *e = PyObject_CallFunction(npy_error, "s", msg);
 	PyObject *no;
 
 	if (!e)
@@ -37,9 +37,25 @@ static PyObject *raise(int rc, const struct npuprof_error *err)
 		return NULL;
 	}
 	Py_DECREF(no);
-	PyErr_SetObject(profiler_error, e);
+	PyErr_SetObject(npy_error, e);
 	Py_DECREF(e);
 	return NULL;
+}
+
+PyObject *npy_raise(int rc, const struct npuprof_error *err)
+{
+	return raise_text(rc, err && err->msg[0] ? err->msg : strerror(-rc));
+}
+
+PyObject *npy_raise_msg(int rc, const char *fmt, ...)
+{
+	char msg[sizeof(((struct npuprof_error *)0)->msg)];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	return raise_text(rc, msg);
 }
 
 PyDoc_STRVAR(profiler_start_doc,
@@ -66,7 +82,7 @@ static PyObject *profiler_start(PyObject *self, PyObject *args)
 		PyEval_RestoreThread(ts);
 	}
 	if (rc)
-		return raise(rc, &err);
+		return npy_raise(rc, &err);
 	return Py_NewRef(Py_None);
 }
 
@@ -86,7 +102,7 @@ static PyObject *profiler_stop(PyObject *self, PyObject *unused)
 	rc = npuprof_profiler_stop(&err);
 	PyEval_RestoreThread(ts);
 	if (rc)
-		return raise(rc, &err);
+		return npy_raise(rc, &err);
 	return Py_NewRef(Py_None);
 }
 
@@ -123,7 +139,7 @@ static PyObject *export(PyObject *self, PyObject *args)
 	PyEval_RestoreThread(ts);
 	Py_DECREF(path);
 	if (rc)
-		return raise(rc, &err);
+		return npy_raise(rc, &err);
 	return Py_NewRef(Py_None);
 }
 
@@ -132,13 +148,15 @@ static PyMethodDef methods[] = {
 	{ "profiler_stop", profiler_stop, METH_NOARGS, profiler_stop_doc },
 	{ "profiler_dir", profiler_dir, METH_NOARGS, profiler_dir_doc },
 	{ "export", export, METH_VARARGS, export_doc },
+	{ "open", npy_open, METH_VARARGS, npy_open_doc },
+	{ "op", (PyCFunction)(void (*)(void))npy_op, METH_VARARGS | METH_KEYWORDS, npy_op_doc },
 	{ NULL, NULL, 0, NULL },
 };
 
 static struct PyModuleDef module = {
 	PyModuleDef_HEAD_INIT,
 	.m_name = "npuprof._npuprof",
-	.m_doc = "libnpuprof's Profiler and export (the npuprof package's C half).",
+	.m_doc = "libnpuprof's runtime, Profiler and export (the npuprof package's C half).",
 	.m_size = -1,
 	.m_methods = methods,
 };
@@ -149,13 +167,14 @@ PyMODINIT_FUNC PyInit__npuprof(void)
 
 	if (!m)
 		return NULL;
-	profiler_error = PyErr_NewExceptionWithDoc(
+	npy_error = PyErr_NewExceptionWithDoc(
 		"npuprof.ProfilerError",
 		"A failure of libnpuprof: the message names the bad value or file;\n"
 		".errno is its errno (errno.EINVAL for a bad option...).",
 		PyExc_RuntimeError, NULL);
-	if (!profiler_error || PyModule_AddObjectRef(m, "ProfilerError", profiler_error)) {
-		Py_XDECREF(profiler_error);
+	if (!npy_error || PyModule_AddObjectRef(m, "ProfilerError", npy_error) ||
+	    npy_device_setup(m) || npy_task_setup(m)) {
+		Py_XDECREF(npy_error);
 		Py_DECREF(m);
 		return NULL;
 	}

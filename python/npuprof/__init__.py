@@ -3,65 +3,31 @@
 
     import npuprof
 
-    with npuprof.Profiler(level="L1", aic_metrics="ArithmeticUtilization",
+    with npuprof.open(0) as dev, \
+         npuprof.Profiler(level="L1", aic_metrics="ArithmeticUtilization",
                           output_path="./") as prof:
-        ...                       # the work to profile
-    print(prof.path)              # the PROF_* folder, exported as msprof does
+        s = dev.create_stream()
+        dev.launch(dev.matmul("fc/MatMul", 1024, 1024, 1024, stream=s))
+        dev.sync(s)
+    print(npuprof.read(prof.path).op_summary)   # the PROF_* folder, exported as msprof does
 
-The rules are the adapter's (docs/python.md): an option that is not a str
-is a ValueError at construction; nesting, a bad level, aic_metrics at L0
-and an unknown aic_metrics are RuntimeErrors at enter, checked in that
-order, with the adapter's texts. libnpuprof also checks the output path and
-PROFILING_MODE / PROFILING_OPTIONS at enter, where the adapter fails later.
-Every failure of the library is an npuprof.ProfilerError, a RuntimeError
-with .errno.
+The Profiler's rules are the adapter's (docs/python.md): an option that is
+not a str is a ValueError at construction; nesting, a bad level,
+aic_metrics at L0 and an unknown aic_metrics are RuntimeErrors at enter,
+checked in that order, with the adapter's texts. libnpuprof also checks the
+output path and PROFILING_MODE / PROFILING_OPTIONS at enter, where the
+adapter fails later. Every failure of the library is an
+npuprof.ProfilerError, a RuntimeError with .errno.
+
+Also: the runtime (open, Device, Task), results as data (read), and
+torch_npu's profile() and schedule().
 """
 
-from . import _npuprof
 from ._npuprof import ProfilerError
+from .profiler import Profiler, export
+from .results import Results, Table, read
+from .runtime import DTYPES, Device, Task, open
+from .schedule import ProfilerAction, profile, schedule
 
-__all__ = ["Profiler", "ProfilerError", "export"]
-
-
-class Profiler:
-    """A Profiler session: one PROF_* folder, written when the block ends.
-
-    Keyword-only, as the adapter's: Profiler(level="L0", aic_metrics="",
-    output_path=""). The block's own exception is never hidden: if the
-    stop fails while one propagates, the stop's error is added to it as a
-    note.
-    """
-
-    def __init__(self, *, level="L0", aic_metrics="", output_path=""):
-        for name, value in (("level", level), ("aic_metrics", aic_metrics),
-                            ("output_path", output_path)):
-            if not isinstance(value, str):
-                raise ValueError(f"Option {name} should be str, but get type: {type(value)}")
-        self._level = level
-        self._aic_metrics = aic_metrics
-        self._output_path = output_path
-        self._path = None
-
-    def __enter__(self):
-        _npuprof.profiler_start(self._level, self._aic_metrics, self._output_path)
-        self._path = _npuprof.profiler_dir()
-        return self
-
-    def __exit__(self, exc_type, exc, tb):
-        try:
-            _npuprof.profiler_stop()
-        except ProfilerError as e:
-            if exc is None:
-                raise
-            exc.add_note(f"npuprof: stopping the Profiler failed too: {e}")
-        return False
-
-    @property
-    def path(self):
-        """The session's PROF_* folder (None before it started)."""
-        return self._path
-
-
-def export(folder):
-    """Write folder's mindstudio_profiler_output/, as `npuprof export` does."""
-    _npuprof.export(folder)
+__all__ = ["Profiler", "ProfilerError", "export", "open", "Device", "Task", "DTYPES", "read",
+           "Results", "Table", "profile", "schedule", "ProfilerAction"]
