@@ -44,6 +44,9 @@ static PyObject *raise_text(int rc, const char *msg)
 
 PyObject *npy_raise(int rc, const struct npuprof_error *err)
 {
+	/* a wait a signal's handler interrupted by raising: its exception stands */
+	if (rc == -EINTR && PyErr_Occurred())
+		return NULL;
 	return raise_text(rc, err && err->msg[0] ? err->msg : strerror(-rc));
 }
 

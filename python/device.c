@@ -41,7 +41,8 @@ int npy_device_arg(PyObject *o, bool none_ok, struct npuprof_dev **dev)
 
 /*
  * Run @call without the GIL, again after each signal that raised nothing
- * (poll(2)'s EINTR): Ctrl-C stops a sync that waits forever.
+ * (poll(2)'s EINTR): Ctrl-C stops a sync that waits forever. An -EINTR
+ * left is the handler's exception, which npy_raise() keeps.
  */
 #define WITHOUT_GIL(self, rc, call)                               \
 	do {                                                      \
@@ -302,8 +303,6 @@ static PyObject *device_sync(struct npy_device *self, PyObject *args, PyObject *
 		WITHOUT_GIL(self, rc, npuprof_sync_all(dev, timeout, &err));
 	else
 		WITHOUT_GIL(self, rc, npuprof_sync(dev, (uint32_t)s, timeout, &err));
-	if (rc == -EINTR)
-		return NULL; /* the signal's handler raised */
 	if (rc)
 		return npy_raise(rc, &err);
 	return Py_NewRef(Py_None);
@@ -327,8 +326,6 @@ static PyObject *device_comm_init_ranks(struct npy_device *self, PyObject *args,
 	    !PyArg_ParseTupleAndKeywords(args, kwargs, "|i:comm_init_ranks", kwlist, &timeout))
 		return NULL;
 	WITHOUT_GIL(self, rc, npuprof_comm_init_ranks(dev, timeout, &comm, &rank, &nranks, &err));
-	if (rc == -EINTR)
-		return NULL;
 	if (rc)
 		return npy_raise(rc, &err);
 	return Py_BuildValue("(III)", comm, rank, nranks);
