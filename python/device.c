@@ -15,6 +15,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
 
 /* the device of @self for a call, or NULL with ValueError when closed */
 static struct npuprof_dev *dev_of(struct npy_device *self)
@@ -57,6 +58,42 @@ int npy_device_arg(PyObject *o, bool none_ok, struct npuprof_dev **dev)
 		}                                                 \
 		(self)->users--;                                  \
 	} while (0)
+
+/*
+ * A timeout_ms as poll(2)'s (negative: forever), kept across WITHOUT_GIL's
+ * retries after a signal, as PEP 475 has it for Python's own waits: each
+ * try waits for what is left, never the whole timeout again (a timer that
+ * ticks faster than the timeout would otherwise make it wait forever).
+ */
+struct deadline {
+	int timeout_ms;
+	int64_t end_ns;
+};
+
+static int64_t monotonic_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
+
+static void deadline_start(struct deadline *d, int timeout_ms)
+{
+	d->timeout_ms = timeout_ms;
+	d->end_ns = timeout_ms > 0 ? monotonic_ns() + (int64_t)timeout_ms * 1000000 : 0;
+}
+
+/* the ms left, rounded up so that a try never ends before the deadline */
+static int deadline_left(const struct deadline *d)
+{
+	int64_t left;
+
+	if (d->timeout_ms <= 0)
+		return d->timeout_ms;
+	left = d->end_ns - monotonic_ns();
+	return left > 0 ? (int)((left + 999999) / 1000000) : 0;
+}
 
 const char npy_open_doc[] = "open(dev_id, cls=Device)\n--\n\n"
 			    "Open /dev/vnpu<dev_id> as this thread's current device\n"
@@ -287,6 +324,7 @@ static PyObject *device_sync(struct npy_device *self, PyObject *args, PyObject *
 	struct npuprof_dev *dev = dev_of(self);
 	PyObject *stream = Py_None;
 	int timeout = -1, rc;
+	struct deadline dl;
 	unsigned long s = 0;
 
 	if (!dev ||
@@ -299,10 +337,11 @@ static PyObject *device_sync(struct npy_device *self, PyObject *args, PyObject *
 		if (s > UINT32_MAX)
 			return npy_raise_msg(-EINVAL, "sync: stream %lu out of range", s);
 	}
+	deadline_start(&dl, timeout);
 	if (stream == Py_None)
-		WITHOUT_GIL(self, rc, npuprof_sync_all(dev, timeout, &err));
+		WITHOUT_GIL(self, rc, npuprof_sync_all(dev, deadline_left(&dl), &err));
 	else
-		WITHOUT_GIL(self, rc, npuprof_sync(dev, (uint32_t)s, timeout, &err));
+		WITHOUT_GIL(self, rc, npuprof_sync(dev, (uint32_t)s, deadline_left(&dl), &err));
 	if (rc)
 		return npy_raise(rc, &err);
 	return Py_NewRef(Py_None);
@@ -321,11 +360,14 @@ static PyObject *device_comm_init_ranks(struct npy_device *self, PyObject *args,
 	struct npuprof_dev *dev = dev_of(self);
 	uint32_t comm = 0, rank = 0, nranks = 0;
 	int timeout = -1, rc;
+	struct deadline dl;
 
 	if (!dev ||
 	    !PyArg_ParseTupleAndKeywords(args, kwargs, "|i:comm_init_ranks", kwlist, &timeout))
 		return NULL;
-	WITHOUT_GIL(self, rc, npuprof_comm_init_ranks(dev, timeout, &comm, &rank, &nranks, &err));
+	deadline_start(&dl, timeout);
+	WITHOUT_GIL(self, rc,
+		    npuprof_comm_init_ranks(dev, deadline_left(&dl), &comm, &rank, &nranks, &err));
 	if (rc)
 		return npy_raise(rc, &err);
 	return Py_BuildValue("(III)", comm, rank, nranks);
@@ -420,15 +462,27 @@ static PyObject *device_get_info(struct npy_device *self, void *closure)
 	if (!dev)
 		return NULL;
 	in = npuprof_dev_info(dev);
-	return Py_BuildValue("{s:I,s:s,s:s,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:K,s:K,s:I,s:I,s:I}",
-			     "dev_id", in->dev_id, "product", in->product_name, "chip_name",
-			     in->chip_name, "chip_id", in->chip_id, "aic_num", in->aic_num,
-			     "aiv_num", in->aiv_num, "aicpu_num", in->aicpu_num, "aic_freq_khz",
-			     in->aic_freq_khz, "sys_cnt_freq_khz", in->sys_cnt_freq_khz,
-			     "hbm_bw_mbps", in->hbm_bw_mbps, "link_bw_mbps", in->link_bw_mbps,
-			     "cube_flops", (unsigned long long)in->cube_flops, "vector_flops",
-			     (unsigned long long)in->vector_flops, "max_streams", in->max_streams,
-			     "max_submit", in->max_submit, "max_comms", in->max_comms);
+	/* one fact a line */
+	/* clang-format off */
+	return Py_BuildValue("{s:I,s:s,s:s,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:K,s:K,s:I,s:I,s:I,s:I}",
+			     "dev_id", in->dev_id,
+			     "product", in->product_name,
+			     "chip_name", in->chip_name,
+			     "chip_id", in->chip_id,
+			     "aic_num", in->aic_num,
+			     "aiv_num", in->aiv_num,
+			     "aicpu_num", in->aicpu_num,
+			     "aic_freq_khz", in->aic_freq_khz,
+			     "sys_cnt_freq_khz", in->sys_cnt_freq_khz,
+			     "hbm_bw_mbps", in->hbm_bw_mbps,
+			     "link_bw_mbps", in->link_bw_mbps,
+			     "cube_flops", (unsigned long long)in->cube_flops,
+			     "vector_flops", (unsigned long long)in->vector_flops,
+			     "max_streams", in->max_streams,
+			     "max_submit", in->max_submit,
+			     "max_pending", in->max_pending,
+			     "max_comms", in->max_comms);
+	/* clang-format on */
 }
 
 static PyObject *device_repr(struct npy_device *self)

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # The library installs as documented, and its ABI is what the headers and
-# libnpuprof.map say. make install into a scratch DESTDIR, then:
+# libnpuprof.map say. make install into DESTDIR=build/install/root, then:
 #  - build a program against it with pkg-config, shared and static;
 #  - the shared library exports exactly the functions the installed headers
 #    declare (gcc -aux-info lists them; static inlines excluded), each at
@@ -18,7 +18,9 @@
 #    rpath), and the man pages parse without warnings (man-db and groff);
 #  - the installed Python package imports from outside the tree and
 #    reaches the library (a Profiler with no device: ENODEV).
-# A gate of make check.
+# A gate of make check. The installed tree stays in build/install/root:
+# the in-VM suite test_python runs a Profiler block with it
+# (tests/vm/python/test_installed.py), which the host cannot.
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 d=$(mktemp -d)
@@ -27,11 +29,13 @@ fail() {
 	echo "check-install: $*" >&2
 	exit 1
 }
-make --no-print-directory -C "$top" install PREFIX=/usr DESTDIR="$d/root" >/dev/null
-pc="$d/root/usr/lib/pkgconfig"
-inc="$d/root/usr/include/npuprof"
-lib="$d/root/usr/lib"
-sed -i "s|^prefix=.*|prefix=$d/root/usr|" "$pc/libnpuprof.pc"
+root="$top/build/install/root"
+rm -rf "$root"
+make --no-print-directory -C "$top" install PREFIX=/usr DESTDIR="$root" >/dev/null
+pc="$root/usr/lib/pkgconfig"
+inc="$root/usr/include/npuprof"
+lib="$root/usr/lib"
+sed -i "s|^prefix=.*|prefix=$root/usr|" "$pc/libnpuprof.pc"
 export PKG_CONFIG_PATH="$pc"
 
 cat >"$d/hello.c" <<'C'
@@ -58,10 +62,10 @@ cc -std=gnu11 -include errno.h -o "$d/hello-static" "$d/hello.c" \
 "$d/hello-static" >/dev/null || fail "hello (static) failed"
 
 # the Python package, imported from outside the tree with the installed library
-(cd "$d" && PYTHONPATH="$d/root/usr/lib/python3/dist-packages" LD_LIBRARY_PATH="$lib" \
+(cd "$d" && PYTHONPATH="$root/usr/lib/python3/dist-packages" LD_LIBRARY_PATH="$lib" \
 	/usr/bin/python3 -c '
 import errno, npuprof
-assert npuprof.__file__.startswith("'"$d"'"), npuprof.__file__
+assert npuprof.__file__.startswith("'"$root"'"), npuprof.__file__
 try:
     with npuprof.Profiler(level="L1", aic_metrics="Memory"):
         raise AssertionError("started without a device")
@@ -178,7 +182,7 @@ major=${version%%.*}
 	fail "SONAME is not libnpuprof.so.$major"
 
 # the CLI: linked with the installed shared library, no build-tree rpath
-bin="$d/root/usr/bin/npuprof"
+bin="$root/usr/bin/npuprof"
 [ -x "$bin" ] || { echo "check-install: no $bin" >&2; exit 1; }
 if readelf -d "$bin" | grep -E 'RPATH|RUNPATH' | grep -q .; then
 	echo "check-install: $bin keeps an rpath: $(readelf -d "$bin" | grep -E 'RPATH|RUNPATH')" >&2
@@ -186,7 +190,7 @@ if readelf -d "$bin" | grep -E 'RPATH|RUNPATH' | grep -q .; then
 fi
 readelf -d "$bin" | grep -q 'NEEDED.*\[libnpuprof\.so\.0\]' ||
 	{ echo "check-install: $bin does not use libnpuprof.so.0" >&2; exit 1; }
-ver=$(LD_LIBRARY_PATH="$d/root/usr/lib" "$bin" --version)
+ver=$(LD_LIBRARY_PATH="$lib" "$bin" --version)
 case "$ver" in
 "npuprof "*"
 libnpuprof "*) ;;
@@ -195,7 +199,7 @@ esac
 
 # the man pages: installed, and clean for man-db and groff (warnings are failures)
 for m in man1/npuprof.1 man3/libnpuprof.3; do
-	f="$d/root/usr/share/man/$m"
+	f="$root/usr/share/man/$m"
 	[ -f "$f" ] || { echo "check-install: no $f" >&2; exit 1; }
 	w=$( { MANWIDTH=80 man --warnings -l "$f" >/dev/null; } 2>&1)
 	w+=$(groff -man -z -ww "$f" 2>&1)
