@@ -10,6 +10,7 @@
 #include <linux/string.h>
 #include <linux/uaccess.h>
 
+#include "vnpu_debugfs.h"
 #include "vnpu_drv.h"
 
 static int vnpu_open(struct inode *inode, struct file *file)

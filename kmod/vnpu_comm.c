@@ -39,6 +39,7 @@
 #include <linux/spinlock.h>
 #include <linux/uaccess.h>
 
+#include "vnpu_debugfs.h"
 #include "vnpu_drv.h"
 
 /**

@@ -36,6 +36,7 @@
 #include <linux/kstrtox.h>
 #include <linux/seq_file.h>
 
+#include "vnpu_debugfs.h"
 #include "vnpu_drv.h"
 
 struct vnpu_objects vnpu_objects;

@@ -14,7 +14,9 @@
 #include <linux/random.h>
 #include <linux/slab.h>
 
+#include "vnpu_debugfs.h"
 #include "vnpu_drv.h"
+#include "vnpu_nl_family.h"
 
 static unsigned int devices = 1;
 module_param(devices, uint, 0444);

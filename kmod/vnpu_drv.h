@@ -1,6 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * vnpu: private header shared by the module's files.
+ * vnpu: the device, its open files, streams and tasks, and what the files
+ * that run them share. Each other concern has its own header: the ring
+ * (vnpu_ring.h), communicators (vnpu_comm.h), the netlink family
+ * (vnpu_nl_family.h; uapi/vnpu_nl.h is its uapi), object counts and fault
+ * knobs (vnpu_debugfs.h), the product table, cost and PMU models
+ * (vnpu_product.h, vnpu_cost.h, vnpu_pmu.h).
  *
  * Objects and their lifetimes:
  *  - struct vnpu_device: one per /dev/vnpuN, lives as long as the module.
@@ -29,8 +34,10 @@
 
 #include "vnpu.h"
 #include "vnpu_ascend.h"
-#include "vnpu_model.h"
+#include "vnpu_comm.h"
+#include "vnpu_cost.h"
 #include "vnpu_prof.h"
+#include "vnpu_ring.h"
 
 #define VNPU_NAME "vnpu"
 
@@ -47,129 +54,6 @@
 
 /* Cores of one type a device models at most (the product table's maximum). */
 #define VNPU_MAX_CORES 64
-
-struct vnpu_comm;
-struct vnpu_communicator;
-
-/**
- * struct vnpu_comm_handle - a file's membership of a communicator
- * @cm: the communicator, NULL for a free handle (changes under the file's
- *      lock and vnpu_device.lock).
- * @rank: the file's rank in it.
- * @nranks: the ranks of the communicator (fixed at its creation).
- * @queued: the file's collectives on it, reserved or queued and not yet
- *          retired (under vnpu_device.lock): destroy waits for none.
- */
-struct vnpu_comm_handle {
-	struct vnpu_communicator *cm;
-	u32 rank;
-	u32 nranks;
-	u32 queued;
-};
-
-/**
- * struct vnpu_chan - one channel of a session
- * @data: its data area, @size bytes mapped twice (in the ring's vmap).
- * @size: data bytes, a power of two.
- * @rec_size: bytes of each record.
- * @first: index of its first data page in vnpu_ring.pages.
- * @nr: its data pages.
- * @map_first: page index of its data in the mapping (and the vmap).
- * @desc: its descriptor in the control page.
- * @cons: its consumer position in the consumer page (never trusted).
- * @prod: producer position (published at vnpu_ring_publish()).
- * @published: the producer position last published.
- * @cons_seen: the last plausible consumer position.
- * @produced: records produced (written + lost).
- * @lost: records dropped.
- * @cnt: the 4-bit counter the next record carries.
- * @max_n: the most records one reservation of it takes.
- */
-struct vnpu_chan {
-	void *data;
-	u64 size;
-	u32 rec_size;
-	u32 first;
-	u32 nr;
-	u32 map_first;
-	struct vnpu_ring_chan *desc;
-	u64 *cons;
-	u64 prod;
-	u64 published;
-	u64 cons_seen;
-	u64 produced;
-	u64 lost;
-	u8 cnt;
-	u8 max_n;
-};
-
-/**
- * struct vnpu_ring - the record rings of one profiling session, one per
- * channel, in one mapping
- * @pages: the control page, the consumer page, then the data pages.
- * @nr_data: data pages of all channels.
- * @n_chan: channels.
- * @dirty: a bit per channel with records produced (written or lost) since
- *         the last publish; only those are published and checked for a
- *         wakeup.
- * @chan: the channels.
- * @vaddr: the kernel's view: control, consumer, each channel's data twice.
- * @ctrl: the control page.
- * @cons: the consumer page (user-writable: never trusted).
- * @size: data bytes of all channels.
- * @prod: the channels' bytes written, added up.
- * @cons_seen: the channels' last plausible consumer positions, added up.
- * @produced: records produced (written + lost).
- * @lost: records dropped.
- * @losing: a bit per channel whose last reservation was dropped: a loss
- *          burst runs while it is not 0.
- * @written: records written.
- * @wakeup_bytes: poll wakes at this many unread bytes in a channel, capped
- *                per channel (vnpu_chan_max_unread()).
- * @lost_event: a run of lost records began; cleared when the device hands
- *              it to vnpu_nl_records_lost() (a netlink event).
- * @ref: held by the session and by each mapping.
- * @maps: mappings of the ring (VMAs).
- * @mapped: it has been mapped (under the owner's lock).
- * @user: the user its pages are charged to (NULL: CAP_IPC_LOCK).
- * @charged: the pages charged.
- */
-struct vnpu_ring {
-	struct page **pages;
-	u32 nr_data;
-	u32 n_chan;
-	u32 dirty;
-	struct vnpu_chan chan[VNPU_CH_COUNT];
-	void *vaddr;
-	struct vnpu_ring_ctrl *ctrl;
-	void *cons;
-	u64 size;
-	u64 prod;
-	u64 cons_seen;
-	u64 produced;
-	u64 lost;
-	u32 losing;
-	u64 written;
-	u32 wakeup_bytes;
-	bool lost_event;
-	struct kref ref;
-	atomic_t maps;
-	bool mapped;
-	struct user_struct *user;
-	unsigned long charged;
-};
-
-/**
- * struct vnpu_ring_final - a stopped session's counters, kept once its
- * ring is gone (PROF_STATS)
- */
-struct vnpu_ring_final {
-	u64 produced;
-	u64 lost;
-	u64 written;
-	u64 bytes;
-	u64 consumed_pos;
-};
 
 /**
  * struct vnpu_prof - a profiling session
@@ -355,7 +239,7 @@ struct vnpu_stream {
  * struct vnpu_device - one virtual NPU, /dev/vnpuN
  * @id: the N of /dev/vnpuN.
  * @product_id: enum vnpu_product_id.
- * @product: the modelled product (the table in vnpu_model.c).
+ * @product: the modelled product (the table in vnpu_product.c).
  * @dev: the class device that makes the node appear (the one cdev of
  *       every minor is vnpu_drv.c's).
  * @lock: protects everything below it, the streams' queues and timing.
@@ -467,40 +351,6 @@ static inline struct vnpu_comm_handle *vnpu_task_handle(struct vnpu_file *vfile,
 	return &vfile->comms[t->desc.comm_id - 1];
 }
 
-/* Kinds of objects vnpu_debugfs.c counts while they live. */
-enum vnpu_obj_kind {
-	VNPU_OBJ_FILE,
-	VNPU_OBJ_STREAM,
-	VNPU_OBJ_TASK,
-	VNPU_OBJ_COMM,
-	VNPU_OBJ_COMMUNICATOR,
-	VNPU_OBJ_SESSION,
-	VNPU_OBJ_RING,
-	VNPU_OBJ_KINDS,
-};
-
-struct vnpu_objects {
-	atomic_long_t live[VNPU_OBJ_KINDS];
-};
-
-/* vnpu_debugfs.c */
-extern struct vnpu_objects vnpu_objects;
-bool vnpu_fail_alloc(void);
-long vnpu_objects_live(void);
-void vnpu_objects_check_leaks(void);
-void vnpu_debugfs_init(void);
-void vnpu_debugfs_exit(void);
-
-static inline void vnpu_obj_get(enum vnpu_obj_kind kind)
-{
-	atomic_long_inc(&vnpu_objects.live[kind]);
-}
-
-static inline void vnpu_obj_put(enum vnpu_obj_kind kind)
-{
-	atomic_long_dec(&vnpu_objects.live[kind]);
-}
-
 /* vnpu_drv.c */
 u32 vnpu_device_count(void);
 struct vnpu_device *vnpu_device_get(u32 id);
@@ -508,7 +358,6 @@ extern u64 vnpu_param_seed;
 extern spinlock_t vnpu_seed_lock;
 extern unsigned int vnpu_param_jitter;
 extern u64 vnpu_epoch_raw_ns;
-extern unsigned int vnpu_param_mlock_kb;
 
 /* vnpu_cdev.c */
 extern const struct file_operations vnpu_fops;
@@ -551,17 +400,6 @@ static inline void vnpu_wake_idle(wait_queue_head_t *wq)
 		wake_up_all(wq);
 }
 
-/* vnpu_ring.c */
-struct vnpu_ring *vnpu_ring_alloc_chans(const u32 *pages, const u32 *rec_size, const u8 *max_n,
-					u32 n);
-void *vnpu_chan_reserve(struct vnpu_ring *r, u32 ch, u32 n, u8 *cnt);
-bool vnpu_ring_poll_in(struct vnpu_ring *r, bool stopped);
-void vnpu_ring_hold(struct vnpu_ring *r);
-void vnpu_ring_drop(struct vnpu_ring *r);
-void vnpu_ring_publish(struct vnpu_ring *r, wait_queue_head_t *wq);
-void vnpu_ring_stop(struct vnpu_ring *r, wait_queue_head_t *wq);
-int vnpu_ring_mmap(struct vnpu_ring *r, struct vm_area_struct *vma);
-
 /* vnpu_prof.c */
 long vnpu_ioctl_prof_start(struct vnpu_file *vfile, void __user *arg);
 long vnpu_ioctl_prof_stop(struct vnpu_file *vfile, void __user *arg);
@@ -576,28 +414,5 @@ int vnpu_hwrec_bench(struct vnpu_device *vdev, u32 n);
 int vnpu_prof_mmap(struct vnpu_file *vfile, struct vm_area_struct *vma);
 __poll_t vnpu_prof_poll(struct vnpu_file *vfile, struct file *file,
 			struct poll_table_struct *wait);
-
-/* vnpu_nl.c */
-int vnpu_nl_init(void);
-void vnpu_nl_exit(void);
-void vnpu_nl_session_started(struct vnpu_device *vdev, const struct vnpu_prof *prof);
-void vnpu_nl_session_stopped(struct vnpu_device *vdev, const struct vnpu_prof *prof);
-void vnpu_nl_records_lost(struct vnpu_device *vdev, struct vnpu_prof *prof);
-
-/* vnpu_comm.c */
-long vnpu_ioctl_comm_init(struct vnpu_file *vfile, void __user *arg);
-long vnpu_ioctl_comm_destroy(struct vnpu_file *vfile, void __user *arg);
-void vnpu_file_release_comms(struct vnpu_file *vfile);
-struct vnpu_comm_handle *vnpu_comm_handle_get(struct vnpu_file *vfile, u32 comm_id);
-void vnpu_comm_queue(struct vnpu_ktask *task, struct vnpu_comm_handle *h);
-int vnpu_comm_check_peer(const struct vnpu_comm_handle *h, const struct vnpu_task *t);
-struct vnpu_comm *vnpu_comm_alloc(void);
-void vnpu_comm_free(struct vnpu_comm *c);
-void vnpu_comm_arrive(struct vnpu_device *vdev, struct vnpu_ktask *task,
-		      u64 ready);
-bool vnpu_comm_ready(struct vnpu_ktask *task, u64 *start, u64 *end);
-u32 vnpu_comm_devices(const struct vnpu_ktask *task);
-bool vnpu_comm_leave(struct vnpu_device *vdev, struct vnpu_ktask *task,
-		     struct vnpu_comm_handle *h, bool cancelled);
 
 #endif /* _VNPU_DRV_H */

@@ -35,6 +35,7 @@
 #include <linux/slab.h>
 #include <linux/string.h>
 
+#include "vnpu_debugfs.h"
 #include "vnpu_drv.h"
 #include "vnpu_trace.h"
 

@@ -34,6 +34,7 @@
 
 #include "vnpu_drv.h"
 #include "vnpu_nl.h"
+#include "vnpu_nl_family.h"
 #include "vnpu_ring_math.h"
 
 /* RECORDS_LOST events of one session are at least this far apart. */

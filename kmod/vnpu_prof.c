@@ -27,7 +27,9 @@
 #include <linux/slab.h>
 #include <linux/uaccess.h>
 
+#include "vnpu_debugfs.h"
 #include "vnpu_drv.h"
+#include "vnpu_nl_family.h"
 #include "vnpu_trace.h"
 
 static atomic_t vnpu_prof_ids = ATOMIC_INIT(0);
@@ -198,8 +200,7 @@ static struct vnpu_prof *vnpu_prof_new(struct vnpu_device *vdev,
 	prof->id = atomic_inc_return(&vnpu_prof_ids);
 	prof->level = ps->level;
 	prof->hwts = !(p->caps & VNPU_CAP_STARS);
-	/* msprof's SubTaskCalculator runs on chip 5 (and 15, 16), not on chip 7 */
-	prof->ffts = p->chip_id == 5;
+	prof->ffts = p->features & VNPU_PF_FFTS_PLUS;
 	prof->group = ps->metric_group;
 	if (prof->group != VNPU_METRIC_NONE) {
 		n_aic = vnpu_metric_events(p, prof->group, false, prof->aic_events);

@@ -29,7 +29,8 @@
 #include <linux/slab.h>
 #include <linux/vmalloc.h>
 
-#include "vnpu_drv.h"
+#include "vnpu_debugfs.h"
+#include "vnpu_ring.h"
 #include "vnpu_ring_math.h"
 #include "vnpu_trace.h"
 
@@ -52,7 +53,7 @@ static struct page *vnpu_ring_page(const struct vnpu_ring *r, u32 i)
 	return r->pages[c->first + (i - c->map_first) % c->nr];
 }
 
-unsigned int vnpu_param_mlock_kb = 65536;
+static unsigned int vnpu_param_mlock_kb = 65536;
 module_param_named(mlock_kb, vnpu_param_mlock_kb, uint, 0644);
 MODULE_PARM_DESC(mlock_kb,
 		 "ring memory each user may lock beyond RLIMIT_MEMLOCK, KiB (default 65536; as perf_event_mlock_kb)");

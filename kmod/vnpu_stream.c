@@ -11,6 +11,7 @@
 #include <linux/uaccess.h>
 #include <linux/wait.h>
 
+#include "vnpu_debugfs.h"
 #include "vnpu_drv.h"
 
 static void vnpu_stream_free(struct kref *ref)

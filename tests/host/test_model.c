@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The product table, cost model and PMU counter model of kmod/vnpu_model.c,
- * checked on the host: table facts against the reference, event lists
+ * The product table, cost model and PMU counter model (kmod/vnpu_product.c,
+ * vnpu_cost.c and vnpu_pmu.c), checked on the host: table facts against the reference, event lists
  * against the collector's, and for a grid of tasks on every product the
  * properties the profiler relies on (ratios in [0, 1], bandwidths under
  * their peaks, aicore_time within the task, determinism, bounded jitter).
@@ -11,7 +11,7 @@
 #include <string.h>
 
 #include "kselftest_harness.h"
-#include "vnpu_model.h"
+#include "vnpu_cost.h"
 
 #define ARRAY_LEN(a) (sizeof(a) / sizeof((a)[0]))
 

@@ -6,7 +6,7 @@
  * shared/reference/ascend-profiling.md (chip ids, npu_arch, system counter
  * rates, which products split AIC/AIV and have STARS or scoped profiling,
  * the metric groups the ACL documentation does not rule out), and the chosen
- * ones of the table in kmod/vnpu_model.c, with the consistency rules
+ * ones of the table in kmod/vnpu_product.c, with the consistency rules
  * (names, peaks, no AIV side without the split). Then the "product"
  * parameter: an unknown key and more keys than devices fail the load with
  * -EINVAL, and the last key given applies to the devices after it. And a
@@ -46,7 +46,7 @@ struct fact {
 	const char *name, *chip;
 	/* ascend-profiling.md */
 	__u32 chip_id, npu_arch, sys_cnt_khz, caps, metric_groups;
-	/* kmod/vnpu_model.c */
+	/* kmod/vnpu_product.c */
 	__u32 aic, aiv, aicpu, aic_khz, hbm_mbps, link_mbps;
 };
 
@@ -74,7 +74,7 @@ static const struct fact facts[VNPU_PRODUCT_COUNT] = {
 	  ALL_GROUPS & ~NO_L2_PEU_MA, 8, 7, 4, 1080000, 204800, 16000 },
 };
 
-/* The collector's event lists per group (ascend-profiling.md, vnpu_model.c for PEU). */
+/* The collector's event lists per group (ascend-profiling.md, vnpu_pmu.c for PEU). */
 static const struct {
 	__u32 n;
 	__u32 ids[VNPU_PMU_EVENTS];
