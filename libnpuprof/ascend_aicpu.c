@@ -73,7 +73,7 @@ int npa_aicpu_load(struct npa_dev *d, const char *data, const char *label, struc
 	struct npa_slices s;
 	int rc;
 
-	snprintf(prefix, sizeof(prefix), "%saicpu.data.%u.", npa_chip_file_prefix(d->cfg.chip_id),
+	snprintf(prefix, sizeof(prefix), "%saicpu.data.%u.", npf_chip_file_prefix(d->cfg.chip_id),
 		 d->cfg.id);
 	rc = npa_slices_find(&s, data, label, prefixes, w, err);
 	if (!rc)

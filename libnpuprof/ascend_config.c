@@ -191,17 +191,15 @@ static int load_clock(const char *start, const char *end, struct npa_clock *c, s
 static int check_platform(struct json_object *o, const char *path, uint32_t *chip,
 			  struct npx_warn *w, struct npuprof_error *err)
 {
-	static const int known[] = { 0, 1, 2, 3, 4, 5, 7, 8, 9, 11, 15, 16 };
 	const char *s = jstr(o, "platform_version");
 	double v;
 
 	if (!s || !jnum(o, "platform_version", &v))
 		return npuprof_set_error(err, -EBADMSG, "%s: no platform_version", path);
-	for (size_t i = 0; i < NPX_ARRAY_SIZE(known); i++) {
-		if (v != known[i])
-			continue;
-		*chip = (uint32_t)known[i];
-		if (!npa_chip_read(*chip))
+	/* a whole number msprof knows (chip_table.c) */
+	if (v >= 0 && v < 1024 && v == (double)(uint32_t)v && npf_chip_known((uint32_t)v)) {
+		*chip = (uint32_t)v;
+		if (!npf_chip_has(*chip, NPF_CHIP_READ))
 			npx_warn(w,
 				 "%s: platform_version %s: only the formats of chips 1, 4, 5 and 7"
 				 " (Atlas training series, inference series, A2/A3, 200I/500 A2)"
@@ -528,7 +526,7 @@ int npa_dev_cfg_load(const char *dir, uint32_t id, struct npa_dev_cfg *c, struct
 	if (!rc && cpp_ok && u64_of(c->clock.begin, &begin) && begin * 1000 / 1000 == begin &&
 	    begin * 1000 >= (uint64_t)c->clock.mono_raw) {
 		c->cpp = (struct npa_cpp_clock){
-			.ok = c->cpp.freq > 0 && npa_cpp_path(c->chip_id),
+			.ok = c->cpp.freq > 0 && npf_chip_has(c->chip_id, NPF_CHIP_CPP_PATH),
 			.dev_cnt = dev_cnt,
 			.host_mon = mon,
 			.freq = c->cpp.freq,

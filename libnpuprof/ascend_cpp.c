@@ -23,12 +23,6 @@
 
 #include "npuprof_internal.h"
 
-bool npa_cpp_path(uint32_t chip_id)
-{
-	/* analysis/common_func/cpp_enable_scene.py at 9ba1ac7be */
-	return chip_id == 5 || chip_id == 15 || chip_id == 16;
-}
-
 __int128 npa_cpp_micro(double v)
 {
 	/* 1e18 ns, 31 years: beyond it (and for a NaN) a bound, not an overflow */

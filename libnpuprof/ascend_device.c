@@ -996,7 +996,7 @@ static int read_kind(struct dev_read *r, const char *data, const char *label, co
 	struct npa_slices s;
 	int rc;
 
-	snprintf(prefix, sizeof(prefix), "%s%s.data.%u.", npa_chip_file_prefix(r->d->cfg.chip_id),
+	snprintf(prefix, sizeof(prefix), "%s%s.data.%u.", npf_chip_file_prefix(r->d->cfg.chip_id),
 		 what, r->d->cfg.id);
 	rc = npa_slices_find(&s, data, label, prefixes, r->w, r->err);
 	if (!rc)
@@ -1020,7 +1020,7 @@ int npa_dev_load(struct npa_dev *d, const char *prof, uint32_t id, const struct 
 	npa_loss_load(dir, &d->loss, w);
 	snprintf(data, sizeof(data), "%s/data", dir);
 	snprintf(label, sizeof(label), "device_%u/data", id);
-	r.hwts = npa_chip_hwts(d->cfg.chip_id);
+	r.hwts = npf_chip_has(d->cfg.chip_id, NPF_CHIP_HWTS);
 	if (r.hwts)
 		rc = read_kind(&r, data, label, "hwts", sizeof(struct vnpu_hwts_log), false,
 			       on_hwts);
@@ -1054,7 +1054,7 @@ int npa_dev_load(struct npa_dev *d, const char *prof, uint32_t id, const struct 
 		npx_warn(w,
 			 "%s: no task in the %s%s.data.%u.slice_* files (missing, empty or"
 			 " unusable): device_%u has nothing in op_summary or task_time",
-			 label, npa_chip_file_prefix(d->cfg.chip_id), r.hwts ? "hwts" : "stars_soc",
+			 label, npf_chip_file_prefix(d->cfg.chip_id), r.hwts ? "hwts" : "stars_soc",
 			 id, id);
 	if (!rc && r.bad_magic > 1)
 		npx_warn(w, "device_%u: %llu ACSQ records with a bad magic skipped", id,

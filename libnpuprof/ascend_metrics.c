@@ -404,9 +404,9 @@ void npa_metrics_init(struct npa_metrics *m, const struct npa_dev_cfg *c, struct
 	memset(m, 0, sizeof(*m));
 	if (!c->aic_metrics[0] || !c->n_aic_events)
 		return;
-	m->flat = npa_chip_v1_1(c) || npa_chip_hwts(c->chip_id);
+	m->flat = npf_chip_has(c->chip_id, NPF_CHIP_V1_1 | NPF_CHIP_HWTS);
 	if (m->flat) {
-		aic = v11_cols(c->aic_metrics, npa_chip_hwts(c->chip_id));
+		aic = v11_cols(c->aic_metrics, npf_chip_has(c->chip_id, NPF_CHIP_HWTS));
 	} else {
 		aic = group_side(c->aic_metrics, false);
 		aiv = group_side(c->aiv_metrics[0] ? c->aiv_metrics : c->aic_metrics, true);
@@ -430,7 +430,7 @@ void npa_metrics_init(struct npa_metrics *m, const struct npa_dev_cfg *c, struct
 		return;
 	}
 	/* the N/A list is the V1_1 chips' alone: the HWTS chips print every column */
-	if (npa_chip_hwts(c->chip_id))
+	if (npf_chip_has(c->chip_id, NPF_CHIP_HWTS))
 		memset(m->na, 0, sizeof(m->na));
 	mac = col_index(m, m->flat ? "mac_ratio" : "aic_mac_ratio");
 	m->cube_util = mac >= 0;

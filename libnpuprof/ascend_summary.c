@@ -7,7 +7,7 @@
  * printed as Python prints floats; times are msprof's local times, with
  * their trailing TAB. One deliberate difference: op_summary says Block Dim
  * and Mix Block Dim where msprof now says Block Num and Mix Block Num
- * (docs/output.md). On chips 5, 15 and 16 (npa_cpp_path()) every file here
+ * (docs/output.md). On chips 5, 15 and 16 (NPF_CHIP_CPP_PATH) every file here
  * is what msprof's C++ path writes instead, CANN's there: its times and
  * number formats (ascend_cpp.c), its row order and its names.
  */
@@ -154,7 +154,7 @@ static int op_row(struct npa_export *x, const struct npa_dev *d, const struct np
 		  const char *dur_cell, const char *wait, double dur)
 {
 	bool lonely = op_lonely(x, t) || op->level0, after;
-	bool hwts = npa_chip_hwts(d->cfg.chip_id);
+	bool hwts = npf_chip_has(d->cfg.chip_id, NPF_CHIP_HWTS);
 	uint32_t blocks = op->block_num, mix_blocks = op->mix_block_num;
 	char *p;
 	int rc;
@@ -246,7 +246,7 @@ static int cmp_comm_start(const void *a, const void *b, void *arg)
 static int set_op_summary_header(struct npa_export *x, const struct npa_dev *d,
 				 const struct npa_metrics *m)
 {
-	bool hwts = npa_chip_hwts(d->cfg.chip_id);
+	bool hwts = npf_chip_has(d->cfg.chip_id, NPF_CHIP_HWTS);
 	char *hdr, *e;
 	int rc;
 
@@ -536,9 +536,9 @@ const char *npa_sqe_name(uint32_t sqe, bool sub, uint32_t chip)
 
 	if (sub)
 		return sqe < NPX_ARRAY_SIZE(subtask) ? subtask[sqe] : "Other";
-	if (chip == 1)
+	if (npf_chip_has(chip, NPF_CHIP_SQE_OTHER))
 		return "Other";
-	if (npa_chip_hwts(chip))
+	if (npf_chip_has(chip, NPF_CHIP_HWTS))
 		return sqe < NPX_ARRAY_SIZE(hwts) ? hwts[sqe] : "Other";
 	return sqe < NPX_ARRAY_SIZE(stars) ? stars[sqe] : "Other";
 }

@@ -646,7 +646,7 @@ static int ai_core_freq(struct tl *t, const struct npa_dev *d)
 	int rc;
 
 	/* msprof draws it on chips 4, 5 and 7 (ai_core_freq_viewer.py): not on 1 to 3 */
-	if (!d->cfg.aic_mhz || (npa_chip_hwts(d->cfg.chip_id) && d->cfg.chip_id != 4))
+	if (!d->cfg.aic_mhz || !npf_chip_has(d->cfg.chip_id, NPF_CHIP_FREQ))
 		return 0;
 	rc = npa_tl_process_meta(t, pid, "AI Core Freq");
 	/*

@@ -1377,7 +1377,7 @@ static int ai_core_freq(struct cw *w)
 		uint64_t mhz = d->cfg.aic_mhz > 0 ? (uint64_t)d->cfg.aic_mhz : 0, end_us;
 		char label[32], *e;
 
-		if (d->cfg.chip_id != 5)
+		if (!npf_chip_has(d->cfg.chip_id, NPF_CHIP_FREQ_CPP))
 			continue;
 		rc = freq_point(w, pid, d->cfg.cpp.begin_ns, mhz);
 		end_us = strtoull(d->cfg.clock.end, &e, 10);
@@ -1402,7 +1402,7 @@ bool npa_timeline_cpp_ok(const struct npa_export *x)
 		return false;
 	for (unsigned int i = 0; i < x->ndev; i++)
 		/* an Atlas 350's device files are read by neither msprof path (issue 36) */
-		if (!x->dev[i].cfg.cpp.ok || x->dev[i].cfg.chip_id == 15)
+		if (!x->dev[i].cfg.cpp.ok || npf_chip_has(x->dev[i].cfg.chip_id, NPF_CHIP_BORROWED))
 			return false;
 	return true;
 }

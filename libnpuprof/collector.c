@@ -9,7 +9,7 @@
  * device's own fixed-size records (uapi/vnpu_ascend.h), drained into the
  * raw file msprof reads (stars_soc and ffts_profile, or on a device without
  * STARS hwts and aicore; ts_track, aicpu; .data.N.slice_K, with
- * npa_chip_file_prefix() on the Atlas 350), beside the configuration files
+ * npf_chip_file_prefix() on the Atlas 350), beside the configuration files
  * of prof_config.c; the host records are the host sink's (host_sink.c).
  *
  * The reader follows the ring's barrier contract (uapi/vnpu_prof.h):
@@ -57,7 +57,7 @@
 /**
  * struct chan_collect - one channel of a channel session and its slices
  * @name: the raw file's name before ".data.N.slice_K" (with the chip's
- *        npa_chip_file_prefix()).
+ *        npf_chip_file_prefix()).
  * @rec_size: bytes of a record.
  * @desc: its descriptor in the control page.
  * @data: its data (mapped twice), @size bytes.
@@ -112,7 +112,7 @@ static const struct {
  * @done: stopped and drained.
  * @hwts: the device has no STARS: its channels carry HWTS logs and AI Core
  *        PMU records, written to hwts.data and aicore.data.
- * @prefix: npa_chip_file_prefix() of its chip.
+ * @prefix: npf_chip_file_prefix() of its chip.
  * @ch: its channels.
  * @devdir: device_N.
  */
@@ -636,7 +636,7 @@ int npuprof_collector_add(struct npuprof_collector *c, unsigned int dev_id,
 		goto err_close;
 	}
 	d->hwts = !(info.caps & VNPU_CAP_STARS);
-	d->prefix = npa_chip_file_prefix(info.chip_id);
+	d->prefix = npf_chip_file_prefix(info.chip_id);
 	ps.flags = VNPU_PROF_F_CHANNELS;
 	if (c->opts.metric_group != VNPU_METRIC_NONE) {
 		ps.flags |= VNPU_PROF_F_METRIC_GROUP;

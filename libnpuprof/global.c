@@ -55,6 +55,12 @@ static void global_atfork_child(void)
 	global_failed = 0;
 }
 
+/* The runtime opens a device: global profiling profiles it. */
+__attribute__((constructor)) static void global_hook_register(void)
+{
+	npuprof_runtime_set_open_hook(npuprof_global_device_opened);
+}
+
 static void global_atfork_register(void)
 {
 	pthread_atfork(NULL, NULL, global_atfork_child);

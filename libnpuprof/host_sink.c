@@ -931,8 +931,8 @@ void npuprof_launch_record(const struct npuprof_dev *dev, const struct vnpu_task
 		if (hw != NPUPROF_NO_HW_STREAM && coll)
 			put_collective(s, dev, hw, &tasks[i], ids[i], tid, start_ns, wi);
 		else if (hw != NPUPROF_NO_HW_STREAM)
-			put_task(s, dev->id, dev->info.chip_id == 5, hw, &tasks[i], ids[i], tid,
-				 start_ns, wi);
+			put_task(s, dev->id, npf_chip_has(dev->info.chip_id, NPF_CHIP_FFTS_PLUS),
+				 hw, &tasks[i], ids[i], tid, start_ns, wi);
 		/* else not a stream of ours: the device ran nothing */
 		start_ns += wi;
 	}

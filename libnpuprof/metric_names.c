@@ -55,7 +55,7 @@ bool npuprof_metric_exct(const char *name)
 
 const char *npuprof_metric_sample_name(uint32_t group, uint32_t chip_id, bool aiv)
 {
-	bool exct = chip_id == 5 && !aiv;
+	bool exct = npf_chip_has(chip_id, NPF_CHIP_PIPE_EXCT) && !aiv;
 	size_t i;
 
 	/* the A2/A3 AIC name where the group has one, else the group's name */
@@ -77,4 +77,13 @@ void npuprof_metric_keys(char *buf, size_t len, bool msprof_names)
 		if (msprof_names ? !groups[i].exct : groups[i].profiler_key)
 			n += (size_t)snprintf(buf + n, len - n, "%s%s", n ? ", " : "",
 					      groups[i].name);
+}
+
+NPUPROF_API const char *npuprof_metrics_name(uint32_t group)
+{
+	/* sample.json's name on a chip other than 5 (A2/A3 rename one side) */
+	const char *name =
+		group < VNPU_METRIC_COUNT ? npuprof_metric_sample_name(group, 0, false) : "";
+
+	return *name ? name : NULL;
 }

@@ -12,6 +12,7 @@
  * records); the uapi/ headers describe the device's records.
  *
  * Sections, each with the files that define it:
+ *   0. Ascend's chips                            chip_table.c
  *   1. the runtime, names, output folders, global profiling, the collector
  *   2. the host sink                             host_sink.c
  *   3. the configuration files of a PROF_* folder  prof_config.c
@@ -37,6 +38,39 @@
 #include "prof_layout.h"
 #include "vnpu_ascend.h"
 #include "vnpu_prof.h"
+
+/* ======== 0. Ascend's chips (chip_table.c) ======== */
+
+/* What a chip (msprof's platform_version) does, in struct npf_chip.features. */
+#define NPF_CHIP_READ (1u << 0) /* the export reads its device records as its own */
+#define NPF_CHIP_HWTS (1u << 1) /* HWTS logs and AI Core PMU records, no STARS */
+#define NPF_CHIP_V1_1 (1u << 2) /* PMU columns derived as the V1_1 chips' */
+#define NPF_CHIP_CPP_PATH (1u << 3) /* CANN runs msprof's C++ path for it */
+#define NPF_CHIP_FREQ (1u << 4) /* the Python timeline draws AI Core Freq */
+#define NPF_CHIP_FREQ_CPP (1u << 5) /* the C++ timeline draws AI Core Freq */
+#define NPF_CHIP_SQE_OTHER (1u << 6) /* msprof names none of its task types */
+#define NPF_CHIP_FFTS_PLUS (1u << 7) /* a MIX task runs as FFTS+ (context logs) */
+#define NPF_CHIP_PIPE_EXCT (1u << 8) /* AIC PipeUtilization is "PipeUtilizationExct" */
+#define NPF_CHIP_BORROWED (1u << 9) /* writes another chip's records (file_prefix) */
+
+/**
+ * struct npf_chip - one chip of the table
+ * @id: msprof's platform_version.
+ * @features: NPF_CHIP_*.
+ * @file_prefix: the prefix of its devices' raw file names ("" but for
+ *               NPF_CHIP_BORROWED: "chip5_").
+ */
+struct npf_chip {
+	uint32_t id;
+	unsigned int features;
+	const char *file_prefix;
+};
+
+/* the row of chip @id; a chip msprof does not know gets a row of its own */
+const struct npf_chip *npf_chip(uint32_t id);
+bool npf_chip_known(uint32_t id);
+bool npf_chip_has(uint32_t id, unsigned int feature);
+const char *npf_chip_file_prefix(uint32_t id);
 
 /* ======== 1. the runtime, global profiling, the collector ======== */
 
@@ -227,7 +261,21 @@ bool npuprof_metric_exct(const char *name);
 const char *npuprof_metric_sample_name(uint32_t group, uint32_t chip_id, bool aiv);
 void npuprof_metric_keys(char *buf, size_t len, bool msprof_names);
 
-/* global.c: PROFILING_MODE=true profiles every device the process opens. */
+/*
+ * runtime.c: what runs when a device opens, before the open returns (an
+ * error fails the open). The session sets it (global.c, when the library
+ * loads), so that the runtime calls global profiling without knowing it:
+ * a program that uses only the runtime links none of the session.
+ */
+typedef int (*npuprof_open_hook_fn)(struct npuprof_dev *dev, struct npuprof_error *err);
+void npuprof_runtime_set_open_hook(npuprof_open_hook_fn fn);
+
+/*
+ * global.c: PROFILING_MODE=true profiles every device the process opens
+ * (the runtime's open hook). A static link gets it with the session: any
+ * Profiler call, or -Wl,--undefined=npuprof_global_device_opened
+ * (pkg-config --static).
+ */
 int npuprof_global_device_opened(struct npuprof_dev *dev, struct npuprof_error *err);
 /* The PROF_* folder of global profiling, or NULL. */
 int npuprof_global_dir(char *buf, size_t len);
@@ -972,7 +1020,7 @@ struct npa_clock {
  * struct npa_cpp_clock - what msprof's C++ path turns a device syscnt into
  * local ns with (Context::GetSyscntConversionParams, GetProfTimeRecordInfo)
  * @ok: the export prints the C++ path's formats: the chip is one CANN runs
- *      it for (npa_cpp_path()), every value below was read, and info.json.N
+ *      it for (NPF_CHIP_CPP_PATH), every value below was read, and info.json.N
  *      has the keys without which that path reads no folder (memoryTotal,
  *      netCard).
  * @dev_cnt: dev_start.log.N cntvct.
@@ -1065,42 +1113,6 @@ struct npa_host_cfg {
 };
 
 /*
- * The chips whose records the export reads as theirs: 5 (Atlas A2/A3), 7
- * (Atlas 200I/500 A2), 1 (Atlas training series), 4 (Atlas inference
- * series) and 15 (Atlas 350, which writes chip 5's records); any other is
- * read as chip 5. Chip 7 derives its PMU columns as
- * the V1_1 chips do (docs/msprof-parser.md section 11), chips 1 and 4 read
- * HWTS logs and AI Core PMU records (section 12).
- */
-static inline bool npa_chip_read(uint32_t chip)
-{
-	return chip == 1 || chip == 4 || chip == 5 || chip == 7 || chip == 15;
-}
-
-/*
- * The prefix of a device's raw file names. The Atlas 350 (chip 15) writes
- * chip 5's records, not its own v6 formats (docs/output.md): under
- * msprof's names, msprof would parse them as v6 records and print wrong
- * rows without a word, so they are named chip5_stars_soc... and so on,
- * which msprof does not read and our export does.
- */
-static inline const char *npa_chip_file_prefix(uint32_t chip)
-{
-	return chip == 15 ? "chip5_" : "";
-}
-
-/* the HWTS chips, 1 to 4: HWTS logs and AI Core PMU records, no STARS */
-static inline bool npa_chip_hwts(uint32_t chip)
-{
-	return chip >= 1 && chip <= 4;
-}
-
-static inline bool npa_chip_v1_1(const struct npa_dev_cfg *c)
-{
-	return c->chip_id == 7;
-}
-
-/*
  * ascend_config.c: @path's JSON object into *@out (put it with
  * json_object_put()), read with npx_input_read() and parsed with json-c's
  * tokener at most 16 levels deep; anything but blanks after the object is
@@ -1127,9 +1139,6 @@ static inline double npa_syscnt_ns(const struct npa_dev_cfg *c, uint64_t syscnt)
 }
 
 /* ---- msprof's C++ path (ascend_cpp.c) ---- */
-
-/* whether CANN runs msprof's C++ path for chip @chip_id (5, 15 and 16) */
-bool npa_cpp_path(uint32_t chip_id);
 
 /**
  * struct npa_cpp_time - a device task's times as msprof's C++ path has them

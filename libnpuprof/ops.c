@@ -10,13 +10,6 @@
 #include "npuprof.h"
 #include "npuprof_internal.h"
 
-NPUPROF_API unsigned int npuprof_dtype_size(enum vnpu_dtype dtype)
-{
-	static const unsigned char size[VNPU_DT_COUNT] = VNPU_DTYPE_SIZES;
-
-	return (unsigned int)dtype < VNPU_DT_COUNT ? size[dtype] : 0;
-}
-
 static int task_init(struct vnpu_task *t, const char *name, const char *type, uint32_t task_type,
 		     uint32_t stream)
 {

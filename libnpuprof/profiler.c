@@ -194,15 +194,6 @@ NPUPROF_API int npuprof_metrics_parse_msprof(const char *name, uint32_t level, u
 	return npuprof_parse_metrics(name, level, true, group, err);
 }
 
-NPUPROF_API const char *npuprof_metrics_name(uint32_t group)
-{
-	/* sample.json's name on a chip other than 5 (A2/A3 rename one side) */
-	const char *name =
-		group < VNPU_METRIC_COUNT ? npuprof_metric_sample_name(group, 0, false) : "";
-
-	return *name ? name : NULL;
-}
-
 NPUPROF_API int npuprof_output_check(const char *path, const char *what, char *resolved, size_t len,
 				     struct npuprof_error *err)
 {

@@ -24,6 +24,14 @@
  * current device (issue 17 bug 5). That rule is why the open devices are
  * process-wide state.
  */
+static npuprof_open_hook_fn open_hook;
+
+/* Before main() (a constructor) or before any open: read without a lock. */
+void npuprof_runtime_set_open_hook(npuprof_open_hook_fn fn)
+{
+	__atomic_store_n(&open_hook, fn, __ATOMIC_RELEASE);
+}
+
 static __thread struct npuprof_dev *current_dev;
 static __thread uint64_t current_serial;
 
@@ -78,6 +86,7 @@ NPUPROF_API int npuprof_open(unsigned int dev_id, struct npuprof_dev **devp,
 			     struct npuprof_error *err)
 {
 	uint64_t t0 = npuprof_now_ns(), r0, r1;
+	npuprof_open_hook_fn hook;
 	struct npuprof_dev *dev;
 	char path[32];
 	int ret;
@@ -122,7 +131,8 @@ NPUPROF_API int npuprof_open(unsigned int dev_id, struct npuprof_dev **devp,
 		goto err_close;
 	}
 	memset(dev->hw_stream, 0xff, dev->info.max_streams * sizeof(*dev->hw_stream));
-	ret = npuprof_global_device_opened(dev, err);
+	hook = __atomic_load_n(&open_hook, __ATOMIC_ACQUIRE);
+	ret = hook ? hook(dev, err) : 0;
 	if (ret)
 		goto err_free_streams;
 	open_add(dev);

@@ -47,12 +47,12 @@ static const char *fixed3(double v)
 
 TEST(chips)
 {
-	EXPECT_TRUE(npa_cpp_path(5));
-	EXPECT_TRUE(npa_cpp_path(15));
-	EXPECT_TRUE(npa_cpp_path(16));
-	EXPECT_FALSE(npa_cpp_path(1));
-	EXPECT_FALSE(npa_cpp_path(4));
-	EXPECT_FALSE(npa_cpp_path(7));
+	EXPECT_TRUE(npf_chip_has(5, NPF_CHIP_CPP_PATH));
+	EXPECT_TRUE(npf_chip_has(15, NPF_CHIP_CPP_PATH));
+	EXPECT_TRUE(npf_chip_has(16, NPF_CHIP_CPP_PATH));
+	EXPECT_FALSE(npf_chip_has(1, NPF_CHIP_CPP_PATH));
+	EXPECT_FALSE(npf_chip_has(4, NPF_CHIP_CPP_PATH));
+	EXPECT_FALSE(npf_chip_has(7, NPF_CHIP_CPP_PATH));
 }
 
 TEST(task_times_of_the_demo)
