@@ -59,10 +59,11 @@ struct sb {
 	bool oom;
 };
 
-static void sb_put(struct sb *s, const char *str, size_t len)
+/* room for @len more bytes and a NUL; false (and oom) when there is none */
+static bool sb_reserve(struct sb *s, size_t len)
 {
 	if (s->oom)
-		return;
+		return false;
 	if (s->n + len + 1 > s->cap) {
 		size_t cap = s->cap ? s->cap : 4096;
 		char *p;
@@ -72,11 +73,18 @@ static void sb_put(struct sb *s, const char *str, size_t len)
 		p = realloc(s->p, cap);
 		if (!p) {
 			s->oom = true;
-			return;
+			return false;
 		}
 		s->p = p;
 		s->cap = cap;
 	}
+	return true;
+}
+
+static void sb_put(struct sb *s, const char *str, size_t len)
+{
+	if (!sb_reserve(s, len))
+		return;
 	memcpy(s->p + s->n, str, len);
 	s->n += len;
 	s->p[s->n] = 0;
@@ -109,57 +117,16 @@ static void sb_i64(struct sb *s, long long v)
 	sb_put(s, b, (size_t)snprintf(b, sizeof(b), "%lld", v));
 }
 
-/* a JSON string as json.dump writes it (ensure_ascii) */
+/* a JSON string as json.dump writes it (json_escape.c) */
 static void sb_str(struct sb *s, const char *str)
 {
-	const unsigned char *u = (const unsigned char *)str;
-	char b[16];
-
-	sb_s(s, "\"");
-	while (*u) {
-		unsigned int c = *u++;
-		int more = 0;
-
-		if (c >= 0xf0 && c < 0xf8) {
-			c &= 7;
-			more = 3;
-		} else if (c >= 0xe0) {
-			c &= 15;
-			more = 2;
-		} else if (c >= 0xc0) {
-			c &= 31;
-			more = 1;
-		}
-		for (; more && (*u & 0xc0) == 0x80; more--)
-			c = c << 6 | (*u++ & 0x3f);
-		if (c == '"' || c == '\\') {
-			b[0] = '\\';
-			b[1] = (char)c;
-			sb_put(s, b, 2);
-		} else if (c == '\n') {
-			sb_s(s, "\\n");
-		} else if (c == '\r') {
-			sb_s(s, "\\r");
-		} else if (c == '\t') {
-			sb_s(s, "\\t");
-		} else if (c == '\b') {
-			sb_s(s, "\\b");
-		} else if (c == '\f') {
-			sb_s(s, "\\f");
-		} else if (c >= 0x20 && c < 0x7f) {
-			b[0] = (char)c;
-			sb_put(s, b, 1);
-		} else if (c >= 0x10000) {
-			c -= 0x10000;
-			snprintf(b, sizeof(b), "\\u%04x\\u%04x", 0xd800 | (c >> 10),
-				 0xdc00 | (c & 0x3ff));
-			sb_s(s, b);
-		} else {
-			snprintf(b, sizeof(b), "\\u%04x", c);
-			sb_s(s, b);
-		}
-	}
-	sb_s(s, "\"");
+	/* the quotes and the escaped text, straight into the buffer */
+	if (!sb_reserve(s, NPX_JSON_ESCAPED_MAX(strlen(str)) + 2))
+		return;
+	s->p[s->n++] = '"';
+	s->n = (size_t)(npx_json_escape(s->p + s->n, str, NPX_JSON_PY) - s->p);
+	s->p[s->n++] = '"';
+	s->p[s->n] = '\0';
 }
 
 /* ---- the events, as msprof's HcclTask ---- */

@@ -155,76 +155,10 @@ static char *tsm_put(char *p, uint64_t v)
 	return p;
 }
 
-/* the inside of a JSON string as json.dumps(ensure_ascii=True) writes it */
-static char *json_body(char *p, const char *s)
-{
-	static const char hex[] = "0123456789abcdef";
-	const unsigned char *u = (const unsigned char *)s;
-
-	while (*u) {
-		uint32_t c = *u;
-		int n = 0;
-
-		if (c == '"' || c == '\\') {
-			*p++ = '\\';
-			*p++ = (char)c;
-			u++;
-			continue;
-		}
-		if (c < 0x20) {
-			static const char esc[] = "btnvfr";
-
-			*p++ = '\\';
-			if (c >= 8 && c <= 13 && c != 11) {
-				*p++ = esc[c - 8];
-			} else {
-				p = npx_lit(p, "u00");
-				*p++ = hex[c >> 4];
-				*p++ = hex[c & 15];
-			}
-			u++;
-			continue;
-		}
-		if (c < 0x80) {
-			*p++ = (char)c;
-			u++;
-			continue;
-		}
-		/* UTF-8 to \uXXXX (surrogate pairs above the BMP) */
-		if ((c & 0xe0) == 0xc0)
-			n = 1, c &= 0x1f;
-		else if ((c & 0xf0) == 0xe0)
-			n = 2, c &= 0x0f;
-		else if ((c & 0xf8) == 0xf0)
-			n = 3, c &= 0x07;
-		else
-			n = -1;
-		u++;
-		for (int i = 0; i < n; i++) {
-			if ((u[0] & 0xc0) != 0x80) {
-				n = -1;
-				break;
-			}
-			c = c << 6 | (*u++ & 0x3f);
-		}
-		if (n < 0)
-			c = 0xfffd;
-		if (c >= 0x10000) {
-			uint32_t v = c - 0x10000, hi = 0xd800 | (v >> 10),
-				 lo = 0xdc00 | (v & 0x3ff);
-
-			p += sprintf(p, "\\u%04x\\u%04x", hi, lo);
-		} else {
-			p += sprintf(p, "\\u%04x", c);
-		}
-	}
-	return p;
-}
-
 char *npa_tl_json_str(char *p, const char *s)
 {
 	*p++ = '"';
-	p = json_body(p, s);
+	p = npx_json_escape(p, s, NPX_JSON_PY);
 	*p++ = '"';
 	return p;
 }
@@ -372,7 +306,7 @@ static char *fmt_cann(const struct npa_export *x, const struct npa_dev *d, size_
 	p = npx_lit(p, "{\"name\": \"");
 	p = npx_put(p, level_prefix(a->level));
 	*p++ = '@';
-	p = json_body(p, s.api);
+	p = npx_json_escape(p, s.api, NPX_JSON_PY);
 	*p++ = '"';
 	p = npx_lit(p, ", \"pid\": ");
 	p = npx_fmt_u64(p, pid);

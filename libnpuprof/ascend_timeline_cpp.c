@@ -69,43 +69,11 @@ struct cw {
 
 /* ---- the JSON rapidjson's Writer writes ---- */
 
-/* a string, escaped as rapidjson escapes it: '"', '\\' and controls only */
+/* a string, escaped as rapidjson escapes it (json_escape.c) */
 static char *js(char *p, const char *s)
 {
-	static const char hex[] = "0123456789ABCDEF";
-
 	*p++ = '"';
-	for (const unsigned char *u = (const unsigned char *)s; *u; u++) {
-		if (*u == '"' || *u == '\\') {
-			*p++ = '\\';
-			*p++ = (char)*u;
-		} else if (*u < 0x20) {
-			*p++ = '\\';
-			switch (*u) {
-			case '\b':
-				*p++ = 'b';
-				break;
-			case '\t':
-				*p++ = 't';
-				break;
-			case '\n':
-				*p++ = 'n';
-				break;
-			case '\f':
-				*p++ = 'f';
-				break;
-			case '\r':
-				*p++ = 'r';
-				break;
-			default:
-				p = npx_lit(p, "u00");
-				*p++ = hex[*u >> 4];
-				*p++ = hex[*u & 15];
-			}
-		} else {
-			*p++ = (char)*u;
-		}
-	}
+	p = npx_json_escape(p, s, NPX_JSON_RAPIDJSON);
 	*p++ = '"';
 	return p;
 }

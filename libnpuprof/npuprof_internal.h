@@ -642,6 +642,18 @@ static inline char *npx_fmt_milli(char *p, npx_u128 v)
 /* append a string literal (its length known at compile time) */
 #define npx_lit(p, s) ((char *)memcpy((p), "" s, sizeof(s) - 1) + sizeof(s) - 1)
 
+/*
+ * json_escape.c: the inside of a JSON string (no quotes) as one of
+ * msprof's writers has it, at @p, NUL-terminated; returns the end. @p has
+ * room for NPX_JSON_ESCAPED_MAX(strlen(@s)) bytes: 6 per input byte.
+ */
+enum npx_json_dialect {
+	NPX_JSON_PY, /* Python's json.dumps, ensure_ascii */
+	NPX_JSON_RAPIDJSON, /* the C++ path's rapidjson Writer */
+};
+#define NPX_JSON_ESCAPED_MAX(n) (6 * (size_t)(n) + 1)
+char *npx_json_escape(char *p, const char *s, enum npx_json_dialect dialect);
+
 static inline char *npx_put(char *p, const char *s)
 {
 	size_t n = strlen(s);

@@ -392,6 +392,43 @@ TEST_F(prof, fifo_among_dictionaries)
 	EXPECT_IN(self->r.warn, "hash_dic.slice_1: a special file, not a regular file: skipped");
 }
 
+/*
+ * Names are escaped as msprof's writer (Python's json.dumps, ensure_ascii)
+ * escapes them, in every JSON file: DEL as \u007f, controls, non-ASCII as
+ * \uXXXX (surrogate pairs above the BMP), and bytes that are not UTF-8 as
+ * U+FFFD, one for each maximal invalid part, as bytes.decode("utf-8",
+ * "replace") has them (an overlong NUL is two, not a NUL).
+ */
+TEST_F(prof, names_escaped_as_json_dumps)
+{
+	static const char dic[] =
+		"11111:Mat\x7fMul\x01\xc3\xa9\xf0\x9f\x98\x80\xc0\x80\xed\xa0\x80_0"
+		"\xe2\x82\n22222:MatMul\n"
+		"33333:MatMul_kernel_0\n44444:aclnnMatmul\n";
+	char path[PATH_MAX + 96], *json = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	if (!self->have)
+		return;
+	put(self->prof, "host/data/unaging.additional.hash_dic.slice_0", dic, sizeof(dic) - 1);
+	EXPORT(20);
+	EXPECT_BOUNDED();
+	ASSERT_EQ(0, self->r.rc) TH_LOG("%s", self->r.msg);
+	snprintf(path, sizeof(path), "%s/mindstudio_profiler_output/msprof_" TS ".json",
+		 self->prof);
+	f = fopen(path, "r");
+	ASSERT_NE(NULL, f) TH_LOG("no %s", path);
+	ASSERT_LT(0, getdelim(&json, &len, '\0', f));
+	fclose(f);
+	/* json.dumps(b.decode("utf-8", "replace")) */
+	EXPECT_NE(NULL, strstr(json, "\"Mat\\u007fMul\\u0001\\u00e9\\ud83d\\ude00"
+				     "\\ufffd\\ufffd\\ufffd\\ufffd\\ufffd_0\\ufffd\""))
+	TH_LOG("%s: the name is not as json.dumps writes it", path);
+	EXPECT_EQ(NULL, strchr(json, 0x7f)) TH_LOG("%s: a raw DEL", path);
+	free(json);
+}
+
 /* Finding 5: a device folder that is a loop of links */
 TEST_F(prof, device_folder_link_loop)
 {
