@@ -416,28 +416,24 @@ static int cmp_hop(const void *a, const void *b, void *arg)
 	return *(const size_t *)a < *(const size_t *)b ? -1 : 1;
 }
 
-/* the times a (stream, task, ctx, batch) was given to a collective */
-struct key_count {
-	uint64_t *key; /* stream << 48 | task << 32 | batch, then ctx */
-	uint32_t *cnt;
-	size_t cap;
-};
-
-static uint32_t key_bump(struct key_count *kc, const struct npa_hccl_task *t)
+/* HCCL tasks by (stream, task, batch, ctx): the times one was given to a collective */
+static uint64_t task_key_hash(uintptr_t key, void *ctx)
 {
-	uint64_t k1 = (uint64_t)t->stream << 48 | (uint64_t)t->task << 32 | t->batch;
-	uint64_t k2 = t->ctx;
-	size_t i = (size_t)((k1 * 0x9E3779B97F4A7C15ull) ^ k2) & (kc->cap - 1);
+	const struct npa_hccl_task *t = (const struct npa_hccl_task *)key;
 
-	for (;; i = (i + 1) & (kc->cap - 1)) {
-		if (!kc->cnt[i]) {
-			kc->key[2 * i] = k1;
-			kc->key[2 * i + 1] = k2;
-			return ++kc->cnt[i];
-		}
-		if (kc->key[2 * i] == k1 && kc->key[2 * i + 1] == k2)
-			return ++kc->cnt[i];
-	}
+	(void)ctx;
+	return npx_mix64(((uint64_t)t->stream << 48 | (uint64_t)t->task << 32 | t->batch) ^
+			 npx_mix64(t->ctx));
+}
+
+static bool task_key_equal(uintptr_t x, uintptr_t y, void *ctx)
+{
+	const struct npa_hccl_task *a = (const struct npa_hccl_task *)x,
+				   *b = (const struct npa_hccl_task *)y;
+
+	(void)ctx;
+	return a->stream == b->stream && a->task == b->task && a->batch == b->batch &&
+	       a->ctx == b->ctx;
 }
 
 /*
@@ -447,20 +443,15 @@ static uint32_t key_bump(struct key_count *kc, const struct npa_hccl_task *t)
 static int merge(struct npa_comm *c, const struct npa_host *h, uint32_t dev, size_t *kept)
 {
 	size_t *ops = malloc((h->n_hops ? h->n_hops : 1) * sizeof(*ops)), n_ops = 0;
-	struct key_count kc = { 0 };
+	struct npx_hmap given = NPX_HMAP_INIT(task_key_hash, task_key_equal, NULL);
 	bool *done_tid = NULL;
 	size_t out = 0;
 
-	for (kc.cap = 16; kc.cap < 2 * c->n + 2; kc.cap *= 2)
-		;
-	kc.key = calloc(2 * kc.cap, sizeof(*kc.key));
-	kc.cnt = calloc(kc.cap, sizeof(*kc.cnt));
 	done_tid = calloc(h->n_hops ? h->n_hops : 1, sizeof(*done_tid));
-	if (!ops || !kc.key || !kc.cnt || !done_tid) {
+	if (!ops || !done_tid || npx_hmap_reserve(&given, c->n)) {
 		free(ops);
-		free(kc.key);
-		free(kc.cnt);
 		free(done_tid);
+		npx_hmap_free(&given);
 		return -ENOMEM;
 	}
 	for (size_t i = 0; i < h->n_hops; i++)
@@ -494,7 +485,9 @@ static int merge(struct npa_comm *c, const struct npa_host *h, uint32_t dev, siz
 				if (t->h->ts > op->end)
 					break;
 				t->hop = (int64_t)ops[o];
-				t->iter = key_bump(&kc, t->h);
+				/* room for every task was reserved: no failure here */
+				t->iter =
+					(uint32_t)++ * npx_hmap_slot(&given, (uintptr_t)t->h, NULL);
 				ti++;
 			}
 		}
@@ -506,8 +499,7 @@ static int merge(struct npa_comm *c, const struct npa_host *h, uint32_t dev, siz
 	}
 	*kept = out;
 	free(ops);
-	free(kc.key);
-	free(kc.cnt);
+	npx_hmap_free(&given);
 	free(done_tid);
 	return 0;
 }

@@ -209,53 +209,27 @@ static const char *intern(struct npa_host *h, const char *s)
 	return v;
 }
 
-/* FNV-1a */
-static uint64_t str_hash(const char *s)
-{
-	uint64_t h = 0xcbf29ce484222325ULL;
-
-	for (; *s; s++)
-		h = (h ^ (unsigned char)*s) * 0x100000001b3ULL;
-	return h;
-}
-
 /*
  * @s, once: the tensor strings of ops of the same shapes are the same few
  * strings, and a million ops would otherwise hold six copies each.
  */
 static const char *intern_tensor_str(struct npa_host *h, const char *s)
 {
-	size_t mask, i;
+	uintptr_t *slot;
 	const char *v;
 
-	if (2 * (h->n_tensor_strs + 1) > h->cap_tensor_strs) {
-		size_t cap = h->cap_tensor_strs ? 2 * h->cap_tensor_strs : 256;
-		const char **slot = calloc(cap, sizeof(*slot));
-
-		if (!slot)
-			return NULL;
-		for (size_t k = 0; k < h->cap_tensor_strs; k++) {
-			const char *o = h->tensor_strs[k];
-
-			if (!o)
-				continue;
-			for (i = str_hash(o) & (cap - 1); slot[i]; i = (i + 1) & (cap - 1))
-				;
-			slot[i] = o;
-		}
-		free(h->tensor_strs);
-		h->tensor_strs = slot;
-		h->cap_tensor_strs = cap;
-	}
-	mask = h->cap_tensor_strs - 1;
-	for (i = str_hash(s) & mask; h->tensor_strs[i]; i = (i + 1) & mask)
-		if (!strcmp(h->tensor_strs[i], s))
-			return h->tensor_strs[i];
+	if (!h->tensor_strs.hash_fn)
+		h->tensor_strs =
+			(struct npx_hmap)NPX_HMAP_INIT(npx_hmap_hash_str, npx_hmap_equal_str, NULL);
+	slot = npx_hmap_find(&h->tensor_strs, (uintptr_t)s);
+	if (slot)
+		return (const char *)*slot;
 	v = intern(h, s);
-	if (v) {
-		h->tensor_strs[i] = v;
-		h->n_tensor_strs++;
-	}
+	/* keyed by the copy, which lives as long as the map */
+	slot = v ? npx_hmap_slot(&h->tensor_strs, (uintptr_t)v, NULL) : NULL;
+	if (!slot)
+		return NULL;
+	*slot = (uintptr_t)v;
 	return v;
 }
 
@@ -1065,7 +1039,7 @@ void npa_host_free(struct npa_host *h)
 	for (size_t i = 0; i < h->n_strs; i++)
 		free(h->strs[i]);
 	free(h->strs);
-	free(h->tensor_strs);
+	npx_hmap_free(&h->tensor_strs);
 	free(h->ops);
 	free(h->api);
 	free(h->htask);

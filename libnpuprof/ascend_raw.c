@@ -234,77 +234,47 @@ int npa_slices_read(const struct npa_slices *s, size_t size, bool per_file, npa_
 
 /* ---- dictionaries ---- */
 
-static uint64_t mix64(uint64_t k)
-{
-	k ^= k >> 33;
-	k *= 0xff51afd7ed558ccdull;
-	k ^= k >> 33;
-	k *= 0xc4ceb9fe1a85ec53ull;
-	return k ^ (k >> 33);
-}
-
 int npa_dict_put(struct npa_dict *d, uint64_t key, const char *val, size_t len)
 {
-	size_t i;
+	uintptr_t *slot;
+	bool added;
 	char *v;
 
-	if (2 * (d->n + 1) > d->cap) {
-		size_t ncap = d->cap ? 2 * d->cap : 256;
-		uint64_t *nk = calloc(ncap, sizeof(*nk));
-		char **nv = calloc(ncap, sizeof(*nv));
-
-		if (!nk || !nv) {
-			free(nk);
-			free(nv);
-			return -ENOMEM;
-		}
-		for (size_t j = 0; j < d->cap; j++) {
-			if (!d->val[j])
-				continue;
-			for (i = mix64(d->key[j]) & (ncap - 1); nv[i]; i = (i + 1) & (ncap - 1))
-				;
-			nk[i] = d->key[j];
-			nv[i] = d->val[j];
-		}
-		free(d->key);
-		free(d->val);
-		d->key = nk;
-		d->val = nv;
-		d->cap = ncap;
-	}
-	v = strndup(val, len);
-	if (!v)
+	if (!d->map.hash_fn)
+		d->map =
+			(struct npx_hmap)NPX_HMAP_INIT(npx_hmap_hash_u64, npx_hmap_equal_u64, NULL);
+	if (npa_grow((void **)&d->val, &d->cap, d->n, sizeof(*d->val), 256))
 		return -ENOMEM;
-	for (i = mix64(key) & (d->cap - 1); d->val[i]; i = (i + 1) & (d->cap - 1)) {
-		if (d->key[i] == key) {
-			/* a later definition wins, as in msprof's dict */
-			free(d->val[i]);
-			d->val[i] = v;
-			return 0;
-		}
+	v = strndup(val, len);
+	slot = v ? npx_hmap_slot(&d->map, key, &added) : NULL;
+	if (!slot) {
+		free(v);
+		return -ENOMEM;
 	}
-	d->key[i] = key;
-	d->val[i] = v;
-	d->n++;
+	if (!added) {
+		/* a later definition wins, as in msprof's dict */
+		free(d->val[*slot]);
+		d->val[*slot] = v;
+		return 0;
+	}
+	*slot = d->n;
+	d->val[d->n++] = v;
 	return 0;
 }
 
 const char *npa_dict_get(const struct npa_dict *d, uint64_t key)
 {
-	if (!d->cap)
-		return NULL;
-	for (size_t i = mix64(key) & (d->cap - 1); d->val[i]; i = (i + 1) & (d->cap - 1))
-		if (d->key[i] == key)
-			return d->val[i];
-	return NULL;
+	const uintptr_t *slot = npx_hmap_find(&d->map, key);
+
+	return slot ? d->val[*slot] : NULL;
 }
 
 void npa_dict_free(struct npa_dict *d)
 {
-	for (size_t i = 0; i < d->cap; i++)
+	for (size_t i = 0; i < d->n; i++)
 		free(d->val[i]);
-	free(d->key);
 	free(d->val);
+	npx_hmap_free(&d->map);
 	memset(d, 0, sizeof(*d));
 }
 

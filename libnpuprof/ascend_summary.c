@@ -883,49 +883,63 @@ static void api_name(const struct npa_host *h, const struct npa_api *a, char *bu
 	}
 }
 
+/* a call's group key: its level, and its item or type (api_by_item()) */
+static uint64_t api_group_v(const struct npa_api *a)
+{
+	return api_by_item(a->level) ? a->item : a->type;
+}
+
+static uint64_t api_group_hash(uintptr_t key, void *ctx)
+{
+	const struct npa_api *a = (const struct npa_api *)key;
+
+	(void)ctx;
+	return npx_mix64(api_group_v(a) ^ (uint64_t)a->level << 48);
+}
+
+static bool api_group_equal(uintptr_t x, uintptr_t y, void *ctx)
+{
+	const struct npa_api *a = (const struct npa_api *)x, *b = (const struct npa_api *)y;
+
+	(void)ctx;
+	return a->level == b->level && api_group_v(a) == api_group_v(b);
+}
+
 /*
- * The calls' groups: @gid[i] for call i, @g[0..*n) the groups. Returns 0
- * or -ENOMEM.
+ * The calls' groups: @gid[i] for call i, @g[0..*n) the groups, in the
+ * order of their first call. Returns 0 or -ENOMEM.
  */
 static int api_groups(const struct npa_host *h, size_t *gid, struct api_group **g, size_t *n)
 {
-	size_t cap = 16, mask, cap_g = 0, i, k;
-	size_t *slot; /* group + 1, 0 empty */
+	/* a call's key is the call: the first of each group stands for it */
+	struct npx_hmap first = NPX_HMAP_INIT(api_group_hash, api_group_equal, NULL);
+	size_t cap_g = 0, i;
 	int rc = 0;
 
-	while (cap < 2 * h->n_api)
-		cap *= 2;
-	mask = cap - 1;
-	slot = calloc(cap, sizeof(*slot));
-	if (!slot)
-		return -ENOMEM;
 	*g = NULL;
 	*n = 0;
 	for (i = 0; i < h->n_api; i++) {
 		const struct npa_api *a = &h->api[i];
-		uint64_t v = api_by_item(a->level) ? a->item : a->type;
-		uint64_t hash = (v ^ (uint64_t)a->level << 48) * 0x9e3779b97f4a7c15ULL;
+		uintptr_t *slot;
+		bool added;
 
-		for (k = (hash >> 20) & mask; slot[k]; k = (k + 1) & mask)
-			if ((*g)[slot[k] - 1].level == a->level && (*g)[slot[k] - 1].v == v)
-				break;
-		if (!slot[k]) {
-			struct api_group *e;
+		slot = npx_hmap_slot(&first, (uintptr_t)a, &added);
+		if (!slot || (added && npa_grow((void **)g, &cap_g, *n, sizeof(**g), 64))) {
+			rc = -ENOMEM;
+			break;
+		}
+		if (added) {
+			struct api_group *e = &(*g)[*n];
 
-			if (npa_grow((void **)g, &cap_g, *n, sizeof(**g), 64)) {
-				rc = -ENOMEM;
-				break;
-			}
-			e = &(*g)[*n];
 			e->level = a->level;
-			e->v = v;
+			e->v = api_group_v(a);
 			api_name(h, a, e->name, sizeof(e->name));
 			e->level_name = level_name(a->level);
-			slot[k] = ++*n;
+			*slot = (*n)++;
 		}
-		gid[i] = slot[k] - 1;
+		gid[i] = *slot;
 	}
-	free(slot);
+	npx_hmap_free(&first);
 	return rc;
 }
 

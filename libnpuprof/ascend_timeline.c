@@ -1092,7 +1092,7 @@ static int timeline_py(struct npa_export *x, struct npx_out *o, struct npx_file 
 {
 	struct tl t = { .err = o->err, .x = x, .scratch = malloc(TL_SCRATCH) };
 	size_t *start = calloc(x->ndev + 1, sizeof(*start));
-	struct npx_u64set seen = { 0 };
+	struct npx_hmap seen = NPX_HMAP_INIT(npx_hmap_hash_u64, npx_hmap_equal_u64, NULL);
 	char tmp[96], *p;
 	bool first = true;
 	int rc = 0;
@@ -1130,13 +1130,13 @@ static int timeline_py(struct npa_export *x, struct npx_out *o, struct npx_file 
 		/* each device has its copy of a call; one device has no duplicate */
 		conn = x->ndev > 1 ? tl_conn(&t, e) : 0;
 		if (conn) {
-			int r = npx_u64set_add(&seen, conn);
+			bool added;
 
-			if (r < 0) {
-				rc = npuprof_set_error(o->err, r, "out of memory");
+			if (!npx_hmap_slot(&seen, conn, &added)) {
+				rc = npuprof_set_error(o->err, -ENOMEM, "out of memory");
 				break;
 			}
-			if (!r)
+			if (!added)
 				continue;
 		}
 		rc = write_ev(o, f, &t, e, &first);
@@ -1148,7 +1148,7 @@ static int timeline_py(struct npa_export *x, struct npx_out *o, struct npx_file 
 		npx_file_advance(f, p);
 		rc = npx_file_close(o, f);
 	}
-	npx_u64set_free(&seen);
+	npx_hmap_free(&seen);
 	free(start);
 	free(t.scratch);
 	tl_free(&t);

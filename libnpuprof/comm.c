@@ -40,10 +40,8 @@ static int comm_init(struct npuprof_dev *dev, uint32_t flags, uint32_t nranks, u
 	*comm = ci.comm_id;
 	if (ci.comm_id && ci.comm_id <= NPUPROF_MAX_COMMS) {
 		struct npuprof_comm_info *c = &dev->comms[ci.comm_id - 1];
-		uint64_t h = 0xcbf29ce484222325ull; /* FNV-1a of the key */
+		uint64_t h = npx_fnv1a64(ci.key, sizeof(ci.key));
 
-		for (size_t i = 0; i < sizeof(ci.key); i++)
-			h = (h ^ ci.key[i]) * 0x100000001b3ull;
 		c->nranks = nranks;
 		c->rank = rank;
 		snprintf(c->group, sizeof(c->group), "127.0.0.1%%lo_60000_0_%016llu",

@@ -237,9 +237,7 @@ struct kind_file {
  * @spare: the writer's.
  * @produced: under host_lock: records made, per kind (bytes for text).
  * @nomem: under host_lock: records dropped for want of memory, per kind.
- * @hashes: under host_lock: the hashes in hash_dic (open addressing, 0 empty).
- * @nhash: used.
- * @hash_cap: slots, a power of two.
+ * @hashes: under host_lock: the hashes in hash_dic (a set: no values).
  * @epoch: under host_lock: per device, per hw stream, the epoch its host
  *         flips reached (allocated at a device's first launch).
  * @file: the writer's.
@@ -256,8 +254,7 @@ struct host_sink {
 	struct buf spare[HK_COUNT];
 	uint64_t produced[HK_COUNT];
 	uint64_t nomem[HK_COUNT];
-	uint64_t *hashes;
-	size_t nhash, hash_cap;
+	struct npx_hmap hashes;
 	uint32_t *epoch[VNPU_MAX_DEVICES];
 	struct kind_file file[HK_COUNT];
 	int error;
@@ -355,34 +352,6 @@ static void append_text(struct host_sink *s, enum host_kind k, const char *text)
 		memcpy(p, text, n);
 }
 
-static uint64_t fnv1a(const char *name)
-{
-	uint64_t h = 0xcbf29ce484222325ull;
-
-	for (const unsigned char *c = (const unsigned char *)name; *c; c++)
-		h = (h ^ *c) * 0x100000001b3ull;
-	return h ? h : 1;
-}
-
-static bool hash_known(struct host_sink *s, uint64_t h)
-{
-	size_t mask = s->hash_cap - 1;
-
-	for (size_t i = h & mask; s->hashes[i]; i = (i + 1) & mask)
-		if (s->hashes[i] == h)
-			return true;
-	return false;
-}
-
-static void hash_insert(uint64_t *tab, size_t cap, uint64_t h)
-{
-	size_t i = h & (cap - 1);
-
-	while (tab[i])
-		i = (i + 1) & (cap - 1);
-	tab[i] = h;
-}
-
 /*
  * The hash_dic id of @name, added to hash_dic the first time. Two names
  * with one 64-bit hash would share an entry (the first name); at 2^-64
@@ -390,28 +359,17 @@ static void hash_insert(uint64_t *tab, size_t cap, uint64_t h)
  */
 static uint64_t name_hash(struct host_sink *s, const char *name)
 {
-	uint64_t h = fnv1a(name);
+	uint64_t h = npx_fnv1a64(name, strlen(name));
 	char line[VNPU_OP_NAME_LEN + 32];
+	bool added;
 
-	if (s->hash_cap && hash_known(s, h))
+	h = h ? h : 1; /* 0 stands for no name in the records */
+	if (!npx_hmap_slot(&s->hashes, h, &added)) {
+		s->nomem[HK_HASH]++;
 		return h;
-	if (2 * (s->nhash + 1) > s->hash_cap) {
-		size_t cap = s->hash_cap ? 2 * s->hash_cap : 256;
-		uint64_t *tab = calloc(cap, sizeof(*tab));
-
-		if (!tab) {
-			s->nomem[HK_HASH]++;
-			return h;
-		}
-		for (size_t i = 0; i < s->hash_cap; i++)
-			if (s->hashes[i])
-				hash_insert(tab, cap, s->hashes[i]);
-		free(s->hashes);
-		s->hashes = tab;
-		s->hash_cap = cap;
 	}
-	hash_insert(s->hashes, s->hash_cap, h);
-	s->nhash++;
+	if (!added)
+		return h;
 	snprintf(line, sizeof(line), "%llu:%s\n", (unsigned long long)h, name);
 	append_text(s, HK_HASH, line);
 	return h;
@@ -1022,6 +980,7 @@ void host_sink_install(struct host_sink *s, void (*wake)(void *), void *arg)
 	pthread_mutex_lock(&host_lock);
 	s->wake = wake;
 	s->wake_arg = arg;
+	s->hashes = (struct npx_hmap)NPX_HMAP_INIT(npx_hmap_hash_u64, npx_hmap_equal_u64, NULL);
 	host_sink = s;
 	atomic_store(&host_sink_on, 1);
 	pthread_mutex_unlock(&host_lock);
@@ -1158,7 +1117,7 @@ static void free_sink(struct host_sink *s)
 	}
 	for (int d = 0; d < VNPU_MAX_DEVICES; d++)
 		free(s->epoch[d]);
-	free(s->hashes);
+	npx_hmap_free(&s->hashes);
 	free(s->aclnn);
 	free(s);
 }

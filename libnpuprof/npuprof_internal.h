@@ -12,12 +12,12 @@
  * records); the uapi/ headers describe the device's records.
  *
  * Sections, each with the files that define it:
- *   0. Ascend's chips                            chip_table.c
+ *   0. the hash map; Ascend's chips               hashmap.c, chip_table.c
  *   1. the runtime, names, output folders, global profiling, the collector
  *   2. the host sink                             host_sink.c
  *   3. the configuration files of a PROF_* folder  prof_config.c
- *   4. the export's output files, a set of keys   csv_writer.c, output_folder.c,
- *                                                u64set.c
+ *   4. the export's output files, JSON strings    csv_writer.c, output_folder.c,
+ *                                                json_escape.c
  *   5. msprof's Python numbers                   pyfmt.c
  *   6. the export of the real Ascend layout      ascend_*.c
  */
@@ -38,6 +38,66 @@
 #include "prof_layout.h"
 #include "vnpu_ascend.h"
 #include "vnpu_prof.h"
+
+/* ======== 0. the hash map (hashmap.c) ======== */
+
+typedef uint64_t (*npx_hmap_hash_fn)(uintptr_t key, void *ctx);
+typedef bool (*npx_hmap_equal_fn)(uintptr_t a, uintptr_t b, void *ctx);
+
+struct npx_hmap_entry {
+	uint64_t hash; /* 0: free */
+	uintptr_t key;
+	uintptr_t value;
+};
+
+/**
+ * struct npx_hmap - the library's one hash map (hashmap.c)
+ * @e: the entries, @cap of them (a power of two, at most half used).
+ * @cap: entries.
+ * @n: keys in it.
+ * @hash_fn: the keys' hash (npx_hmap_hash_u64, npx_hmap_hash_str or the
+ *           caller's).
+ * @equal_fn: whether two keys are one.
+ * @ctx: passed to both (say, the array that index keys point into).
+ *
+ * Zero it but for the functions (NPX_HMAP_INIT) to start; free it with
+ * npx_hmap_free(). It owns nothing that its keys or values point to.
+ */
+struct npx_hmap {
+	struct npx_hmap_entry *e;
+	size_t cap;
+	size_t n;
+	npx_hmap_hash_fn hash_fn;
+	npx_hmap_equal_fn equal_fn;
+	void *ctx;
+};
+
+#define NPX_HMAP_INIT(hash, equal, context)                              \
+	{                                                                \
+		.hash_fn = (hash), .equal_fn = (equal), .ctx = (context) \
+	}
+
+/*
+ * The value of @key, added with value 0 when it is not there (*@added
+ * says which, when not NULL); NULL when out of memory. The pointer holds
+ * until the next key is added.
+ */
+uintptr_t *npx_hmap_slot(struct npx_hmap *m, uintptr_t key, bool *added);
+/* the value of @key, or NULL when it is not there */
+uintptr_t *npx_hmap_find(const struct npx_hmap *m, uintptr_t key);
+/* room for @n keys without growing: 0 or -ENOMEM */
+int npx_hmap_reserve(struct npx_hmap *m, size_t n);
+void npx_hmap_free(struct npx_hmap *m);
+
+uint64_t npx_hmap_hash_u64(uintptr_t key, void *ctx);
+bool npx_hmap_equal_u64(uintptr_t a, uintptr_t b, void *ctx);
+/* keys are NUL-terminated strings (const char *), hashed with FNV-1a */
+uint64_t npx_hmap_hash_str(uintptr_t key, void *ctx);
+bool npx_hmap_equal_str(uintptr_t a, uintptr_t b, void *ctx);
+
+/* splitmix64's finalizer, and the 64-bit FNV-1a of @n bytes */
+uint64_t npx_mix64(uint64_t z);
+uint64_t npx_fnv1a64(const void *p, size_t n);
 
 /* ======== 0. Ascend's chips (chip_table.c) ======== */
 
@@ -501,7 +561,7 @@ int npc_write_loss(const char *dir, const struct npc_loss *l, unsigned int n,
  *   csv_writer.c       number formatting, buffered files under temporary
  *                      names written by a writer thread, sliced CSVs
  *   output_folder.c    mindstudio_profiler_output/: commit or discard all
- *   u64set.c           a set of 64-bit keys
+ *   json_escape.c      JSON strings as msprof's two writers escape them
  */
 
 typedef unsigned __int128 npx_u128;
@@ -859,19 +919,6 @@ int npx_readme_begin(struct npx_out *o, struct npx_file *readme, const char *int
 /* rename every file of @f to its final name (after they are closed) */
 int npx_out_commit(struct npx_out *o, const struct npx_outputs *f);
 
-/* ---- a set of keys (u64set.c) ---- */
-
-struct npx_u64set {
-	uint64_t *v;
-	size_t cap;
-	size_t n;
-};
-
-/* add @key (never 0); 1 when it was new, 0 when known, -ENOMEM */
-int npx_u64set_add(struct npx_u64set *s, uint64_t key);
-bool npx_u64set_has(const struct npx_u64set *s, uint64_t key);
-void npx_u64set_free(struct npx_u64set *s);
-
 /* ======== 5. msprof's Python numbers ======== */
 
 /*
@@ -1227,9 +1274,13 @@ int npa_slices_read(const struct npa_slices *s, size_t size, bool per_file, npa_
  */
 int npa_grow(void **p, size_t *cap, size_t n, size_t size, size_t first);
 
-/* A hash -> name dictionary (hash_dic), or (level << 32 | type) -> name */
+/*
+ * A hash -> name dictionary (hash_dic), or (level << 32 | type) -> name:
+ * @map from the key to the index of its name in @val (strings it owns).
+ * Zero it to start.
+ */
 struct npa_dict {
-	uint64_t *key;
+	struct npx_hmap map;
 	char **val;
 	size_t cap;
 	size_t n;
@@ -1341,9 +1392,8 @@ struct npa_htask {
  * @strs: names that are in no dictionary (decimal hashes) and the ops'
  *        tensor strings, owned.
  * @n_strs, @cap_strs: their count and room.
- * @tensor_strs: the tensor strings of @strs, by content (open addressing,
- *               NULL empty): ops of one shape share them.
- * @cap_tensor_strs: its slots, a power of two (0: none yet).
+ * @tensor_strs: the tensor strings of @strs, by content (string to the
+ *               same string): ops of one shape share them.
  * @hccl: the HCCL tasks (ascend_hccl.c), by task_track order.
  * @n_hccl: their number.
  * @hops: the collectives (node windows holding HCCL tasks), by begin.
@@ -1362,8 +1412,7 @@ struct npa_host {
 	uint64_t dropped_begin0;
 	char **strs;
 	size_t n_strs, cap_strs;
-	const char **tensor_strs;
-	size_t n_tensor_strs, cap_tensor_strs;
+	struct npx_hmap tensor_strs;
 	struct npa_hccl_task *hccl;
 	size_t n_hccl;
 	struct npa_hccl_op *hops;
