@@ -73,8 +73,8 @@ int npa_aicpu_load(struct npa_dev *d, const char *data, const char *label, struc
 	struct npa_slices s;
 	int rc;
 
-	snprintf(prefix, sizeof(prefix), "%saicpu.data.%u.", npf_chip_file_prefix(d->cfg.chip_id),
-		 d->cfg.id);
+	snprintf(prefix, sizeof(prefix), "%s" NPUPROF_RAW_AICPU ".data.%u.",
+		 npf_chip_file_prefix(d->cfg.chip_id), d->cfg.id);
 	rc = npa_slices_find(&s, data, label, prefixes, w, err);
 	if (!rc)
 		rc = npa_slices_read(&s, sizeof(struct vnpu_aicpu_node), false, on_aicpu, &r, w,

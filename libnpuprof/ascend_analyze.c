@@ -806,8 +806,8 @@ static int cmp_dev_desc(const void *a, const void *b)
 			     *y = *(const struct npa_dev *const *)b;
 	char nx[32], ny[32];
 
-	snprintf(nx, sizeof(nx), "device_%u", x->cfg.id);
-	snprintf(ny, sizeof(ny), "device_%u", y->cfg.id);
+	snprintf(nx, sizeof(nx), NPUPROF_RAW_DEVICE_DIR, x->cfg.id);
+	snprintf(ny, sizeof(ny), NPUPROF_RAW_DEVICE_DIR, y->cfg.id);
 	return -strcmp(nx, ny);
 }
 

@@ -249,7 +249,7 @@ int npa_host_cfg_load(const char *dir, struct npa_host_cfg *c, struct npx_warn *
 	int rc;
 
 	memset(c, 0, sizeof(*c));
-	snprintf(path, sizeof(path), "%s/info.json", dir);
+	snprintf(path, sizeof(path), "%s/" NPUPROF_RAW_INFO_JSON, dir);
 	o = load_info(path, &c->pid, &chip, w, err, &rc);
 	if (!o)
 		return rc;
@@ -260,7 +260,7 @@ int npa_host_cfg_load(const char *dir, struct npa_host_cfg *c, struct npx_warn *
 	json_object_put(o);
 
 	/* profLevel (prof_level on HiSilicon) l0 / level0: op names only (add_kernel_task_l0) */
-	snprintf(path, sizeof(path), "%s/sample.json", dir);
+	snprintf(path, sizeof(path), "%s/" NPUPROF_RAW_SAMPLE_JSON, dir);
 	/* optional, and msprof's host folders often have none: no warning when absent */
 	npuprof_clear_error(&e);
 	rc = npa_json_load(path, &o, &e);
@@ -276,14 +276,14 @@ int npa_host_cfg_load(const char *dir, struct npa_host_cfg *c, struct npx_warn *
 	}
 	json_object_put(o);
 
-	snprintf(path, sizeof(path), "%s/start_info", dir);
+	snprintf(path, sizeof(path), "%s/" NPUPROF_RAW_START_INFO, dir);
 	{
 		char end[PATH_MAX + 32];
 
 		uint64_t begin, mono;
 		int rc;
 
-		snprintf(end, sizeof(end), "%s/end_info", dir);
+		snprintf(end, sizeof(end), "%s/" NPUPROF_RAW_END_INFO, dir);
 		rc = load_clock(path, end, &c->clock, w, err);
 		/* the C++ path's offset, in integers (ApiProcessor, GetLocalTime) */
 		if (!rc && u64_of(c->clock.begin, &begin) && u64_of(c->clock.mono, &mono) &&
@@ -420,7 +420,7 @@ int npa_dev_cfg_load(const char *dir, uint32_t id, struct npa_dev_cfg *c, struct
 	memset(c, 0, sizeof(*c));
 	c->id = id;
 	c->metric_group = VNPU_METRIC_NONE;
-	snprintf(path, sizeof(path), "%s/info.json.%u", dir, id);
+	snprintf(path, sizeof(path), "%s/" NPUPROF_RAW_INFO_JSON ".%u", dir, id);
 	o = load_info(path, &c->pid, &c->chip_id, w, err, &rc);
 	if (!o)
 		return rc;
@@ -457,7 +457,7 @@ int npa_dev_cfg_load(const char *dir, uint32_t id, struct npa_dev_cfg *c, struct
 		c->aiv_num = (uint32_t)v;
 	json_object_put(o);
 
-	snprintf(path, sizeof(path), "%s/sample.json", dir);
+	snprintf(path, sizeof(path), "%s/" NPUPROF_RAW_SAMPLE_JSON, dir);
 	o = load_json(path, w, false, err, &rc);
 	if (o) {
 		s = jstr(o, "profLevel");
@@ -520,8 +520,8 @@ int npa_dev_cfg_load(const char *dir, uint32_t id, struct npa_dev_cfg *c, struct
 		c->host_cnt = strtod(val, NULL) / 1e9;
 	free(buf);
 
-	snprintf(path, sizeof(path), "%s/start_info.%u", dir, id);
-	snprintf(end, sizeof(end), "%s/end_info.%u", dir, id);
+	snprintf(path, sizeof(path), "%s/" NPUPROF_RAW_START_INFO ".%u", dir, id);
+	snprintf(end, sizeof(end), "%s/" NPUPROF_RAW_END_INFO ".%u", dir, id);
 	rc = load_clock(path, end, &c->clock, w, err);
 	if (!rc && cpp_ok && u64_of(c->clock.begin, &begin) && begin * 1000 / 1000 == begin &&
 	    begin * 1000 >= (uint64_t)c->clock.mono_raw) {

@@ -1013,30 +1013,30 @@ int npa_dev_load(struct npa_dev *d, const char *prof, uint32_t id, const struct 
 	int rc;
 
 	memset(d, 0, sizeof(*d));
-	snprintf(dir, sizeof(dir), "%s/device_%u", prof, id);
+	snprintf(dir, sizeof(dir), "%s/" NPUPROF_RAW_DEVICE_DIR, prof, id);
 	rc = npa_dev_cfg_load(dir, id, &d->cfg, w, err);
 	if (rc)
 		return rc;
 	npa_loss_load(dir, &d->loss, w);
 	snprintf(data, sizeof(data), "%s/data", dir);
-	snprintf(label, sizeof(label), "device_%u/data", id);
+	snprintf(label, sizeof(label), NPUPROF_RAW_DEVICE_DIR "/" NPUPROF_RAW_DATA_DIR, id);
 	r.hwts = npf_chip_has(d->cfg.chip_id, NPF_CHIP_HWTS);
 	if (r.hwts)
-		rc = read_kind(&r, data, label, "hwts", sizeof(struct vnpu_hwts_log), false,
-			       on_hwts);
+		rc = read_kind(&r, data, label, NPUPROF_RAW_HWTS, sizeof(struct vnpu_hwts_log),
+			       false, on_hwts);
 	else
-		rc = read_kind(&r, data, label, "stars_soc", sizeof(struct vnpu_acsq_log), false,
-			       on_acsq);
+		rc = read_kind(&r, data, label, NPUPROF_RAW_STARS_SOC, sizeof(struct vnpu_acsq_log),
+			       false, on_acsq);
 	if (!rc)
-		rc = read_kind(&r, data, label, "ts_track", sizeof(struct vnpu_ts_flip), false,
-			       on_flip);
+		rc = read_kind(&r, data, label, NPUPROF_RAW_TS_TRACK, sizeof(struct vnpu_ts_flip),
+			       false, on_flip);
 	/* msprof frames each ffts_profile slice alone, aicore as one stream */
 	if (!rc && r.hwts)
-		rc = read_kind(&r, data, label, "aicore", sizeof(struct vnpu_aic_pmu), false,
-			       on_aic_pmu);
+		rc = read_kind(&r, data, label, NPUPROF_RAW_AICORE, sizeof(struct vnpu_aic_pmu),
+			       false, on_aic_pmu);
 	else if (!rc)
-		rc = read_kind(&r, data, label, "ffts_profile", sizeof(struct vnpu_ffts_pmu), true,
-			       on_pmu);
+		rc = read_kind(&r, data, label, NPUPROF_RAW_FFTS_PROFILE,
+			       sizeof(struct vnpu_ffts_pmu), true, on_pmu);
 	if (!rc)
 		rc = npa_aicpu_load(d, data, label, w, err);
 	if (!rc && r.hwts) {
@@ -1054,8 +1054,8 @@ int npa_dev_load(struct npa_dev *d, const char *prof, uint32_t id, const struct 
 		npx_warn(w,
 			 "%s: no task in the %s%s.data.%u.slice_* files (missing, empty or"
 			 " unusable): device_%u has nothing in op_summary or task_time",
-			 label, npf_chip_file_prefix(d->cfg.chip_id), r.hwts ? "hwts" : "stars_soc",
-			 id, id);
+			 label, npf_chip_file_prefix(d->cfg.chip_id),
+			 r.hwts ? NPUPROF_RAW_HWTS : NPUPROF_RAW_STARS_SOC, id, id);
 	if (!rc && r.bad_magic > 1)
 		npx_warn(w, "device_%u: %llu ACSQ records with a bad magic skipped", id,
 			 (unsigned long long)r.bad_magic);

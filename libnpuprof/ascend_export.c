@@ -57,14 +57,15 @@ static bool vnpu_layout(const char *prof)
 	bool old = false;
 	DIR *dp;
 
-	snprintf(dir, sizeof(dir), "%s/host/data", prof);
+	snprintf(dir, sizeof(dir), "%s/" NPUPROF_RAW_HOST_DATA, prof);
 	if (exists(dir, "api.rec.0000"))
 		return true;
 	dp = opendir(prof);
 	if (!dp)
 		return false;
 	while (!old && (de = readdir(dp))) {
-		if (strncmp(de->d_name, "device_", 7))
+		if (strncmp(de->d_name, NPUPROF_RAW_DEVICE_PREFIX,
+			    strlen(NPUPROF_RAW_DEVICE_PREFIX)))
 			continue;
 		snprintf(dir, sizeof(dir), "%s/%s/data", prof, de->d_name);
 		old = exists(dir, "vnpu.ctrl");
@@ -173,14 +174,16 @@ static int scan_devices(struct npa_export *x, struct dev_id *ids, unsigned int *
 		char *end;
 		int e;
 
-		if (strncmp(de->d_name, "device_", 7) || !de->d_name[7])
+		if (strncmp(de->d_name, NPUPROF_RAW_DEVICE_PREFIX,
+			    strlen(NPUPROF_RAW_DEVICE_PREFIX)) ||
+		    !de->d_name[strlen(NPUPROF_RAW_DEVICE_PREFIX)])
 			continue;
 		errno = 0;
 		id = strtoul(de->d_name + 7, &end, 10);
 		if (errno || *end || id >= 1000 || (de->d_name[7] == '0' && de->d_name[8]))
 			continue;
 		snprintf(dir, sizeof(dir), "%s/%s", x->prof, de->d_name);
-		snprintf(info, sizeof(info), "info.json.%lu", id);
+		snprintf(info, sizeof(info), NPUPROF_RAW_INFO_JSON ".%lu", id);
 		e = entry_at(dir, info, path, sizeof(path));
 		if (e == -ENOENT) {
 			npx_warn(&x->w, "%s: no %s: not a device folder", dir, info);
@@ -198,7 +201,7 @@ static int scan_devices(struct npa_export *x, struct dev_id *ids, unsigned int *
 		}
 		ids[*n].id = (uint32_t)id;
 		/* device_ and at most 3 digits */
-		snprintf(ids[*n].name, sizeof(ids[*n].name), "device_%lu", id);
+		snprintf(ids[*n].name, sizeof(ids[*n].name), NPUPROF_RAW_DEVICE_PREFIX "%lu", id);
 		(*n)++;
 	}
 	closedir(dp);
@@ -256,7 +259,7 @@ static int readme_loss(struct npa_export *x)
 	}
 	rc = loss_line(x, "host", &x->host_loss, " records were lost on the host (no memory)");
 	for (unsigned int i = 0; !rc && i < x->ndev; i++) {
-		snprintf(who, sizeof(who), "device_%u", x->dev[i].cfg.id);
+		snprintf(who, sizeof(who), NPUPROF_RAW_DEVICE_DIR, x->dev[i].cfg.id);
 		rc = loss_line(x, who, &x->dev[i].loss,
 			       " records were lost on the device (the ring was full)");
 	}
@@ -387,7 +390,7 @@ static int run(struct npa_export *x)
 	rc = scan_devices(x, ids, &n, &bad);
 	if (rc)
 		return rc;
-	snprintf(host, sizeof(host), "%s/host/data", x->prof);
+	snprintf(host, sizeof(host), "%s/" NPUPROF_RAW_HOST_DATA, x->prof);
 	x->total = dir_bytes(host);
 	for (k = 0; k < n; k++) {
 		snprintf(dir, sizeof(dir), "%s/%s/data", x->prof, ids[k].name);
@@ -428,7 +431,7 @@ static int run(struct npa_export *x)
 		}
 		tasks += d->n_tasks;
 		x->dev_bytes[x->ndev++] = ids[k].bytes;
-		snprintf(who, sizeof(who), "device_%u", ids[k].id);
+		snprintf(who, sizeof(who), NPUPROF_RAW_DEVICE_DIR, ids[k].id);
 		warn_loss(x, who, &d->loss);
 	}
 	if (!x->ndev && (n || bad))
@@ -590,7 +593,7 @@ NPUPROF_API int npuprof_export(const char *prof_dir, const struct npuprof_export
 		return npuprof_set_error(err, -ENOTDIR, "%s: not a folder", prof_dir);
 	snprintf(host, sizeof(host), "%s/host", prof_dir);
 	/* a link or a special file in its place is there: its reader says what is wrong */
-	rc = entry_at(host, "info.json", path, sizeof(path));
+	rc = entry_at(host, NPUPROF_RAW_INFO_JSON, path, sizeof(path));
 	if (!rc)
 		return export(prof_dir, &o, err);
 	if (rc != -ENOENT)

@@ -121,7 +121,7 @@ static int read_recs(struct hccl_read *r, const char *data, const char *what)
 		size_t before = r->n;
 
 		snprintf(prefix, sizeof(prefix), "%s%s", groups[g], what);
-		rc = npa_slices_find(&s, data, "host/data", prefixes, r->w, r->err);
+		rc = npa_slices_find(&s, data, NPUPROF_RAW_HOST_DATA, prefixes, r->w, r->err);
 		if (rc)
 			break;
 		r->bad = false;
@@ -329,9 +329,9 @@ int npa_hccl_load(struct npa_host *h, const char *data, struct npx_warn *w,
 	struct hccl_join j = { .h = h, .w = w };
 	int rc;
 
-	rc = read_recs(&ri, data, "additional.hccl_info.");
+	rc = read_recs(&ri, data, NPUPROF_RAW_ADDITIONAL NPUPROF_RAW_HCCL_INFO ".");
 	if (!rc)
-		rc = read_recs(&ro, data, "compact.hccl_op_info.");
+		rc = read_recs(&ro, data, NPUPROF_RAW_COMPACT NPUPROF_RAW_HCCL_OP_INFO ".");
 	if (rc)
 		goto out;
 	j.info = ri.recs;

@@ -393,7 +393,7 @@ static int read_kind(struct host_read *r, const char *data, const char *what, si
 		size_t before_api = r->h->n_api, before_nr = r->n_nr;
 
 		snprintf(prefix, sizeof(prefix), "%s%s", groups[g], what);
-		rc = npa_slices_find(&s, data, "host/data", prefixes, r->w, r->err);
+		rc = npa_slices_find(&s, data, NPUPROF_RAW_HOST_DATA, prefixes, r->w, r->err);
 		if (rc)
 			break;
 		r->kind = kind;
@@ -417,9 +417,9 @@ static int load_dict(struct npa_host *h, const char *data, const char *what, boo
 	struct npa_slices s;
 	int rc;
 
-	snprintf(p1, sizeof(p1), "aging.additional.%s.", what);
-	snprintf(p2, sizeof(p2), "unaging.additional.%s.", what);
-	rc = npa_slices_find(&s, data, "host/data", prefixes, w, err);
+	snprintf(p1, sizeof(p1), "aging." NPUPROF_RAW_ADDITIONAL "%s.", what);
+	snprintf(p2, sizeof(p2), "unaging." NPUPROF_RAW_ADDITIONAL "%s.", what);
+	rc = npa_slices_find(&s, data, NPUPROF_RAW_HOST_DATA, prefixes, w, err);
 	if (!rc)
 		rc = npa_dict_load(typed ? &h->types : &h->hash, &s, typed, w, err);
 	npa_slices_free(&s);
@@ -1004,23 +1004,23 @@ int npa_host_load(struct npa_host *h, const char *prof, struct npx_warn *w,
 	if (rc)
 		return rc;
 	snprintf(data, sizeof(data), "%s/data", dir);
-	rc = load_dict(h, data, "hash_dic", false, w, err);
+	rc = load_dict(h, data, NPUPROF_RAW_HASH_DIC, false, w, err);
 	if (!rc)
-		rc = load_dict(h, data, "type_info_dic", true, w, err);
+		rc = load_dict(h, data, NPUPROF_RAW_TYPE_INFO_DIC, true, w, err);
 	if (!rc)
-		rc = read_kind(&r, data, "api_event.data.", sizeof(struct cann_api_event), true,
-			       on_api, 0);
+		rc = read_kind(&r, data, NPUPROF_RAW_API_EVENT ".", sizeof(struct cann_api_event),
+			       true, on_api, 0);
 	if (!rc)
-		rc = read_kind(&r, data, "compact.node_basic_info.",
+		rc = read_kind(&r, data, NPUPROF_RAW_COMPACT NPUPROF_RAW_NODE_BASIC_INFO ".",
 			       sizeof(struct cann_node_basic_info), false, on_node_rec, REC_NBI);
 	if (!rc)
-		rc = read_kind(&r, data, "additional.tensor_info.", sizeof(struct cann_tensor_info),
-			       false, on_node_rec, REC_TENSOR);
+		rc = read_kind(&r, data, NPUPROF_RAW_ADDITIONAL NPUPROF_RAW_TENSOR_INFO ".",
+			       sizeof(struct cann_tensor_info), false, on_node_rec, REC_TENSOR);
 	if (!rc)
-		rc = read_kind(&r, data, "compact.task_track.", sizeof(struct cann_task_track),
-			       false, on_node_rec, REC_TRACK);
+		rc = read_kind(&r, data, NPUPROF_RAW_COMPACT NPUPROF_RAW_TASK_TRACK ".",
+			       sizeof(struct cann_task_track), false, on_node_rec, REC_TRACK);
 	if (!rc)
-		rc = read_kind(&r, data, "additional.context_id_info.",
+		rc = read_kind(&r, data, NPUPROF_RAW_ADDITIONAL NPUPROF_RAW_CONTEXT_ID_INFO ".",
 			       sizeof(struct cann_context_id_info), false, on_node_rec, REC_CTX);
 	if (!rc)
 		rc = join(&r);

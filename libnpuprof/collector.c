@@ -90,10 +90,12 @@ static const struct {
 	const char *hwts_name;
 	uint32_t rec_size;
 } chan_files[VNPU_CH_COUNT] = {
-	[VNPU_CH_ACSQ] = { "stars_soc", "hwts", sizeof(struct vnpu_acsq_log) },
-	[VNPU_CH_PMU] = { "ffts_profile", "aicore", sizeof(struct vnpu_ffts_pmu) },
-	[VNPU_CH_TS_TRACK] = { "ts_track", "ts_track", sizeof(struct vnpu_ts_flip) },
-	[VNPU_CH_AICPU] = { "aicpu", "aicpu", sizeof(struct vnpu_aicpu_node) },
+	[VNPU_CH_ACSQ] = { NPUPROF_RAW_STARS_SOC, NPUPROF_RAW_HWTS, sizeof(struct vnpu_acsq_log) },
+	[VNPU_CH_PMU] = { NPUPROF_RAW_FFTS_PROFILE, NPUPROF_RAW_AICORE,
+			  sizeof(struct vnpu_ffts_pmu) },
+	[VNPU_CH_TS_TRACK] = { NPUPROF_RAW_TS_TRACK, NPUPROF_RAW_TS_TRACK,
+			       sizeof(struct vnpu_ts_flip) },
+	[VNPU_CH_AICPU] = { NPUPROF_RAW_AICPU, NPUPROF_RAW_AICPU, sizeof(struct vnpu_aicpu_node) },
 };
 
 /**

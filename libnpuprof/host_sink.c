@@ -58,23 +58,29 @@ static const struct {
 	uint32_t rec_size; /* 0: text lines, counted in bytes */
 	const char *name; /* in the loss report */
 } kinds[HK_COUNT] = {
-	[HK_API] = { "unaging.api_event.data.slice_", sizeof(struct cann_api_event), "api_event" },
-	[HK_NODE] = { "unaging.compact.node_basic_info.slice_", sizeof(struct cann_node_basic_info),
-		      "node_basic_info" },
-	[HK_NODE_AGING] = { "aging.compact.node_basic_info.slice_",
-			    sizeof(struct cann_node_basic_info), "aging.node_basic_info" },
-	[HK_TENSOR] = { "unaging.additional.tensor_info.slice_", sizeof(struct cann_tensor_info),
-			"tensor_info" },
-	[HK_CTX_ID] = { "unaging.additional.context_id_info.slice_",
-			sizeof(struct cann_context_id_info), "context_id_info" },
-	[HK_TRACK] = { "unaging.compact.task_track.slice_", sizeof(struct cann_task_track),
-		       "task_track" },
-	[HK_HCCL_OP] = { "unaging.compact.hccl_op_info.slice_", sizeof(struct cann_hccl_op_info),
-			 "hccl_op_info" },
-	[HK_HCCL_INFO] = { "unaging.additional.hccl_info.slice_", sizeof(struct cann_hccl_info),
-			   "hccl_info" },
-	[HK_HASH] = { "unaging.additional.hash_dic.slice_", 0, "hash_dic" },
-	[HK_TYPE] = { "unaging.additional.type_info_dic.slice_", 0, "type_info_dic" },
+#define UNAGING(group, kind) "unaging." group kind ".slice_"
+	[HK_API] = { UNAGING("", NPUPROF_RAW_API_EVENT), sizeof(struct cann_api_event),
+		     "api_event" },
+	[HK_NODE] = { UNAGING(NPUPROF_RAW_COMPACT, NPUPROF_RAW_NODE_BASIC_INFO),
+		      sizeof(struct cann_node_basic_info), NPUPROF_RAW_NODE_BASIC_INFO },
+	[HK_NODE_AGING] = { "aging." NPUPROF_RAW_COMPACT NPUPROF_RAW_NODE_BASIC_INFO ".slice_",
+			    sizeof(struct cann_node_basic_info),
+			    "aging." NPUPROF_RAW_NODE_BASIC_INFO },
+	[HK_TENSOR] = { UNAGING(NPUPROF_RAW_ADDITIONAL, NPUPROF_RAW_TENSOR_INFO),
+			sizeof(struct cann_tensor_info), NPUPROF_RAW_TENSOR_INFO },
+	[HK_CTX_ID] = { UNAGING(NPUPROF_RAW_ADDITIONAL, NPUPROF_RAW_CONTEXT_ID_INFO),
+			sizeof(struct cann_context_id_info), NPUPROF_RAW_CONTEXT_ID_INFO },
+	[HK_TRACK] = { UNAGING(NPUPROF_RAW_COMPACT, NPUPROF_RAW_TASK_TRACK),
+		       sizeof(struct cann_task_track), NPUPROF_RAW_TASK_TRACK },
+	[HK_HCCL_OP] = { UNAGING(NPUPROF_RAW_COMPACT, NPUPROF_RAW_HCCL_OP_INFO),
+			 sizeof(struct cann_hccl_op_info), NPUPROF_RAW_HCCL_OP_INFO },
+	[HK_HCCL_INFO] = { UNAGING(NPUPROF_RAW_ADDITIONAL, NPUPROF_RAW_HCCL_INFO),
+			   sizeof(struct cann_hccl_info), NPUPROF_RAW_HCCL_INFO },
+	[HK_HASH] = { UNAGING(NPUPROF_RAW_ADDITIONAL, NPUPROF_RAW_HASH_DIC), 0,
+		      NPUPROF_RAW_HASH_DIC },
+	[HK_TYPE] = { UNAGING(NPUPROF_RAW_ADDITIONAL, NPUPROF_RAW_TYPE_INFO_DIC), 0,
+		      NPUPROF_RAW_TYPE_INFO_DIC },
+#undef UNAGING
 };
 
 /*

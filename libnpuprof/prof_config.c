@@ -352,15 +352,15 @@ int npc_write_host(const char *host_dir, const struct npc_session *s, const stru
 	int ret;
 
 	snprintf(devices, sizeof(devices), "%d", NPC_HOST_ID);
-	ret = pathcat(path, sizeof(path), host_dir, "info.json", err);
+	ret = pathcat(path, sizeof(path), host_dir, NPUPROF_RAW_INFO_JSON, err);
 	if (!ret)
 		ret = write_json(path, host_info(devices, s), err);
 	if (!ret)
-		ret = pathcat(path, sizeof(path), host_dir, "sample.json", err);
+		ret = pathcat(path, sizeof(path), host_dir, NPUPROF_RAW_SAMPLE_JSON, err);
 	if (!ret)
 		ret = write_json(path, sample_json(devices, s), err);
 	if (!ret)
-		ret = pathcat(path, sizeof(path), host_dir, "start_info", err);
+		ret = pathcat(path, sizeof(path), host_dir, NPUPROF_RAW_START_INFO, err);
 	if (!ret)
 		ret = write_json(path, start_end("collectionDateBegin", "collectionTimeBegin", t),
 				 err);
@@ -434,7 +434,7 @@ int npc_write_device(const char *dev_dir, unsigned int id, const struct npc_sess
 	}
 	json_object_array_add(arr, d);
 	json_object_object_add(o, "DeviceInfo", arr);
-	snprintf(name, sizeof(name), "info.json.%u", id);
+	snprintf(name, sizeof(name), NPUPROF_RAW_INFO_JSON ".%u", id);
 	ret = pathcat(path, sizeof(path), dev_dir, name, err);
 	if (ret) {
 		json_object_put(o);
@@ -442,7 +442,7 @@ int npc_write_device(const char *dev_dir, unsigned int id, const struct npc_sess
 	}
 	ret = write_json(path, o, err);
 	if (!ret)
-		ret = pathcat(path, sizeof(path), dev_dir, "sample.json", err);
+		ret = pathcat(path, sizeof(path), dev_dir, NPUPROF_RAW_SAMPLE_JSON, err);
 	if (!ret)
 		ret = write_json(path, sample_json(devices, s), err);
 	/*
@@ -465,7 +465,7 @@ int npc_write_device(const char *dev_dir, unsigned int id, const struct npc_sess
 	start = (struct npc_instant){ .real_ns = real - 1000,
 				      .raw_ns = raw - 1000,
 				      .mono_ns = mono };
-	snprintf(name, sizeof(name), "start_info.%u", id);
+	snprintf(name, sizeof(name), NPUPROF_RAW_START_INFO ".%u", id);
 	if (!ret)
 		ret = pathcat(path, sizeof(path), dev_dir, name, err);
 	if (!ret)
@@ -526,9 +526,9 @@ static int end_paths(char *path, char *room, const char *dir, int id, struct npu
 	int n, m;
 
 	if (id < 0)
-		snprintf(name, sizeof(name), "end_info");
+		snprintf(name, sizeof(name), NPUPROF_RAW_END_INFO);
 	else
-		snprintf(name, sizeof(name), "end_info.%d", id);
+		snprintf(name, sizeof(name), NPUPROF_RAW_END_INFO ".%d", id);
 	n = snprintf(path, PATH_MAX, "%s/%s", dir, name);
 	m = snprintf(room, PATH_MAX, "%s/.%s.reserve", dir, name);
 	if (n < 0 || n >= PATH_MAX || m < 0 || m >= PATH_MAX)

@@ -18,9 +18,48 @@
 
 #include <stdint.h>
 
-#define NPUPROF_RAW_DEVICE_DIR "device_%u" /* the device id */
+#define NPUPROF_RAW_DEVICE_PREFIX "device_"
+#define NPUPROF_RAW_DEVICE_DIR NPUPROF_RAW_DEVICE_PREFIX "%u" /* the device id */
 #define NPUPROF_RAW_DATA_DIR "data" /* device_{id}/data, host/data */
 #define NPUPROF_RAW_HOST_DIR "host"
+#define NPUPROF_RAW_HOST_DATA NPUPROF_RAW_HOST_DIR "/" NPUPROF_RAW_DATA_DIR
+
+/*
+ * The configuration files of host/ and device_{id}/: the device's
+ * info.json, start_info and end_info carry ".{id}".
+ */
+#define NPUPROF_RAW_INFO_JSON "info.json"
+#define NPUPROF_RAW_SAMPLE_JSON "sample.json"
+#define NPUPROF_RAW_START_INFO "start_info"
+#define NPUPROF_RAW_END_INFO "end_info"
+
+/*
+ * The kinds of a device's raw files, in data/ as
+ * {chip prefix}{kind}.data.{id}.slice_{K} (npf_chip_file_prefix()).
+ */
+#define NPUPROF_RAW_STARS_SOC "stars_soc"
+#define NPUPROF_RAW_HWTS "hwts"
+#define NPUPROF_RAW_FFTS_PROFILE "ffts_profile"
+#define NPUPROF_RAW_AICORE "aicore"
+#define NPUPROF_RAW_TS_TRACK "ts_track"
+#define NPUPROF_RAW_AICPU "aicpu"
+
+/*
+ * The kinds of the host's raw files, in host/data/ as
+ * {aging|unaging}.{group}{kind}.slice_{K}: the group is "compact.",
+ * "additional." or "" (api_event's kind is "api_event.data").
+ */
+#define NPUPROF_RAW_COMPACT "compact."
+#define NPUPROF_RAW_ADDITIONAL "additional."
+#define NPUPROF_RAW_API_EVENT "api_event.data"
+#define NPUPROF_RAW_NODE_BASIC_INFO "node_basic_info"
+#define NPUPROF_RAW_TENSOR_INFO "tensor_info"
+#define NPUPROF_RAW_CONTEXT_ID_INFO "context_id_info"
+#define NPUPROF_RAW_TASK_TRACK "task_track"
+#define NPUPROF_RAW_HCCL_OP_INFO "hccl_op_info"
+#define NPUPROF_RAW_HCCL_INFO "hccl_info"
+#define NPUPROF_RAW_HASH_DIC "hash_dic"
+#define NPUPROF_RAW_TYPE_INFO_DIC "type_info_dic"
 #define NPUPROF_RAW_ROTATE_BYTES (64ULL << 20) /* a raw file's slice, at most */
 #define NPUPROF_OUTPUT_DIR "mindstudio_profiler_output"
 #define NPUPROF_RAW_LOSS_FILE "vnpu_loss.json" /* in host/ and device_{id}/ */
