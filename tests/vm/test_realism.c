@@ -284,12 +284,14 @@ TEST_F_TIMEOUT(ranks, a_sleeping_rank_is_the_others_wait, 600)
 	if (vnpu_param_devices() < 4)
 		SKIP(return, "needs devices=4");
 	/*
-	 * 4 layers, rank 2's host 250 ms before each: far more than the
-	 * other ranks' hosts take for a layer, even 4 processes on 2 loaded
-	 * TCG vCPUs under the debug kernel (up to about 100 ms a layer)
+	 * 4 layers, rank 2's host 500 ms before each: far more than the
+	 * other ranks' hosts take for a layer, even 4 processes on 2 TCG
+	 * vCPUs under the debug kernel (up to about 100 ms a layer), and on a
+	 * host busy with other work (250 ms was not: a rank once came 217 ms
+	 * after the sleeper while the host built and linted beside the VM)
 	 */
 	ASSERT_EQ(0,
-		  run(_metadata, "TRANSFORMER_SLEEP_RANK=2:250", 4, "transformer 4", dir, prof, 4));
+		  run(_metadata, "TRANSFORMER_SLEEP_RANK=2:500", 4, "transformer 4", dir, prof, 4));
 	for (int r = 0; r < 4; r++) {
 		ASSERT_NE(0, prof[r][0]) TH_LOG("rank %d", r);
 		ASSERT_EQ(0, checked(out, sizeof(out), "notify-wait", prof[r])) TH_LOG("%s", out);
@@ -301,7 +303,7 @@ TEST_F_TIMEOUT(ranks, a_sleeping_rank_is_the_others_wait, 600)
 		if (r == 2)
 			continue;
 		/* its sleep, less what the others' own hosts took */
-		EXPECT_LT(4 * 125000.0, wait[r]) TH_LOG("rank %d", r);
+		EXPECT_LT(4 * 250000.0, wait[r]) TH_LOG("rank %d", r);
 		/* the sleeper arrives last: it hardly waits (0.5 us a collective) */
 		EXPECT_LT(wait[2] * 10, wait[r]) TH_LOG("rank %d", r);
 	}
