@@ -66,13 +66,6 @@ static void global_atfork_register(void)
 	pthread_atfork(NULL, NULL, global_atfork_child);
 }
 
-int npuprof_global_configured(void)
-{
-	const char *mode = getenv("PROFILING_MODE");
-
-	return mode && !strcmp(mode, "true");
-}
-
 /* Copy global profiling's PROF_* folder to @buf: 0, -ENOENT or -ERANGE. */
 int npuprof_global_dir(char *buf, size_t len)
 {

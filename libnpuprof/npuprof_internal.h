@@ -339,7 +339,7 @@ void npuprof_runtime_set_open_hook(npuprof_open_hook_fn fn);
 int npuprof_global_device_opened(struct npuprof_dev *dev, struct npuprof_error *err);
 /* The PROF_* folder of global profiling, or NULL. */
 int npuprof_global_dir(char *buf, size_t len);
-/* Is global profiling configured in the environment? */
+/* runtime.c: is global profiling configured in the environment (PROFILING_MODE)? */
 int npuprof_global_configured(void);
 
 /*

@@ -26,6 +26,18 @@
  */
 static npuprof_open_hook_fn open_hook;
 
+/*
+ * The runtime reads msprof's switch itself, so that a program built
+ * without the session (libnpuprof.a, runtime calls only) is told rather
+ * than run unprofiled under `npuprof run`.
+ */
+int npuprof_global_configured(void)
+{
+	const char *mode = getenv("PROFILING_MODE");
+
+	return mode && !strcmp(mode, "true");
+}
+
 /* Before main() (a constructor) or before any open: read without a lock. */
 void npuprof_runtime_set_open_hook(npuprof_open_hook_fn fn)
 {
@@ -95,6 +107,13 @@ NPUPROF_API int npuprof_open(unsigned int dev_id, struct npuprof_dev **devp,
 	if (!devp)
 		return npuprof_set_error(err, -EINVAL, "npuprof_open: devp is NULL");
 	*devp = NULL;
+	hook = __atomic_load_n(&open_hook, __ATOMIC_ACQUIRE);
+	if (!hook && npuprof_global_configured())
+		return npuprof_set_error(
+			err, -ENOTSUP,
+			"PROFILING_MODE=true, but this program has no global profiling: it links "
+			"libnpuprof.a without the Profiler; link libnpuprof.so, or add "
+			"-Wl,--undefined=npuprof_global_device_opened (pkg-config --static)");
 	if (dev_id >= VNPU_MAX_DEVICES)
 		return npuprof_set_error(err, -ENOENT, "device %u: there are at most %u devices",
 					 dev_id, VNPU_MAX_DEVICES);
@@ -131,7 +150,6 @@ NPUPROF_API int npuprof_open(unsigned int dev_id, struct npuprof_dev **devp,
 		goto err_close;
 	}
 	memset(dev->hw_stream, 0xff, dev->info.max_streams * sizeof(*dev->hw_stream));
-	hook = __atomic_load_n(&open_hook, __ATOMIC_ACQUIRE);
 	ret = hook ? hook(dev, err) : 0;
 	if (ret)
 		goto err_free_streams;

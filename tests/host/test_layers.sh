@@ -42,6 +42,7 @@ members() {
 
 cat >"$d/runtime_only.c" <<'C'
 #include <npuprof.h>
+#include <stdio.h>
 int main(void)
 {
 	struct npuprof_error err;
@@ -50,8 +51,10 @@ int main(void)
 	uint32_t s, comm, rank, nranks;
 	uint64_t id;
 
-	if (npuprof_open(0, &dev, &err))
+	if (npuprof_open(0, &dev, &err)) {
+		fprintf(stderr, "%s\n", err.msg);
 		return 1;
+	}
 	npuprof_stream_create(dev, &s, &err);
 	npuprof_op_matmul(dev, &t, "mm", s, 64, 64, 64, VNPU_DT_FLOAT16);
 	npuprof_launch(dev, &t, 1, &id, &err);
@@ -73,7 +76,7 @@ int main(void)
 C
 
 echo "TAP version 13"
-echo "1..4"
+echo "1..5"
 members "$d/runtime_only.c" runtime_only >"$d/rt"
 ok $? "a program of the runtime API links with the static archive"
 bad=$(grep -E "$upper" "$d/rt" | tr '\n' ' ')
@@ -91,5 +94,12 @@ ok "$([ $? = 0 ] && grep -qx global.o "$d/pr" && grep -qx collector.o "$d/pr" &&
 members "$d/runtime_only.c" runtime_global -Wl,--undefined=npuprof_global_device_opened >"$d/rg"
 ok "$([ $? = 0 ] && grep -qx global.o "$d/rg" && echo 0 || echo 1)" \
 	"-Wl,--undefined=npuprof_global_device_opened brings global profiling in"
+# without the session, npuprof run's PROFILING_MODE is an error, not a run unprofiled
+out=$(PROFILING_MODE=true "$d/runtime_only" 2>&1)
+rc=$?
+echo "# $out" | head -c 300
+echo
+ok "$([ $rc != 0 ] && grep -q 'PROFILING_MODE=true, but this program has no global profiling' <<<"$out" &&
+	echo 0 || echo 1)" "PROFILING_MODE in a program without the session fails its open, saying why"
 echo "# Totals: pass:$pass fail:$fail xfail:0 xpass:0 skip:0 error:0"
 [ $fail = 0 ]
