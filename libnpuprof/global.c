@@ -55,8 +55,14 @@ static void global_atfork_child(void)
 	global_failed = 0;
 }
 
-/* The runtime opens a device: global profiling profiles it. */
-__attribute__((constructor)) static void global_hook_register(void)
+/*
+ * The runtime opens a device: global profiling profiles it. Registered
+ * before the program's own constructors (priority 101, the first a
+ * program may use): a statically linked program's constructors run before
+ * the library's default ones, and one of them may open a device (test_cli's
+ * workloads do; test_layers checks it).
+ */
+__attribute__((constructor(101))) static void global_hook_register(void)
 {
 	npuprof_runtime_set_open_hook(npuprof_global_device_opened);
 }

@@ -75,8 +75,28 @@ int main(void)
 }
 C
 
+# a program's constructor that opens a device, as test_cli's workloads do
+cat >"$d/ctor.c" <<'C'
+#include <npuprof.h>
+#include <stdio.h>
+#include <stdlib.h>
+__attribute__((constructor)) static void early(void)
+{
+	struct npuprof_error err;
+	struct npuprof_dev *dev;
+
+	if (npuprof_open(0, &dev, &err))
+		fprintf(stderr, "%s\n", err.msg);
+	exit(0);
+}
+int main(void)
+{
+	return 1;
+}
+C
+
 echo "TAP version 13"
-echo "1..5"
+echo "1..6"
 members "$d/runtime_only.c" runtime_only >"$d/rt"
 ok $? "a program of the runtime API links with the static archive"
 bad=$(grep -E "$upper" "$d/rt" | tr '\n' ' ')
@@ -101,5 +121,13 @@ echo "# $out" | head -c 300
 echo
 ok "$([ $rc != 0 ] && grep -q 'PROFILING_MODE=true, but this program has no global profiling' <<<"$out" &&
 	echo 0 || echo 1)" "PROFILING_MODE in a program without the session fails its open, saying why"
+# the session's hook is in before a program's own constructors run
+members "$d/ctor.c" ctor -Wl,--undefined=npuprof_global_device_opened >/dev/null
+out=$(PROFILING_MODE=true "$d/ctor" 2>&1)
+echo "# $out" | head -c 300
+echo
+# (this host has no vnpu: the open goes on to fail on the device, not on the hook)
+ok "$(grep -q 'has no global profiling' <<<"$out" || ! grep -q 'vnpu0' <<<"$out" &&
+	echo 1 || echo 0)" "a constructor's open already has global profiling"
 echo "# Totals: pass:$pass fail:$fail xfail:0 xpass:0 skip:0 error:0"
 [ $fail = 0 ]
