@@ -165,11 +165,7 @@ static const struct {
 /* A draw in [@base, @base + @spread] keyed by @key (splitmix64). */
 static uint64_t host_cost(uint64_t key, uint32_t base, uint32_t spread)
 {
-	uint64_t z = key + 0x9e3779b97f4a7c15ull;
-
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-	return base + (z ^ (z >> 31)) % (spread + 1ull);
+	return base + npx_mix64(key + 0x9e3779b97f4a7c15ull) % (spread + 1ull);
 }
 
 /* enum vnpu_comm_op: the HCCL API (AscendCL level, tag HOST_HCCL) and the tag's prefix */
