@@ -223,7 +223,7 @@ static void vs_msprof(const char *self, const char *parent, const char *analysis
 	for (int r = 0; r < runs; r++) {
 		char *xargv[] = { (char *)self, "-x", prof, NULL };
 
-		snprintf(out, sizeof(out), "%s/" NPUPROF_OUTPUT_DIR, prof);
+		snprintf(out, sizeof(out), "%s/" NPF_OUTPUT_DIR, prof);
 		rm_rf(out);
 		wall[r] = spawn(xargv, NULL).wall;
 	}
@@ -251,7 +251,7 @@ static void vs_msprof(const char *self, const char *parent, const char *analysis
 		       n, margv[3], x.wall, log);
 		theirs += x.wall;
 	}
-	snprintf(out, sizeof(out), "%s/" NPUPROF_OUTPUT_DIR, copy);
+	snprintf(out, sizeof(out), "%s/" NPF_OUTPUT_DIR, copy);
 	their_rows = op_summary_rows(out);
 	their_tl = files_bytes(out, "msprof_", ".json", &nf);
 	printf("export_speed: %lu tasks: ours %.3f s (%" PRIu64 " op_summary rows), msprof %.3f s "
@@ -344,7 +344,7 @@ int main(int argc, char **argv)
 		die("/proc/self/exe");
 	self[len] = 0;
 	snprintf(prof, sizeof(prof), "%s/PROF_000001_20251129164800123_BENCHBENCHBENCH0", parent);
-	snprintf(outdir, sizeof(outdir), "%s/" NPUPROF_OUTPUT_DIR, prof);
+	snprintf(outdir, sizeof(outdir), "%s/" NPF_OUTPUT_DIR, prof);
 
 	for (int k = 0; k < nsizes; k++) {
 		unsigned long n = sizes[k];

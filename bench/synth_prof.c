@@ -2,7 +2,7 @@
 /*
  * synth_prof: a synthetic PROF_* folder in the real Ascend raw layout; see
  * synth_prof.h. The records are what vnpu's channels and libnpuprof's host
- * sink write (uapi/vnpu_ascend.h, libnpuprof/cann_format.h); the config
+ * sink write (uapi/vnpu_ascend.h, libnpuprof/format/cann_format.h); the config
  * files follow ../shared/reference/msprof-sample, which msprof's parser read.
  *
  * Task i runs on stream 2 + i % streams, as that stream's task i / streams:
@@ -40,7 +40,7 @@
 #define H_ADD_TYPE 2
 #define H_NAME(cube, k) (100 + (uint64_t)(cube)*NAMES + (k))
 
-/* type_info_dic types (libnpuprof/host_sink.c) */
+/* type_info_dic types (libnpuprof/hostrec/host_sink.c) */
 #define ACL_OP_EXECUTE (1u << 16 | 1)
 #define RT_KERNEL_AICORE 0
 #define RT_KERNEL_AIVEC 66

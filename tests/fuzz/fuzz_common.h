@@ -4,7 +4,7 @@
  * one of msprof's samples (../shared/reference, or VNPU_REFERENCE) in a
  * scratch folder under /dev/shm, made once per process, into which each
  * input is written as one of the folder's files before its reader runs.
- * The readers are the library's own (npuprof_internal.h), linked from
+ * The readers are the library's own (export/ascend.h), linked from
  * objects built with the same sanitizers.
  *
  * An input starts with a selector byte: bit 0 picks the sample (the plain
@@ -21,7 +21,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "npuprof_internal.h"
+#include "export/ascend.h"
 
 #ifndef FUZZ_REFERENCE
 #define FUZZ_REFERENCE "../shared/reference"
@@ -96,7 +96,7 @@ static inline int fuzz_put(const char *prof, const char *name, const uint8_t *da
 	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
 	if (fd < 0)
 		return -1;
-	rc = npuprof_write_at(fd, data, len, -1, &done);
+	rc = npx_write_at(fd, data, len, -1, &done);
 	close(fd);
 	return rc ? -1 : 0;
 }

@@ -23,8 +23,8 @@ static const struct {
 	{ "device_0/end_info.0", DEV },
 	{ "device_0/host_start.log.0", DEV },
 	{ "device_0/dev_start.log.0", DEV },
-	{ "device_0/" NPUPROF_RAW_LOSS_FILE, LOSS_DEV },
-	{ "host/" NPUPROF_RAW_LOSS_FILE, LOSS_HOST },
+	{ "device_0/" NPF_RAW_LOSS_FILE, LOSS_DEV },
+	{ "host/" NPF_RAW_LOSS_FILE, LOSS_HOST },
 };
 
 int LLVMFuzzerInitialize(int *argc, char ***argv);
@@ -41,7 +41,7 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	struct npx_warn w = { .quiet = 1 };
+	struct npa_warn w = { .quiet = 1 };
 	struct npuprof_error err;
 	char dir[PATH_MAX + 16];
 	unsigned int s, f;

@@ -30,7 +30,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
-	struct npx_warn w = { .quiet = 1 };
+	struct npa_warn w = { .quiet = 1 };
 	struct npuprof_error err;
 
 	(void)argc;
@@ -58,7 +58,7 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	struct npx_warn w = { .quiet = 1 };
+	struct npa_warn w = { .quiet = 1 };
 	struct npuprof_error err;
 	struct npa_dev d;
 	unsigned int s, f;

@@ -24,7 +24,7 @@ static const char *const paths[] = {
 	"host/start_info",
 	"host/end_info",
 	"host/host_start.log",
-	"host/" NPUPROF_RAW_LOSS_FILE,
+	"host/" NPF_RAW_LOSS_FILE,
 	"host/data/unaging.api_event.data.slice_0",
 	"host/data/unaging.compact.node_basic_info.slice_0",
 	"host/data/unaging.compact.task_track.slice_0",
@@ -40,7 +40,7 @@ static const char *const paths[] = {
 	"device_0/end_info.0",
 	"device_0/host_start.log.0",
 	"device_0/dev_start.log.0",
-	"device_0/" NPUPROF_RAW_LOSS_FILE,
+	"device_0/" NPF_RAW_LOSS_FILE,
 	"device_0/data/stars_soc.data.0.slice_0",
 	"device_0/data/ffts_profile.data.0.slice_0",
 	"device_0/data/ts_track.data.0.slice_0",
@@ -56,7 +56,7 @@ static const char *const paths[] = {
 	"device_0",
 	"device_0/data",
 	"host/data",
-	NPUPROF_OUTPUT_DIR,
+	NPF_OUTPUT_DIR,
 };
 
 static char prof[PATH_MAX];
@@ -171,7 +171,7 @@ static void entry(const char *rel, unsigned int kind, const uint8_t *data, size_
 
 		if (fd < 0)
 			return;
-		if (npuprof_write_at(fd, data, len, -1, &done))
+		if (npx_write_at(fd, data, len, -1, &done))
 			abort(); /* the scratch folder is full: nothing more means anything */
 		close(fd);
 	}

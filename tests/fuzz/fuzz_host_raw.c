@@ -36,7 +36,7 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	struct npx_warn w = { .quiet = 1 };
+	struct npa_warn w = { .quiet = 1 };
 	struct npuprof_error err;
 	struct npa_host h;
 	unsigned int s, f;

@@ -18,7 +18,8 @@
 #include <unistd.h>
 
 #include "kselftest_harness.h"
-#include "npuprof_internal.h"
+#include "hostrec/hostrec.h"
+#include "collect/collect.h"
 
 struct recorders {
 	atomic_int stop;
@@ -40,18 +41,17 @@ static void fake_launch_at(uint64_t id, uint64_t start)
 			     { .ndims = 2, .dims = { 4, 4 } } },
 	};
 	uint16_t hw_stream[4] = { 5, 0xffff, 0xffff, 0xffff };
-	struct npuprof_dev dev = {
-		.fd = -1,
+	struct nph_device dev = {
 		.info = { .max_streams = 4, .max_submit = 4096 },
 		.hw_stream = hw_stream,
 	};
 
-	npuprof_launch_record(&dev, &task, 1, &id, start, 0);
+	nph_launch_record(&dev, &task, 1, &id, start, 0);
 }
 
 static void fake_launch(uint64_t id)
 {
-	fake_launch_at(id, npuprof_now_ns());
+	fake_launch_at(id, npx_now_ns());
 }
 
 static void *record_loop(void *arg)
@@ -60,7 +60,7 @@ static void *record_loop(void *arg)
 	uint64_t id = 0;
 
 	while (!atomic_load(&r->stop)) {
-		npuprof_api_record(NPUPROF_API_SYNC, npuprof_now_ns(), 0, 0);
+		nph_api_record(NPF_API_SYNC, npx_now_ns(), 0, 0);
 		/* past 65,536 ids the host flips too */
 		fake_launch(id += 97);
 		atomic_fetch_add(&r->calls, 1);
@@ -69,7 +69,7 @@ static void *record_loop(void *arg)
 }
 
 struct flusher {
-	struct host_sink *s;
+	struct nph_sink *s;
 	atomic_int stop;
 };
 
@@ -79,7 +79,7 @@ static void *flush_loop(void *arg)
 	struct flusher *f = arg;
 
 	while (!atomic_load(&f->stop)) {
-		host_sink_flush(f->s);
+		nph_sink_flush(f->s);
 		usleep(200);
 	}
 	return NULL;
@@ -108,7 +108,7 @@ static uint64_t bytes_under(const char *dir)
 }
 
 /*
- * A call that started before any session recorded (npuprof_rec_now_ns()
+ * A call that started before any session recorded (nph_now_ns()
  * gave 0: the hot calls read no clock then) records nothing, not a call
  * from time 0; one with its start records.
  */
@@ -116,25 +116,25 @@ TEST(no_record_without_a_start)
 {
 	char dir[] = "/tmp/npuprof-sink-XXXXXX";
 	struct npuprof_error err;
-	struct host_sink *s;
+	struct nph_sink *s;
 	uint64_t before;
 
 	ASSERT_NE(NULL, mkdtemp(dir));
-	EXPECT_EQ(0, npuprof_rec_now_ns()) TH_LOG("no session records yet");
-	ASSERT_EQ(0, host_sink_create(dir, VNPU_PROF_L2, &s, &err)) TH_LOG("%s", err.msg);
-	host_sink_install(s, NULL, NULL);
-	EXPECT_NE(0, npuprof_rec_now_ns());
-	host_sink_flush(s);
+	EXPECT_EQ(0, nph_now_ns()) TH_LOG("no session records yet");
+	ASSERT_EQ(0, nph_sink_create(dir, VNPU_PROF_L2, &s, &err)) TH_LOG("%s", err.msg);
+	nph_sink_install(s, NULL, NULL);
+	EXPECT_NE(0, nph_now_ns());
+	nph_sink_flush(s);
 	before = bytes_under(dir); /* what a sink writes of its own (dictionaries) */
-	npuprof_api_record(NPUPROF_API_SYNC, 0, 0, 0);
+	nph_api_record(NPF_API_SYNC, 0, 0, 0);
 	fake_launch_at(1, 0);
-	host_sink_flush(s);
+	nph_sink_flush(s);
 	EXPECT_EQ(before, bytes_under(dir));
-	npuprof_api_record(NPUPROF_API_SYNC, npuprof_now_ns(), 0, 0);
+	nph_api_record(NPF_API_SYNC, npx_now_ns(), 0, 0);
 	fake_launch(2);
-	host_sink_flush(s);
+	nph_sink_flush(s);
 	EXPECT_LT(before, bytes_under(dir));
-	EXPECT_EQ(0, host_sink_close(s, NULL, 0, &err)) TH_LOG("%s", err.msg);
+	EXPECT_EQ(0, nph_sink_close(s, NULL, 0, &err)) TH_LOG("%s", err.msg);
 	nftw(dir, rm_one, 16, FTW_DEPTH | FTW_PHYS);
 }
 
@@ -153,8 +153,8 @@ TEST(record_across_finish)
 		struct npuprof_error err;
 		pthread_t ft;
 
-		ASSERT_EQ(0, host_sink_create(dir, round % 3, &f.s, &err));
-		host_sink_install(f.s, NULL, NULL);
+		ASSERT_EQ(0, nph_sink_create(dir, round % 3, &f.s, &err));
+		nph_sink_install(f.s, NULL, NULL);
 		if (round % 4 < 2)
 			ASSERT_EQ(0, pthread_create(&ft, NULL, flush_loop, &f));
 		usleep(round % 7 * 100);
@@ -162,7 +162,7 @@ TEST(record_across_finish)
 			atomic_store(&f.stop, 1);
 			pthread_join(ft, NULL);
 		}
-		EXPECT_EQ(0, host_sink_close(f.s, NULL, 0, &err)) TH_LOG("%s", err.msg);
+		EXPECT_EQ(0, nph_sink_close(f.s, NULL, 0, &err)) TH_LOG("%s", err.msg);
 	}
 	atomic_store(&r.stop, 1);
 	for (int i = 0; i < 3; i++)
@@ -210,7 +210,7 @@ static void *record_many(void *arg)
 	struct recorders *r = arg;
 
 	for (int i = 0; i < 20000; i++)
-		npuprof_api_record(NPUPROF_API_SYNC, npuprof_now_ns(), 0, 0);
+		nph_api_record(NPF_API_SYNC, npx_now_ns(), 0, 0);
 	atomic_store(&r->stop, 1);
 	return NULL;
 }
@@ -231,10 +231,10 @@ TEST(record_never_waits_for_a_write)
 
 	ASSERT_NE(NULL, mkdtemp(dir));
 	/* a first record opens the api_event slice */
-	ASSERT_EQ(0, host_sink_create(dir, 1, &f.s, &err));
-	host_sink_install(f.s, NULL, NULL);
-	npuprof_api_record(NPUPROF_API_SYNC, npuprof_now_ns(), 0, 0);
-	host_sink_flush(f.s);
+	ASSERT_EQ(0, nph_sink_create(dir, 1, &f.s, &err));
+	nph_sink_install(f.s, NULL, NULL);
+	nph_api_record(NPF_API_SYNC, npx_now_ns(), 0, 0);
+	nph_sink_flush(f.s);
 	api_fd = fd_named("api_event.data.slice_0");
 	ASSERT_LE(0, api_fd);
 	ASSERT_EQ(0, pipe(p));
@@ -251,7 +251,7 @@ TEST(record_never_waits_for_a_write)
 	atomic_store(&f.stop, 1);
 	pthread_join(ft, NULL);
 	close(p[1]);
-	host_sink_close(f.s, NULL, 0, &err); /* closes the other write end */
+	nph_sink_close(f.s, NULL, 0, &err); /* closes the other write end */
 	pthread_join(drainer, NULL);
 	close(p[0]);
 	nftw(dir, rm_one, 16, FTW_DEPTH | FTW_PHYS);
@@ -288,15 +288,15 @@ static int api_tids(const char *dir, uint32_t *tids, int max)
 static void record_three(void)
 {
 	for (int i = 0; i < 3; i++)
-		npuprof_api_record(NPUPROF_API_SYNC, npuprof_now_ns(), 0, 0);
+		nph_api_record(NPF_API_SYNC, npx_now_ns(), 0, 0);
 }
 
 /* A sink of @dir installed, and three calls into it: 0 or -1. */
-static int sink_and_record_three(const char *dir, struct host_sink **s, struct npuprof_error *err)
+static int sink_and_record_three(const char *dir, struct nph_sink **s, struct npuprof_error *err)
 {
-	if (host_sink_create(dir, 1, s, err))
+	if (nph_sink_create(dir, 1, s, err))
 		return -1;
-	host_sink_install(*s, NULL, NULL);
+	nph_sink_install(*s, NULL, NULL);
 	record_three();
 	return 0;
 }
@@ -318,7 +318,7 @@ TEST(records_name_their_thread)
 	char dir[] = "/tmp/npuprof-sink-XXXXXX", cdir[] = "/tmp/npuprof-sink-XXXXXX";
 	uint32_t tids[16], other = 0, self_tid = (uint32_t)syscall(SYS_gettid);
 	struct npuprof_error err;
-	struct host_sink *s;
+	struct nph_sink *s;
 	pthread_t th;
 	int n, status;
 	pid_t pid;
@@ -331,16 +331,16 @@ TEST(records_name_their_thread)
 	pid = fork();
 	ASSERT_LE(0, pid);
 	if (!pid) {
-		struct host_sink *cs;
+		struct nph_sink *cs;
 
 		/* the parent's sink is not the child's: it records into its own */
-		if (sink_and_record_three(cdir, &cs, &err) || host_sink_close(cs, NULL, 0, &err))
+		if (sink_and_record_three(cdir, &cs, &err) || nph_sink_close(cs, NULL, 0, &err))
 			_exit(2);
 		_exit(0);
 	}
 	ASSERT_EQ(pid, waitpid(pid, &status, 0));
 	EXPECT_EQ(0, status);
-	ASSERT_EQ(0, host_sink_close(s, NULL, 0, &err)) TH_LOG("%s", err.msg);
+	ASSERT_EQ(0, nph_sink_close(s, NULL, 0, &err)) TH_LOG("%s", err.msg);
 
 	n = api_tids(dir, tids, 16);
 	ASSERT_EQ(6, n);

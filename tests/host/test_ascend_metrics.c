@@ -14,7 +14,7 @@
 #include <string.h>
 
 #include "kselftest_harness.h"
-#include "npuprof_internal.h"
+#include "export/ascend.h"
 
 /* a device of @chip, @cores AI Cores at @mhz, programmed with @ev for @metrics */
 static void cfg_chip(struct npa_dev_cfg *c, uint32_t chip, uint32_t cores, double mhz,
@@ -69,7 +69,7 @@ TEST(pipe_utilization)
 	static const uint32_t ev[] = { 0x8, 0xa, 0x9, 0xb, 0xc, 0xd, 0x54, 0x55 };
 	static const uint64_t mm[8] = { 0, 4096, 550, 2048, 7200, 0, 694, 26 };
 	static const uint64_t add[8] = { 544, 0, 550, 0, 6400, 3200, 694, 26 };
-	struct npx_warn w = { .quiet = 1 };
+	struct npa_warn w = { .quiet = 1 };
 	struct npa_dev_cfg c;
 	struct npa_metrics m;
 	char buf[1024];
@@ -102,7 +102,7 @@ TEST(pipeline_execute_utilization)
 	static const uint32_t ev[] = { 0x12c, 0x49, 0x4a, 0x9, 0x302, 0xc, 0xd, 0x303 };
 	static const uint64_t mm[8] = { 0, 4096, 0, 550, 2048, 7200, 0, 2400 };
 	static const uint64_t add[8] = { 476, 0, 0, 550, 0, 6400, 3200, 0 };
-	struct npx_warn w = { .quiet = 1 };
+	struct npa_warn w = { .quiet = 1 };
 	struct npa_dev_cfg c;
 	struct npa_metrics m;
 	char buf[1024];
@@ -132,7 +132,7 @@ TEST(memory_ub)
 	static const uint32_t ev[] = { 0x37, 0x38, 0x1a5, 0x1a6, 0x17f, 0x180, 0x191 };
 	static const uint64_t mm[8] = { 0 };
 	static const uint64_t add[8] = { 137, 68, 1024, 2048, 2176, 2176, 4352, 0 };
-	struct npx_warn w = { .quiet = 1 };
+	struct npa_warn w = { .quiet = 1 };
 	struct npa_dev_cfg c;
 	struct npa_metrics m;
 	char buf[1024];
@@ -158,7 +158,7 @@ TEST(memory_ub)
 TEST(events_not_of_the_group)
 {
 	static const uint32_t ev[] = { 0x10, 0x13, 0x37, 0x38, 0x3d, 0x3e, 0x43, 0x44 };
-	struct npx_warn w = { .quiet = 1 };
+	struct npa_warn w = { .quiet = 1 };
 	struct npa_dev_cfg c;
 	struct npa_metrics m;
 
@@ -202,7 +202,7 @@ TEST(a2_memory)
 	/* 18,000 cycles (10 us at 1.8 GHz): 4 KiB L2 lines read, 1 KiB written */
 	static const uint64_t mm[8] = { 0, 0, 512, 256, 4096, 1024, 2048, 128 };
 	static const uint64_t none[8] = { 0 };
-	struct npx_warn w = { .quiet = 1 };
+	struct npa_warn w = { .quiet = 1 };
 	struct npa_dev_cfg c;
 	struct npa_metrics m;
 	char buf[1024];
@@ -252,7 +252,7 @@ TEST(hwts_pipe_utilization)
 	static const uint32_t ev[] = { 0x8, 0xa, 0x9, 0xb, 0xc, 0xd, 0x54, 0x55 };
 	static const uint64_t mm[8] = { 1024, 16384, 4864, 8192, 20976, 6992, 3248, 304 };
 	static const uint64_t add[8] = { 1088, 0, 2648, 0, 13984, 6992, 2064, 160 };
-	struct npx_warn w = { .quiet = 1 };
+	struct npa_warn w = { .quiet = 1 };
 	struct npa_dev_cfg c;
 	struct npa_metrics m;
 	char buf[1024];
@@ -282,7 +282,7 @@ TEST(hwts_arithmetic_utilization)
 	static const uint32_t ev[] = { 0x49, 0x4a, 0x4b, 0x4c, 0x4d, 0x4e, 0x4f };
 	static const uint64_t mm[8] = { 16384, 0, 0, 0, 0, 0, 1024, 0 };
 	static const uint64_t add[8] = { 0, 0, 0, 966, 133, 0, 0, 0 };
-	struct npx_warn w = { .quiet = 1 };
+	struct npa_warn w = { .quiet = 1 };
 	struct npa_dev_cfg c;
 	struct npa_metrics m;
 	char buf[1024];
@@ -309,7 +309,7 @@ TEST(hwts_memory_ub)
 {
 	static const uint32_t ev[] = { 0x10, 0x13, 0x37, 0x38, 0x3d, 0x3e, 0x43, 0x44 };
 	static const uint64_t softmax[8] = { 1372, 10976, 735, 364, 2737, 5467, 81928, 81928 };
-	struct npx_warn w = { .quiet = 1 };
+	struct npa_warn w = { .quiet = 1 };
 	struct npa_dev_cfg c;
 	struct npa_metrics m;
 	char buf[1024];

@@ -17,8 +17,8 @@
 #include <string.h>
 
 #include "kselftest_harness.h"
-#include "npuprof_internal.h"
-#include "cpp_umap.h"
+#include "export/ascend.h"
+#include "export/cpp_umap.h"
 
 static const struct npa_cpp_clock demo = {
 	.ok = true,

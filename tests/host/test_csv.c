@@ -12,31 +12,31 @@
 #include <unistd.h>
 
 #include "kselftest_harness.h"
-#include "npuprof_internal.h"
+#include "export/ascend.h"
 
 static char buf[512];
 
 static const char *u64s(uint64_t v)
 {
-	*npx_fmt_u64(buf, v) = '\0';
+	*npa_fmt_u64(buf, v) = '\0';
 	return buf;
 }
 
 static const char *s64s(int64_t v)
 {
-	*npx_fmt_s64(buf, v) = '\0';
+	*npa_fmt_s64(buf, v) = '\0';
 	return buf;
 }
 
-static const char *milli(npx_u128 v)
+static const char *milli(npa_u128 v)
 {
-	*npx_fmt_milli(buf, v) = '\0';
+	*npa_fmt_milli(buf, v) = '\0';
 	return buf;
 }
 
-static const char *u128s(npx_u128 v)
+static const char *u128s(npa_u128 v)
 {
-	*npx_fmt_u128(buf, v) = '\0';
+	*npa_fmt_u128(buf, v) = '\0';
 	return buf;
 }
 
@@ -73,13 +73,13 @@ TEST(integers)
 
 TEST(u128)
 {
-	npx_u128 big = (npx_u128)UINT64_MAX + 1;
+	npa_u128 big = (npa_u128)UINT64_MAX + 1;
 
 	EXPECT_STREQ("0", u128s(0));
 	EXPECT_STREQ("18446744073709551616", u128s(big));
 	/* a low part with leading zeros: 10^19 * 5 + 7 */
-	EXPECT_STREQ("50000000000000000007", u128s((npx_u128)10000000000000000000ULL * 5 + 7));
-	EXPECT_STREQ("340282366920938463463374607431768211455", u128s(~(npx_u128)0));
+	EXPECT_STREQ("50000000000000000007", u128s((npa_u128)10000000000000000000ULL * 5 + 7));
+	EXPECT_STREQ("340282366920938463463374607431768211455", u128s(~(npa_u128)0));
 }
 
 /* ns -> microseconds with exactly 3 decimals */
@@ -97,7 +97,7 @@ TEST(three_decimals)
 	EXPECT_STREQ("1764406085123456.789", milli(1764406085123456789ULL));
 	EXPECT_STREQ("18446744073709551.615", milli(UINT64_MAX));
 	/* beyond 64 bits */
-	EXPECT_STREQ("18446744073709551.616", milli((npx_u128)UINT64_MAX + 1));
+	EXPECT_STREQ("18446744073709551.616", milli((npa_u128)UINT64_MAX + 1));
 	for (uint64_t v = 1; v < UINT64_MAX / 13; v = v * 13 + 11) {
 		char want[40];
 
@@ -109,16 +109,16 @@ TEST(three_decimals)
 
 TEST(rounding)
 {
-	EXPECT_EQ(0, (uint64_t)npx_div_round(5, 0));
-	EXPECT_EQ(0, (uint64_t)npx_div_round(0, 7));
-	EXPECT_EQ(3, (uint64_t)npx_div_round(5, 2)); /* 2.5: half up */
-	EXPECT_EQ(1, (uint64_t)npx_div_round(4, 3)); /* 1.33 */
-	EXPECT_EQ(2, (uint64_t)npx_div_round(5, 3)); /* 1.67 */
-	EXPECT_EQ(1, (uint64_t)npx_div_round(1, 2));
-	EXPECT_EQ(0, (uint64_t)npx_div_round(1, 3));
+	EXPECT_EQ(0, (uint64_t)npa_div_round(5, 0));
+	EXPECT_EQ(0, (uint64_t)npa_div_round(0, 7));
+	EXPECT_EQ(3, (uint64_t)npa_div_round(5, 2)); /* 2.5: half up */
+	EXPECT_EQ(1, (uint64_t)npa_div_round(4, 3)); /* 1.33 */
+	EXPECT_EQ(2, (uint64_t)npa_div_round(5, 3)); /* 1.67 */
+	EXPECT_EQ(1, (uint64_t)npa_div_round(1, 2));
+	EXPECT_EQ(0, (uint64_t)npa_div_round(1, 3));
 	/* the 128-bit path */
-	EXPECT_EQ(3, (uint64_t)npx_div_round((npx_u128)5 << 64, (npx_u128)2 << 64));
-	EXPECT_EQ(1ULL << 63, (uint64_t)npx_div_round((npx_u128)1 << 127, (npx_u128)1 << 64));
+	EXPECT_EQ(3, (uint64_t)npa_div_round((npa_u128)5 << 64, (npa_u128)2 << 64));
+	EXPECT_EQ(1ULL << 63, (uint64_t)npa_div_round((npa_u128)1 << 127, (npa_u128)1 << 64));
 }
 
 /* ---- the sliced writer ---- */
@@ -126,7 +126,7 @@ TEST(rounding)
 FIXTURE(out)
 {
 	char dir[64];
-	struct npx_out o;
+	struct npa_out o;
 	struct npuprof_error err;
 };
 
@@ -185,32 +185,32 @@ static char *slurp(const char *dir, const char *name)
 	return data;
 }
 
-static int write_rows(struct npx_out *o, struct npx_csv *c, int n)
+static int write_rows(struct npa_out *o, struct npa_csv *c, int n)
 {
 	for (int i = 0; i < n; i++) {
 		char *p;
-		int rc = npx_csv_begin(o, c, &p);
+		int rc = npa_csv_begin(o, c, &p);
 
 		if (rc)
 			return rc;
-		p = npx_fmt_u64(p, (uint64_t)i);
-		npx_csv_end(c, p);
+		p = npa_fmt_u64(p, (uint64_t)i);
+		npa_csv_end(c, p);
 	}
-	return npx_csv_close(o, c);
+	return npa_csv_close(o, c);
 }
 
 TEST_F(out, sliced_every_three_rows)
 {
-	struct npx_csv c;
+	struct npa_csv c;
 
-	npx_csv_init(&c, "task_time");
-	ASSERT_EQ(0, npx_csv_set_header(&self->o, &c, "Device_id,x"));
+	npa_csv_init(&c, "task_time");
+	ASSERT_EQ(0, npa_csv_set_header(&self->o, &c, "Device_id,x"));
 	ASSERT_EQ(0, write_rows(&self->o, &c, 7));
 	EXPECT_EQ(3, c.nfiles);
 	EXPECT_EQ(7, c.rows_total);
 	/* nothing under a final name before the commit */
 	EXPECT_EQ(NULL, slurp(self->dir, "task_time_slice_0_20251129164800.csv"));
-	ASSERT_EQ(0, npx_csv_commit(&self->o, &c));
+	ASSERT_EQ(0, npa_csv_commit(&self->o, &c));
 	EXPECT_STREQ("Device_id,x\n0\n1\n2\n",
 		     slurp(self->dir, "task_time_slice_0_20251129164800.csv"));
 	EXPECT_STREQ("Device_id,x\n3\n4\n5\n",
@@ -218,97 +218,97 @@ TEST_F(out, sliced_every_three_rows)
 	EXPECT_STREQ("Device_id,x\n6\n", slurp(self->dir, "task_time_slice_2_20251129164800.csv"));
 	EXPECT_EQ(NULL, slurp(self->dir, "task_time_20251129164800.csv"));
 	EXPECT_EQ(3, count_files(self->dir));
-	npx_csv_free(&c);
+	npa_csv_free(&c);
 }
 
 TEST_F(out, exactly_the_limit_is_not_sliced)
 {
-	struct npx_csv c;
+	struct npa_csv c;
 
-	npx_csv_init(&c, "op_summary");
-	ASSERT_EQ(0, npx_csv_set_header(&self->o, &c, "h"));
+	npa_csv_init(&c, "op_summary");
+	ASSERT_EQ(0, npa_csv_set_header(&self->o, &c, "h"));
 	ASSERT_EQ(0, write_rows(&self->o, &c, 3));
 	EXPECT_EQ(1, c.nfiles);
-	ASSERT_EQ(0, npx_csv_commit(&self->o, &c));
+	ASSERT_EQ(0, npa_csv_commit(&self->o, &c));
 	EXPECT_STREQ("h\n0\n1\n2\n", slurp(self->dir, "op_summary_20251129164800.csv"));
 	EXPECT_EQ(1, count_files(self->dir));
-	npx_csv_free(&c);
+	npa_csv_free(&c);
 }
 
 TEST_F(out, no_rows_no_file)
 {
-	struct npx_csv c;
+	struct npa_csv c;
 
-	npx_csv_init(&c, "aicpu");
-	ASSERT_EQ(0, npx_csv_set_header(&self->o, &c, "h"));
+	npa_csv_init(&c, "aicpu");
+	ASSERT_EQ(0, npa_csv_set_header(&self->o, &c, "h"));
 	ASSERT_EQ(0, write_rows(&self->o, &c, 0));
 	EXPECT_EQ(0, c.nfiles);
-	ASSERT_EQ(0, npx_csv_commit(&self->o, &c));
+	ASSERT_EQ(0, npa_csv_commit(&self->o, &c));
 	EXPECT_EQ(0, count_files(self->dir));
-	npx_csv_free(&c);
+	npa_csv_free(&c);
 }
 
 TEST_F(out, discard_leaves_nothing)
 {
-	struct npx_csv c;
+	struct npa_csv c;
 
-	npx_csv_init(&c, "op_summary");
-	ASSERT_EQ(0, npx_csv_set_header(&self->o, &c, "h"));
+	npa_csv_init(&c, "op_summary");
+	ASSERT_EQ(0, npa_csv_set_header(&self->o, &c, "h"));
 	ASSERT_EQ(0, write_rows(&self->o, &c, 5));
 	EXPECT_EQ(2, count_files(self->dir)); /* the two temporary slices */
-	npx_csv_discard(&self->o, &c);
+	npa_csv_discard(&self->o, &c);
 	EXPECT_EQ(0, count_files(self->dir));
-	npx_csv_free(&c);
+	npa_csv_free(&c);
 }
 
 TEST_F(out, write_error_names_the_file)
 {
-	struct npx_file f;
+	struct npa_file f;
 	char *p;
 
-	npx_file_init(&f);
-	ASSERT_EQ(0, npx_file_open(&self->o, &f, ".npuprof-test.tmp"));
+	npa_file_init(&f);
+	ASSERT_EQ(0, npa_file_open(&self->o, &f, ".npuprof-test.tmp"));
 	/* make the descriptor unwritable */
 	close(f.fd);
 	f.fd = open("/dev/null", O_RDONLY);
-	ASSERT_EQ(0, npx_file_reserve(&self->o, &f, 4, &p));
+	ASSERT_EQ(0, npa_file_reserve(&self->o, &f, 4, &p));
 	memcpy(p, "abc\n", 4);
-	npx_file_advance(&f, p + 4);
-	EXPECT_EQ(-EBADF, npx_file_flush(&self->o, &f));
+	npa_file_advance(&f, p + 4);
+	EXPECT_EQ(-EBADF, npa_file_flush(&self->o, &f));
 	EXPECT_EQ(-EBADF, self->err.code);
 	EXPECT_NE(NULL, strstr(self->err.msg, ".npuprof-test.tmp"));
-	npx_file_discard(&self->o, &f);
-	npx_file_free(&f);
+	npa_file_discard(&self->o, &f);
+	npa_file_free(&f);
 	EXPECT_EQ(0, count_files(self->dir));
 }
 
 /* the same through the writer thread: the error surfaces at close */
 TEST_F(out, async_write_error_names_the_file)
 {
-	struct npx_file f;
+	struct npa_file f;
 	char *p;
 	int i;
 
-	npx_io_start(&self->o);
+	npa_io_start(&self->o);
 	ASSERT_NE(NULL, self->o.io);
-	npx_file_init(&f);
-	ASSERT_EQ(0, npx_file_open(&self->o, &f, ".npuprof-async.tmp"));
+	npa_file_init(&f);
+	ASSERT_EQ(0, npa_file_open(&self->o, &f, ".npuprof-async.tmp"));
 	close(f.fd);
 	f.fd = open("/dev/null", O_RDONLY);
 	/* more than two buffers: the error is seen by a flush or by the close */
-	for (i = 0; i < 3 * (NPX_BUF_SIZE / 4096) && !self->err.code; i++) {
-		if (npx_file_reserve(&self->o, &f, 4096, &p))
+	for (i = 0; i < 3 * (NPA_BUF_SIZE / 4096) && !self->err.code; i++) {
+		if (npa_file_reserve(&self->o, &f, 4096, &p))
 			break;
 		memset(p, 'x', 4096);
-		npx_file_advance(&f, p + 4096);
+		npa_file_advance(&f, p + 4096);
 	}
 	if (!self->err.code)
-		EXPECT_EQ(-EBADF, npx_file_close(&self->o, &f));
+		EXPECT_EQ(-EBADF, npa_file_close(&self->o, &f));
 	EXPECT_EQ(-EBADF, self->err.code);
 	EXPECT_NE(NULL, strstr(self->err.msg, ".npuprof-async.tmp: write: Bad file descriptor"));
-	npx_file_discard(&self->o, &f);
-	npx_file_free(&f);
-	npx_io_stop(&self->o);
+	npa_file_discard(&self->o, &f);
+	npa_file_free(&f);
+	npa_io_stop(&self->o);
 	EXPECT_EQ(NULL, self->o.io);
 	EXPECT_EQ(0, count_files(self->dir));
 }
@@ -338,26 +338,26 @@ static int count_sequence(const char *path)
 TEST_F(out, async_order)
 {
 	char path[128];
-	struct npx_csv c;
+	struct npa_csv c;
 	int i;
 
-	npx_io_start(&self->o);
+	npa_io_start(&self->o);
 	self->o.slice_rows = 1000000;
-	npx_csv_init(&c, "task_time");
-	ASSERT_EQ(0, npx_csv_set_header(&self->o, &c, "n"));
+	npa_csv_init(&c, "task_time");
+	ASSERT_EQ(0, npa_csv_set_header(&self->o, &c, "n"));
 	for (i = 0; i < 300000; i++) {
 		char *p;
 
-		ASSERT_EQ(0, npx_csv_begin(&self->o, &c, &p));
-		p = npx_fmt_u64(p, (uint64_t)i);
-		npx_csv_end(&c, p);
+		ASSERT_EQ(0, npa_csv_begin(&self->o, &c, &p));
+		p = npa_fmt_u64(p, (uint64_t)i);
+		npa_csv_end(&c, p);
 	}
-	ASSERT_EQ(0, npx_csv_close(&self->o, &c));
-	npx_io_stop(&self->o);
-	ASSERT_EQ(0, npx_csv_commit(&self->o, &c));
+	ASSERT_EQ(0, npa_csv_close(&self->o, &c));
+	npa_io_stop(&self->o);
+	ASSERT_EQ(0, npa_csv_commit(&self->o, &c));
 	snprintf(path, sizeof(path), "%s/task_time_20251129164800.csv", self->dir);
 	EXPECT_EQ(300000, count_sequence(path));
-	npx_csv_free(&c);
+	npa_csv_free(&c);
 }
 
 TEST(set_error)
@@ -365,15 +365,15 @@ TEST(set_error)
 	struct npuprof_error err = { 0 };
 	char longv[600];
 
-	EXPECT_EQ(-EINVAL, npuprof_set_error(NULL, -EINVAL, "no report"));
-	EXPECT_EQ(-ENOENT, npuprof_set_error(&err, -ENOENT, "%s: missing", "a/b"));
+	EXPECT_EQ(-EINVAL, npx_set_error(NULL, -EINVAL, "no report"));
+	EXPECT_EQ(-ENOENT, npx_set_error(&err, -ENOENT, "%s: missing", "a/b"));
 	EXPECT_EQ(-ENOENT, err.code);
 	EXPECT_STREQ("a/b: missing", err.msg);
 	memset(longv, 'x', sizeof(longv) - 1);
 	longv[sizeof(longv) - 1] = '\0';
-	npuprof_set_error(&err, -E2BIG, "%s", longv);
+	npx_set_error(&err, -E2BIG, "%s", longv);
 	EXPECT_EQ(NPUPROF_ERROR_MSG_LEN - 1, strlen(err.msg));
-	npuprof_clear_error(&err);
+	npx_clear_error(&err);
 	EXPECT_EQ(0, err.code);
 	EXPECT_STREQ("", err.msg);
 }

@@ -28,14 +28,15 @@ ok() {
 		echo "not ok $n $2"
 	fi
 }
-# the objects of the layers above the runtime
-upper='^(profiler|global|prof_dir|report|collector|ascend_[a-z_]*|output_folder|csv_writer|pyfmt|u64set|cpp_umap)\.o$'
+# the objects of the layers above the runtime: every .c of session/, collect/ and export/
+upper="^($(cd "$top/libnpuprof" && ls session/*.c collect/*.c export/*.c | sed 's|.*/||; s|\.c$||' |
+	paste -sd'|'))\.o\$"
 
 # the archive members a link of $1 pulls in (the link map's), one a line
 members() {
 	local src=$1 out=$2
 	shift 2
-	$cc -std=gnu11 -I"$top/libnpuprof" -I"$top/uapi" -o "$d/$out" "$src" "$@" "$lib" \
+	$cc -std=gnu11 -I"$top/libnpuprof/include/npuprof" -I"$top/uapi" -o "$d/$out" "$src" "$@" "$lib" \
 		-ljson-c -lnl-genl-3 -lnl-3 -lpthread -lm -Wl,-Map="$d/$out.map" >&2 || return 1
 	grep -o 'libnpuprof\.a([a-z_0-9]*\.o)' "$d/$out.map" | sed 's/.*(\(.*\))/\1/' | sort -u
 }
@@ -111,9 +112,9 @@ ok "$([ $? = 0 ] && grep -qx global.o "$d/pr" && grep -qx collector.o "$d/pr" &&
 	"a Profiler program links the session, the collector and the export"
 
 # pkg-config --static's way to global profiling for a runtime-only program
-members "$d/runtime_only.c" runtime_global -Wl,--undefined=npuprof_global_device_opened >"$d/rg"
+members "$d/runtime_only.c" runtime_global -Wl,--undefined=nps_global_device_opened >"$d/rg"
 ok "$([ $? = 0 ] && grep -qx global.o "$d/rg" && echo 0 || echo 1)" \
-	"-Wl,--undefined=npuprof_global_device_opened brings global profiling in"
+	"-Wl,--undefined=nps_global_device_opened brings global profiling in"
 # without the session, npuprof run's PROFILING_MODE is an error, not a run unprofiled
 out=$(PROFILING_MODE=true "$d/runtime_only" 2>&1)
 rc=$?
@@ -122,7 +123,7 @@ echo
 ok "$([ $rc != 0 ] && grep -q 'PROFILING_MODE=true, but this program has no global profiling' <<<"$out" &&
 	echo 0 || echo 1)" "PROFILING_MODE in a program without the session fails its open, saying why"
 # the session's hook is in before a program's own constructors run
-members "$d/ctor.c" ctor -Wl,--undefined=npuprof_global_device_opened >/dev/null
+members "$d/ctor.c" ctor -Wl,--undefined=nps_global_device_opened >/dev/null
 out=$(PROFILING_MODE=true "$d/ctor" 2>&1)
 echo "# $out" | head -c 300
 echo

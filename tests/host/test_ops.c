@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The operator builders of the collectives (libnpuprof/ops.c): each fills
+ * The operator builders of the collectives (libnpuprof/runtime/ops.c): each fills
  * a COMMUNICATION task with GE's op type, the operation, its communicator,
  * tag and peer, the buffer's size and tensor; and each refuses what no
  * device could take, with the task's other fields untouched by a later

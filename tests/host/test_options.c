@@ -13,7 +13,7 @@
 
 #include "kselftest_harness.h"
 #include "npuprof.h"
-#include "npuprof_internal.h"
+#include "session/session.h"
 #include "vnpu_prof.h"
 
 /* The TF adapter's GetLevel: an exact key of {L0, L1, L2}; NULL is the default. */
@@ -23,17 +23,17 @@ TEST(levels)
 	char want[128];
 	uint32_t l = 99;
 
-	EXPECT_EQ(0, npuprof_parse_level(NULL, &l, &err));
+	EXPECT_EQ(0, nps_parse_level(NULL, &l, &err));
 	EXPECT_EQ(VNPU_PROF_L0, l);
-	EXPECT_EQ(0, npuprof_parse_level("L1", &l, &err));
+	EXPECT_EQ(0, nps_parse_level("L1", &l, &err));
 	EXPECT_EQ(VNPU_PROF_L1, l);
-	EXPECT_EQ(0, npuprof_parse_level("L2", &l, &err));
+	EXPECT_EQ(0, nps_parse_level("L2", &l, &err));
 	EXPECT_EQ(VNPU_PROF_L2, l);
 	/* the empty string is a value, and not a level: the adapter rejects it */
 	const char *bad[] = { "", "l1", "L3", "L", "L1 ", "level1", "0" };
 
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
-		EXPECT_EQ(-EINVAL, npuprof_parse_level(bad[i], &l, &err)) TH_LOG("'%s'", bad[i]);
+		EXPECT_EQ(-EINVAL, nps_parse_level(bad[i], &l, &err)) TH_LOG("'%s'", bad[i]);
 		EXPECT_EQ(-EINVAL, err.code);
 		snprintf(want, sizeof(want),
 			 "Profiler options: level cannot set to: %s, should set level to [L0, L1, "
@@ -62,26 +62,26 @@ TEST(metrics)
 	uint32_t g;
 
 	for (int i = 0; i < 7; i++) {
-		EXPECT_EQ(0, npuprof_parse_metrics(names[i], VNPU_PROF_L1, false, &g, &err));
+		EXPECT_EQ(0, nps_parse_metrics(names[i], VNPU_PROF_L1, false, &g, &err));
 		EXPECT_EQ(groups[i], g);
-		EXPECT_EQ(0, npuprof_parse_metrics(names[i], VNPU_PROF_L2, false, &g, &err));
+		EXPECT_EQ(0, nps_parse_metrics(names[i], VNPU_PROF_L2, false, &g, &err));
 		/* a group at L0 is an error, with the TF adapter's words */
-		EXPECT_EQ(-EINVAL, npuprof_parse_metrics(names[i], VNPU_PROF_L0, false, &g, &err));
+		EXPECT_EQ(-EINVAL, nps_parse_metrics(names[i], VNPU_PROF_L0, false, &g, &err));
 		EXPECT_STREQ("Please use L1 or L2 if you want to collect aic metrics!", err.msg);
 	}
 	/* at L0 any value is that error, checked before the name */
-	EXPECT_EQ(-EINVAL, npuprof_parse_metrics("bogus", VNPU_PROF_L0, false, &g, &err));
+	EXPECT_EQ(-EINVAL, nps_parse_metrics("bogus", VNPU_PROF_L0, false, &g, &err));
 	EXPECT_STREQ("Please use L1 or L2 if you want to collect aic metrics!", err.msg);
 	/* "" means the default: none at L0, PipeUtilization at L1/L2 (device side) */
-	EXPECT_EQ(0, npuprof_parse_metrics("", VNPU_PROF_L0, false, &g, &err));
+	EXPECT_EQ(0, nps_parse_metrics("", VNPU_PROF_L0, false, &g, &err));
 	EXPECT_EQ(VNPU_METRIC_NONE, g);
-	EXPECT_EQ(0, npuprof_parse_metrics(NULL, VNPU_PROF_L1, false, &g, &err));
+	EXPECT_EQ(0, nps_parse_metrics(NULL, VNPU_PROF_L1, false, &g, &err));
 	EXPECT_EQ(VNPU_METRIC_NONE, g);
 	/* unknown groups list the valid keys, sorted as the adapter's std::map */
 	const char *bad[] = { "pipeutilization", "MemoryAccess", "Custom:0x1", "L2cache", " " };
 
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
-		EXPECT_EQ(-EINVAL, npuprof_parse_metrics(bad[i], VNPU_PROF_L1, false, &g, &err));
+		EXPECT_EQ(-EINVAL, nps_parse_metrics(bad[i], VNPU_PROF_L1, false, &g, &err));
 		snprintf(want, sizeof(want),
 			 "Profiler options: aic_metrics cannot set to: %s, should set aic_metrics"
 			 " to [ArithmeticUtilization, L2Cache, Memory, MemoryL0, MemoryUB,"
@@ -116,14 +116,14 @@ TEST_F(paths, good_absolute_and_relative)
 	char resolved[PATH_MAX], sub[128];
 	struct npuprof_error err;
 
-	EXPECT_EQ(0, npuprof_check_output_path(self->dir, "output_path", resolved, &err));
+	EXPECT_EQ(0, nps_check_output_path(self->dir, "output_path", resolved, &err));
 	EXPECT_STREQ(self->dir, resolved);
 	snprintf(sub, sizeof(sub), "%s/d", self->dir);
 	ASSERT_EQ(0, mkdir(sub, 0755));
 	ASSERT_EQ(0, chdir(self->dir));
-	EXPECT_EQ(0, npuprof_check_output_path("d", "output_path", resolved, &err));
+	EXPECT_EQ(0, nps_check_output_path("d", "output_path", resolved, &err));
 	EXPECT_STREQ(sub, resolved);
-	EXPECT_EQ(0, npuprof_check_output_path("./", "output_path", resolved, &err));
+	EXPECT_EQ(0, nps_check_output_path("./", "output_path", resolved, &err));
 	EXPECT_STREQ(self->dir, resolved);
 	rmdir(sub);
 }
@@ -136,7 +136,7 @@ TEST_F(paths, forbidden_characters)
 
 	for (size_t i = 0; i < sizeof(chars); i++) {
 		snprintf(path, sizeof(path), "%s/a%cb", self->dir, chars[i]);
-		EXPECT_EQ(-EINVAL, npuprof_check_output_path(path, "output_path", resolved, &err));
+		EXPECT_EQ(-EINVAL, nps_check_output_path(path, "output_path", resolved, &err));
 		EXPECT_NE(NULL, strstr(err.msg, "forbidden character")) TH_LOG("%s", err.msg);
 	}
 }
@@ -148,7 +148,7 @@ TEST_F(paths, missing_not_a_directory_unwritable)
 	FILE *f;
 
 	snprintf(path, sizeof(path), "%s/missing", self->dir);
-	EXPECT_EQ(-ENOENT, npuprof_check_output_path(path, "output_path", resolved, &err));
+	EXPECT_EQ(-ENOENT, nps_check_output_path(path, "output_path", resolved, &err));
 	EXPECT_NE(NULL, strstr(err.msg, path));
 	EXPECT_NE(NULL, strstr(err.msg, "does not exist"));
 
@@ -156,26 +156,25 @@ TEST_F(paths, missing_not_a_directory_unwritable)
 	f = fopen(path, "w");
 	ASSERT_NE(NULL, f);
 	fclose(f);
-	EXPECT_EQ(-ENOTDIR, npuprof_check_output_path(path, "output_path", resolved, &err));
+	EXPECT_EQ(-ENOTDIR, nps_check_output_path(path, "output_path", resolved, &err));
 	unlink(path);
 
 	/* root passes access() checks: only check as another user */
 	if (geteuid() != 0) {
 		ASSERT_EQ(0, chmod(self->dir, 0500));
-		EXPECT_EQ(-EACCES,
-			  npuprof_check_output_path(self->dir, "output_path", resolved, &err));
+		EXPECT_EQ(-EACCES, nps_check_output_path(self->dir, "output_path", resolved, &err));
 		chmod(self->dir, 0700);
 	}
 }
 
 TEST_F(paths, global_options)
 {
-	struct npuprof_collect_opts co;
+	struct npc_opts co;
 	char resolved[PATH_MAX], json[256];
 	struct npuprof_error err;
 
 	snprintf(json, sizeof(json), "{\"output\":\"%s\",\"level\":\"L2\"}", self->dir);
-	EXPECT_EQ(0, npuprof_global_parse(json, &co, resolved, &err)) TH_LOG("%s", err.msg);
+	EXPECT_EQ(0, nps_global_parse(json, &co, resolved, &err)) TH_LOG("%s", err.msg);
 	EXPECT_EQ(VNPU_PROF_L2, co.level);
 	EXPECT_EQ(VNPU_METRIC_NONE, co.metric_group);
 	EXPECT_STREQ(self->dir, co.output_dir);
@@ -183,38 +182,38 @@ TEST_F(paths, global_options)
 	/* msprof's switches */
 	snprintf(json, sizeof(json),
 		 "{\"output\":\"%s\",\"task_time\":\"l0\",\"training_trace\":\"on\"}", self->dir);
-	EXPECT_EQ(0, npuprof_global_parse(json, &co, resolved, &err));
+	EXPECT_EQ(0, nps_global_parse(json, &co, resolved, &err));
 	EXPECT_EQ(VNPU_PROF_L0, co.level);
 	snprintf(json, sizeof(json),
 		 "{\"output\":\"%s\",\"task_time\":\"on\",\"aic_metrics\":\"Memory\","
 		 "\"aicpu\":\"on\"}",
 		 self->dir);
-	EXPECT_EQ(0, npuprof_global_parse(json, &co, resolved, &err));
+	EXPECT_EQ(0, nps_global_parse(json, &co, resolved, &err));
 	EXPECT_EQ(VNPU_PROF_L2, co.level);
 	EXPECT_EQ(VNPU_METRIC_MEMORY, co.metric_group);
 
 	/* bad values name themselves */
-	EXPECT_EQ(-EINVAL, npuprof_global_parse("[1,2]", &co, resolved, &err));
-	EXPECT_EQ(-EINVAL, npuprof_global_parse("{not json", &co, resolved, &err));
+	EXPECT_EQ(-EINVAL, nps_global_parse("[1,2]", &co, resolved, &err));
+	EXPECT_EQ(-EINVAL, nps_global_parse("{not json", &co, resolved, &err));
 	EXPECT_NE(NULL, strstr(err.msg, "not a JSON object"));
-	EXPECT_EQ(-EINVAL, npuprof_global_parse("{\"task_time\":\"l7\"}", &co, resolved, &err));
+	EXPECT_EQ(-EINVAL, nps_global_parse("{\"task_time\":\"l7\"}", &co, resolved, &err));
 	EXPECT_NE(NULL, strstr(err.msg, "l7"));
-	EXPECT_EQ(-EINVAL, npuprof_global_parse("{\"level\":\"L9\"}", &co, resolved, &err));
-	EXPECT_EQ(-EINVAL, npuprof_global_parse("{\"task_time\":\"l0\",\"aic_metrics\":\"Memory\"}",
-						&co, resolved, &err));
-	EXPECT_EQ(-EINVAL, npuprof_global_parse("{\"aic_metrics\":\"Fast\"}", &co, resolved, &err));
+	EXPECT_EQ(-EINVAL, nps_global_parse("{\"level\":\"L9\"}", &co, resolved, &err));
+	EXPECT_EQ(-EINVAL, nps_global_parse("{\"task_time\":\"l0\",\"aic_metrics\":\"Memory\"}",
+					    &co, resolved, &err));
+	EXPECT_EQ(-EINVAL, nps_global_parse("{\"aic_metrics\":\"Fast\"}", &co, resolved, &err));
 	EXPECT_NE(NULL, strstr(err.msg, "'Fast'")) TH_LOG("%s", err.msg);
 	/* msprof's names: the groups the Profiler has no key for too */
 	snprintf(json, sizeof(json), "{\"output\":\"%s\",\"aic_metrics\":\"MemoryAccess\"}",
 		 self->dir);
-	EXPECT_EQ(0, npuprof_global_parse(json, &co, resolved, &err)) TH_LOG("%s", err.msg);
+	EXPECT_EQ(0, nps_global_parse(json, &co, resolved, &err)) TH_LOG("%s", err.msg);
 	EXPECT_EQ(VNPU_METRIC_MEMORY_ACCESS, co.metric_group);
 	snprintf(json, sizeof(json),
 		 "{\"output\":\"%s\",\"aic_metrics\":\"PipelineExecuteUtilization\"}", self->dir);
-	EXPECT_EQ(0, npuprof_global_parse(json, &co, resolved, &err)) TH_LOG("%s", err.msg);
+	EXPECT_EQ(0, nps_global_parse(json, &co, resolved, &err)) TH_LOG("%s", err.msg);
 	EXPECT_EQ(VNPU_METRIC_PIPE_EXECUTE_UTILIZATION, co.metric_group);
-	EXPECT_EQ(-ENOENT, npuprof_global_parse("{\"output\":\"/nonexistent/npuprof\"}", &co,
-						resolved, &err));
+	EXPECT_EQ(-ENOENT,
+		  nps_global_parse("{\"output\":\"/nonexistent/npuprof\"}", &co, resolved, &err));
 }
 
 /* "" takes ${ASCEND_WORK_PATH}/profiling_data (CANN's rule), created when missing */

@@ -19,7 +19,7 @@
 #include <unistd.h>
 
 #include "kselftest_harness.h"
-#include "npuprof_internal.h"
+#include "format/format.h"
 
 static struct json_object *load(struct __test_metadata *_metadata, const char *dir,
 				const char *name)
@@ -119,8 +119,8 @@ FIXTURE(cfg)
 	char dir[64];
 	struct vnpu_info info;
 	struct vnpu_ring_ctrl ctrl;
-	struct npc_session s;
-	struct npc_instant t;
+	struct npf_session s;
+	struct npf_instant t;
 };
 
 FIXTURE_SETUP(cfg)
@@ -144,10 +144,10 @@ FIXTURE_SETUP(cfg)
 		.start_mono_ns = 2000000,
 		.metric_group = VNPU_METRIC_NONE,
 	};
-	self->s = (struct npc_session){ .level = VNPU_PROF_L1,
+	self->s = (struct npf_session){ .level = VNPU_PROF_L1,
 					.info = &self->info,
 					.ctrl = &self->ctrl };
-	npc_now(&self->t);
+	npf_now(&self->t);
 }
 
 FIXTURE_TEARDOWN(cfg)
@@ -164,7 +164,7 @@ TEST_F(cfg, host_info_json_has_every_key_of_the_cpp_context)
 	struct npuprof_error e;
 	struct json_object *info, *cpu, *dev;
 
-	ASSERT_EQ(0, npc_write_host(self->dir, &self->s, &self->t, &e)) TH_LOG("%s", e.msg);
+	ASSERT_EQ(0, npf_write_host(self->dir, &self->s, &self->t, &e)) TH_LOG("%s", e.msg);
 	info = load(_metadata, self->dir, "info.json");
 	ASSERT_NE(NULL, info);
 	check_common(_metadata, info, "host/info.json");
@@ -190,7 +190,7 @@ TEST_F(cfg, device_info_json_has_every_key_of_the_cpp_context)
 	struct npuprof_error e;
 	struct json_object *info, *dev, *d;
 
-	ASSERT_EQ(0, npc_write_device(self->dir, 0, &self->s, &self->t, &e)) TH_LOG("%s", e.msg);
+	ASSERT_EQ(0, npf_write_device(self->dir, 0, &self->s, &self->t, &e)) TH_LOG("%s", e.msg);
 	info = load(_metadata, self->dir, "info.json.0");
 	ASSERT_NE(NULL, info);
 	check_common(_metadata, info, "device_0/info.json.0");
@@ -238,7 +238,7 @@ TEST_F(cfg, start_logs_anchor_the_start_tick_at_its_raw_instant)
 
 	self->ctrl.version = 4;
 	self->ctrl.start_raw_ns = 123456789000ull;
-	ASSERT_EQ(0, npc_write_device(self->dir, 0, &self->s, &self->t, &e)) TH_LOG("%s", e.msg);
+	ASSERT_EQ(0, npf_write_device(self->dir, 0, &self->s, &self->t, &e)) TH_LOG("%s", e.msg);
 	EXPECT_EQ(123456789000ull, log_value(self->dir, "host_start.log.0", "clock_monotonic_raw"));
 	EXPECT_EQ(1000ull, log_value(self->dir, "dev_start.log.0", "cntvct"));
 
@@ -246,7 +246,7 @@ TEST_F(cfg, start_logs_anchor_the_start_tick_at_its_raw_instant)
 	self->ctrl.jitter_seed = 18446744073709551557ull;
 	self->ctrl.jitter_permille = 60;
 	self->ctrl.jitter_dist = VNPU_JITTER_IRWIN_HALL_4;
-	ASSERT_EQ(0, npc_write_device(self->dir, 0, &self->s, &self->t, &e));
+	ASSERT_EQ(0, npf_write_device(self->dir, 0, &self->s, &self->t, &e));
 	info = load(_metadata, self->dir, "info.json.0");
 	ASSERT_NE(NULL, info);
 	d = json_object_array_get_idx(member(info, "DeviceInfo"), 0);
@@ -257,7 +257,7 @@ TEST_F(cfg, start_logs_anchor_the_start_tick_at_its_raw_instant)
 
 	/* version 3: the MONOTONIC stamp, on the raw clock; no jitter keys */
 	self->ctrl.version = 3;
-	ASSERT_EQ(0, npc_write_device(self->dir, 0, &self->s, &self->t, &e)) TH_LOG("%s", e.msg);
+	ASSERT_EQ(0, npf_write_device(self->dir, 0, &self->s, &self->t, &e)) TH_LOG("%s", e.msg);
 	EXPECT_EQ(2000000ull + self->t.raw_ns - self->t.mono_ns,
 		  log_value(self->dir, "host_start.log.0", "clock_monotonic_raw"));
 }
@@ -271,7 +271,7 @@ TEST_F(cfg, sample_json_names_the_group_and_its_events)
 	self->ctrl.n_events = 2;
 	self->ctrl.aic_events[0] = 0x8;
 	self->ctrl.aic_events[1] = 0x9;
-	ASSERT_EQ(0, npc_write_host(self->dir, &self->s, &self->t, &e)) TH_LOG("%s", e.msg);
+	ASSERT_EQ(0, npf_write_host(self->dir, &self->s, &self->t, &e)) TH_LOG("%s", e.msg);
 	o = load(_metadata, self->dir, "sample.json");
 	ASSERT_NE(NULL, o);
 	EXPECT_STREQ("on", json_object_get_string(member(o, "ai_core_profiling")));

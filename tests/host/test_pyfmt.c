@@ -40,7 +40,7 @@
 #include <string.h>
 
 #include "kselftest_harness.h"
-#include "npuprof_internal.h"
+#include "export/ascend.h"
 
 struct repr_case {
 	uint64_t x;
@@ -2701,18 +2701,18 @@ static uint64_t bits(double d)
 /* what a function wrote at buf, ending at end, is NUL-terminated there */
 static bool ends_at(const char *buf, const char *end)
 {
-	return end >= buf && end < buf + NPX_PY_FMT_MAX && (size_t)(end - buf) == strlen(buf);
+	return end >= buf && end < buf + NPA_PY_FMT_MAX && (size_t)(end - buf) == strlen(buf);
 }
 
 static const char *repr(char *buf, double v)
 {
-	npx_py_repr(buf, v);
+	npa_py_repr(buf, v);
 	return buf;
 }
 
 TEST(documented_examples)
 {
-	char buf[NPX_PY_FMT_MAX];
+	char buf[NPA_PY_FMT_MAX];
 
 	EXPECT_STREQ("40.0", repr(buf, 40.0));
 	EXPECT_STREQ("0.889", repr(buf, 0.889));
@@ -2723,39 +2723,39 @@ TEST(documented_examples)
 	EXPECT_STREQ("-2.5e-07", repr(buf, -2.5e-7));
 	EXPECT_STREQ("0.30000000000000004", repr(buf, 0.1 + 0.2));
 	EXPECT_STREQ("-0.0", repr(buf, -0.0));
-	EXPECT_STREQ("2.67", repr(buf, npx_py_round(2.675, 2)));
-	EXPECT_STREQ("0.12", repr(buf, npx_py_round(0.125, 2)));
-	EXPECT_STREQ("2.0", repr(buf, npx_py_round(2.5, 0)));
-	EXPECT_STREQ("2.675", repr(buf, npx_sqlite_round(2.675, 3)));
-	EXPECT_STREQ("0.001", repr(buf, npx_sqlite_round(0.0005, 3)));
-	EXPECT_STREQ("1.0", repr(buf, npx_sqlite_round(0.49999999999999994, 0)));
-	EXPECT_STREQ("4503599627370495.0", repr(buf, npx_sqlite_round(4503599627370495.5, 3)));
+	EXPECT_STREQ("2.67", repr(buf, npa_py_round(2.675, 2)));
+	EXPECT_STREQ("0.12", repr(buf, npa_py_round(0.125, 2)));
+	EXPECT_STREQ("2.0", repr(buf, npa_py_round(2.5, 0)));
+	EXPECT_STREQ("2.675", repr(buf, npa_sqlite_round(2.675, 3)));
+	EXPECT_STREQ("0.001", repr(buf, npa_sqlite_round(0.0005, 3)));
+	EXPECT_STREQ("1.0", repr(buf, npa_sqlite_round(0.49999999999999994, 0)));
+	EXPECT_STREQ("4503599627370495.0", repr(buf, npa_sqlite_round(4503599627370495.5, 3)));
 	/* printf's "0.000" reads back as +0, for -0 too */
-	EXPECT_STREQ("0.0", repr(buf, npx_sqlite_round(0.0, 3)));
-	EXPECT_STREQ("0.0", repr(buf, npx_sqlite_round(-0.0, 3)));
-	EXPECT_STREQ("0.0", repr(buf, npx_sqlite_round(-0.0, 0)));
-	EXPECT_STREQ("-0.0", repr(buf, npx_sqlite_round(-0.0001, 3)));
-	npx_py_local_time(buf, "1000010500000", "1735689599000000.0");
+	EXPECT_STREQ("0.0", repr(buf, npa_sqlite_round(0.0, 3)));
+	EXPECT_STREQ("0.0", repr(buf, npa_sqlite_round(-0.0, 3)));
+	EXPECT_STREQ("0.0", repr(buf, npa_sqlite_round(-0.0, 0)));
+	EXPECT_STREQ("-0.0", repr(buf, npa_sqlite_round(-0.0001, 3)));
+	npa_py_local_time(buf, "1000010500000", "1735689599000000.0");
 	EXPECT_STREQ("1735690599010500.000", buf);
 	/* 28-digit context rounding first: ...000.0015000000000 is then a tie */
-	npx_py_local_time(buf, "1.4999999999999998", "1735689599000000.0");
+	npa_py_local_time(buf, "1.4999999999999998", "1735689599000000.0");
 	EXPECT_STREQ("1735689599000000.002", buf);
-	npx_py_local_time(buf, "-1.5e-05", "0.0");
+	npa_py_local_time(buf, "-1.5e-05", "0.0");
 	EXPECT_STREQ("-0.000", buf);
-	npx_py_decimal_add3(buf, "1735689600010500.0", "12.345");
+	npa_py_decimal_add3(buf, "1735689600010500.0", "12.345");
 	EXPECT_STREQ("1735689600010512.345", buf);
-	npx_py_decimal_diff_repr(buf, "1735689600010500.000", "1735689600000000.000");
+	npa_py_decimal_diff_repr(buf, "1735689600010500.000", "1735689600000000.000");
 	EXPECT_STREQ("10500.0", buf);
 }
 
 TEST(repr_table)
 {
-	char buf[NPX_PY_FMT_MAX];
+	char buf[NPA_PY_FMT_MAX];
 	unsigned int i, bad = 0;
 
 	for (i = 0; i < ARRAY_SIZE(repr_cases); i++) {
 		const struct repr_case *c = &repr_cases[i];
-		char *end = npx_py_repr(buf, dbl(c->x));
+		char *end = npa_py_repr(buf, dbl(c->x));
 
 		if (!strcmp(buf, c->s) && ends_at(buf, end))
 			continue;
@@ -2767,18 +2767,18 @@ TEST(repr_table)
 
 TEST(round_table)
 {
-	char buf[NPX_PY_FMT_MAX];
+	char buf[NPA_PY_FMT_MAX];
 	unsigned int i, bad = 0;
 
 	for (i = 0; i < ARRAY_SIZE(round_cases); i++) {
 		const struct round_case *c = &round_cases[i];
 		double x = dbl(c->x);
 
-		repr(buf, npx_py_round(x, c->n));
+		repr(buf, npa_py_round(x, c->n));
 		if (strcmp(buf, c->py) && bad++ < MAX_LOGGED)
 			TH_LOG("round(%016llx, %d): want %s, got %s", (unsigned long long)c->x, c->n,
 			       c->py, buf);
-		repr(buf, npx_sqlite_round(x, c->n));
+		repr(buf, npa_sqlite_round(x, c->n));
 		if (strcmp(buf, c->sql) && bad++ < MAX_LOGGED)
 			TH_LOG("SQLite round(%016llx, %d): want %s, got %s", (unsigned long long)c->x,
 			       c->n, c->sql, buf);
@@ -2790,7 +2790,7 @@ static unsigned int check_str(struct __test_metadata *_metadata, const char *wha
 			      char *(*fn)(char *, const char *, const char *),
 			      const struct str_case *t, size_t n)
 {
-	char buf[NPX_PY_FMT_MAX];
+	char buf[NPA_PY_FMT_MAX];
 	unsigned int bad = 0;
 	size_t i;
 
@@ -2808,18 +2808,18 @@ static unsigned int check_str(struct __test_metadata *_metadata, const char *wha
 
 TEST(local_time_table)
 {
-	EXPECT_EQ(0, check_str(_metadata, "local_time", npx_py_local_time, local_time_cases,
+	EXPECT_EQ(0, check_str(_metadata, "local_time", npa_py_local_time, local_time_cases,
 			       ARRAY_SIZE(local_time_cases)));
 }
 
 TEST(local_time_d_table)
 {
-	char buf[NPX_PY_FMT_MAX];
+	char buf[NPA_PY_FMT_MAX];
 	unsigned int i, bad = 0;
 
 	for (i = 0; i < ARRAY_SIZE(local_time_d_cases); i++) {
 		const struct bits_case *c = &local_time_d_cases[i];
-		char *end = npx_py_local_time_d(buf, dbl(c->v), dbl(c->off));
+		char *end = npa_py_local_time_d(buf, dbl(c->v), dbl(c->off));
 
 		if (!strcmp(buf, c->want) && ends_at(buf, end))
 			continue;
@@ -2831,13 +2831,13 @@ TEST(local_time_d_table)
 }
 
 /*
- * The double paths (npx_py_local_time_d, npx_py_decimal_add3_d) make their
+ * The double paths (npa_py_local_time_d, npa_py_decimal_add3_d) make their
  * decimals without the repr strings: they must give what the strings give,
  * for doubles of every magnitude (xorshift, so each run checks the same).
  */
 TEST(double_paths_match_the_string_paths)
 {
-	char fast[NPX_PY_FMT_MAX], slow[NPX_PY_FMT_MAX], a[NPX_PY_FMT_MAX], b[NPX_PY_FMT_MAX];
+	char fast[NPA_PY_FMT_MAX], slow[NPA_PY_FMT_MAX], a[NPA_PY_FMT_MAX], b[NPA_PY_FMT_MAX];
 	uint64_t x = 0x9e3779b97f4a7c15ULL;
 	unsigned int bad = 0;
 
@@ -2867,14 +2867,14 @@ TEST(double_paths_match_the_string_paths)
 			memcpy(&off, &x, sizeof(off));
 			break;
 		}
-		npx_py_repr(a, v);
-		npx_py_repr(b, off);
-		npx_py_local_time_d(fast, v, off);
-		npx_py_local_time(slow, a, b);
+		npa_py_repr(a, v);
+		npa_py_repr(b, off);
+		npa_py_local_time_d(fast, v, off);
+		npa_py_local_time(slow, a, b);
 		if (strcmp(fast, slow) && bad++ < MAX_LOGGED)
 			TH_LOG("local_time_d(%s, %s): %s, strings %s", a, b, fast, slow);
-		npx_py_decimal_add3_d(fast, v, off);
-		npx_py_decimal_add3(slow, a, b);
+		npa_py_decimal_add3_d(fast, v, off);
+		npa_py_decimal_add3(slow, a, b);
 		if (strcmp(fast, slow) && bad++ < MAX_LOGGED)
 			TH_LOG("decimal_add3_d(%s, %s): %s, strings %s", a, b, fast, slow);
 	}
@@ -2883,12 +2883,12 @@ TEST(double_paths_match_the_string_paths)
 
 TEST(local_time_i_table)
 {
-	char buf[NPX_PY_FMT_MAX];
+	char buf[NPA_PY_FMT_MAX];
 	unsigned int i, bad = 0;
 
 	for (i = 0; i < ARRAY_SIZE(local_time_i_cases); i++) {
 		const struct int_case *c = &local_time_i_cases[i];
-		char *end = npx_py_local_time_i(buf, c->v, dbl(c->off));
+		char *end = npa_py_local_time_i(buf, c->v, dbl(c->off));
 
 		if (!strcmp(buf, c->want) && ends_at(buf, end))
 			continue;
@@ -2901,13 +2901,13 @@ TEST(local_time_i_table)
 
 TEST(decimal_add3_table)
 {
-	EXPECT_EQ(0, check_str(_metadata, "decimal_add3", npx_py_decimal_add3, add3_cases,
+	EXPECT_EQ(0, check_str(_metadata, "decimal_add3", npa_py_decimal_add3, add3_cases,
 			       ARRAY_SIZE(add3_cases)));
 }
 
 TEST(decimal_diff_table)
 {
-	EXPECT_EQ(0, check_str(_metadata, "decimal_diff_repr", npx_py_decimal_diff_repr, diff_cases,
+	EXPECT_EQ(0, check_str(_metadata, "decimal_diff_repr", npa_py_decimal_diff_repr, diff_cases,
 			       ARRAY_SIZE(diff_cases)));
 }
 
@@ -3035,7 +3035,7 @@ TEST(decimal_cmp_float_table)
 	};
 
 	for (size_t i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
-		int c = npx_py_decimal_cmp_float(t[i].a, t[i].b);
+		int c = npa_py_decimal_cmp_float(t[i].a, t[i].b);
 
 		EXPECT_EQ(t[i].cmp, (c > 0) - (c < 0)) TH_LOG("%s vs %.17g", t[i].a, t[i].b);
 	}
@@ -3043,7 +3043,7 @@ TEST(decimal_cmp_float_table)
 
 TEST(repr_against_glibc)
 {
-	char buf[NPX_PY_FMT_MAX];
+	char buf[NPA_PY_FMT_MAX];
 	unsigned int i, bad = 0;
 
 	for (i = 0; i < 400000; i++) {
@@ -3074,7 +3074,7 @@ TEST(py_round_against_glibc)
 		/* glibc's %f is exact and rounds ties to even, as CPython's dtoa mode 3 */
 		snprintf(buf, sizeof(buf), "%.*f", n, x);
 		want = strtod(buf, NULL);
-		got = npx_py_round(x, n);
+		got = npa_py_round(x, n);
 		if (bits(want) != bits(got) && bad++ < MAX_LOGGED)
 			TH_LOG("round(%016llx, %d): want %016llx, got %016llx",
 			       (unsigned long long)bits(x), n, (unsigned long long)bits(want),

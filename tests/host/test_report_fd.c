@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * NPUPROF_REPORT_FD (libnpuprof/report.c): global profiling tells npuprof
+ * NPUPROF_REPORT_FD (libnpuprof/session/report.c): global profiling tells npuprof
  * run each PROF_* folder it makes, on the socket the variable names. It
  * writes only to the socket the variable was made for (the fd number and
  * the inode match, an AF_UNIX SOCK_SEQPACKET socket), never to whatever
@@ -18,7 +18,7 @@
 #include <unistd.h>
 
 #include "kselftest_harness.h"
-#include "npuprof_internal.h"
+#include "session/session.h"
 
 #define DIR_A "/tmp/out/PROF_000001_20260101000000000_AAAAAAAAAAAAAAAA"
 
@@ -66,8 +66,8 @@ TEST_F(rep, one_message_per_folder)
 	char buf[8192];
 
 	ASSERT_EQ(0, set_report_fd(self->sv[1], 0));
-	EXPECT_EQ(0, npuprof_report_dir(DIR_A));
-	EXPECT_EQ(0, npuprof_report_dir("/tmp/b/PROF_2"));
+	EXPECT_EQ(0, nps_report_dir(DIR_A));
+	EXPECT_EQ(0, nps_report_dir("/tmp/b/PROF_2"));
 	EXPECT_EQ(strlen(DIR_A) + 1, pending(self->sv[0], buf, sizeof(buf)));
 	EXPECT_STREQ(DIR_A "\n", buf);
 	EXPECT_EQ(strlen("/tmp/b/PROF_2\n"), pending(self->sv[0], buf, sizeof(buf)));
@@ -85,10 +85,10 @@ TEST_F(rep, unset_or_malformed_is_ignored)
 	char buf[256], v[64];
 
 	unsetenv("NPUPROF_REPORT_FD");
-	EXPECT_EQ(-ENOENT, npuprof_report_dir(DIR_A));
+	EXPECT_EQ(-ENOENT, nps_report_dir(DIR_A));
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
 		ASSERT_EQ(0, setenv("NPUPROF_REPORT_FD", bad[i], 1));
-		EXPECT_EQ(-EINVAL, npuprof_report_dir(DIR_A))
+		EXPECT_EQ(-EINVAL, nps_report_dir(DIR_A))
 		{
 			TH_LOG("'%s'", bad[i]);
 		}
@@ -96,7 +96,7 @@ TEST_F(rep, unset_or_malformed_is_ignored)
 	/* the right fd with the right digits around it still parses */
 	snprintf(v, sizeof(v), "%d:0", self->sv[1]);
 	ASSERT_EQ(0, setenv("NPUPROF_REPORT_FD", v, 1));
-	EXPECT_EQ(-ENOTSOCK, npuprof_report_dir(DIR_A));
+	EXPECT_EQ(-ENOTSOCK, nps_report_dir(DIR_A));
 	EXPECT_EQ(-1, pending(self->sv[0], buf, sizeof(buf)));
 }
 
@@ -105,7 +105,7 @@ TEST_F(rep, closed_fd_is_ignored)
 	ASSERT_EQ(0, set_report_fd(self->sv[1], 0));
 	close(self->sv[1]);
 	self->sv[1] = -1;
-	EXPECT_EQ(-EBADF, npuprof_report_dir(DIR_A));
+	EXPECT_EQ(-EBADF, nps_report_dir(DIR_A));
 }
 
 /* The number now names something else: a pipe, a file, another socket. */
@@ -117,7 +117,7 @@ TEST_F(rep, never_writes_to_another_file)
 
 	ASSERT_EQ(0, pipe2(p, O_NONBLOCK | O_CLOEXEC));
 	ASSERT_EQ(0, set_report_fd(p[1], 0));
-	EXPECT_EQ(-ENOTSOCK, npuprof_report_dir(DIR_A));
+	EXPECT_EQ(-ENOTSOCK, nps_report_dir(DIR_A));
 	EXPECT_EQ(-1, read(p[0], buf, sizeof(buf)));
 	EXPECT_EQ(EAGAIN, errno);
 	close(p[0]);
@@ -126,7 +126,7 @@ TEST_F(rep, never_writes_to_another_file)
 	f = mkstemp(path);
 	ASSERT_LE(0, f);
 	ASSERT_EQ(0, set_report_fd(f, 0));
-	EXPECT_EQ(-ENOTSOCK, npuprof_report_dir(DIR_A));
+	EXPECT_EQ(-ENOTSOCK, nps_report_dir(DIR_A));
 	ASSERT_EQ(0, fstat(f, &sb));
 	EXPECT_EQ(0, sb.st_size);
 	close(f);
@@ -135,14 +135,14 @@ TEST_F(rep, never_writes_to_another_file)
 	/* a stream socket, even with its own inode: lines could split */
 	ASSERT_EQ(0, socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, st));
 	ASSERT_EQ(0, set_report_fd(st[1], 0));
-	EXPECT_EQ(-ENOTSOCK, npuprof_report_dir(DIR_A));
+	EXPECT_EQ(-ENOTSOCK, nps_report_dir(DIR_A));
 	EXPECT_EQ(-1, pending(st[0], buf, sizeof(buf)));
 	close(st[0]);
 	close(st[1]);
 
 	/* the right kind of socket under the number, but not the one meant */
 	ASSERT_EQ(0, set_report_fd(self->sv[1], 1));
-	EXPECT_EQ(-ENOTSOCK, npuprof_report_dir(DIR_A));
+	EXPECT_EQ(-ENOTSOCK, nps_report_dir(DIR_A));
 	EXPECT_EQ(-1, pending(self->sv[0], buf, sizeof(buf)));
 }
 
@@ -151,7 +151,7 @@ TEST_F(rep, reader_gone_raises_no_sigpipe)
 	ASSERT_EQ(0, set_report_fd(self->sv[1], 0));
 	close(self->sv[0]);
 	self->sv[0] = -1;
-	EXPECT_EQ(-EPIPE, npuprof_report_dir(DIR_A));
+	EXPECT_EQ(-EPIPE, nps_report_dir(DIR_A));
 }
 
 TEST_F(rep, full_socket_gives_up_soon)
@@ -165,7 +165,7 @@ TEST_F(rep, full_socket_gives_up_soon)
 		;
 	ASSERT_EQ(EAGAIN, errno);
 	clock_gettime(CLOCK_MONOTONIC, &a);
-	EXPECT_EQ(-EAGAIN, npuprof_report_dir(DIR_A));
+	EXPECT_EQ(-EAGAIN, nps_report_dir(DIR_A));
 	clock_gettime(CLOCK_MONOTONIC, &b);
 	s = (double)(b.tv_sec - a.tv_sec) + (b.tv_nsec - a.tv_nsec) / 1e9;
 	EXPECT_GT(3.0, s);
@@ -183,10 +183,10 @@ TEST_F(rep, a_child_reports_on_the_inherited_socket)
 	pid = fork();
 	ASSERT_LE(0, pid);
 	if (pid == 0)
-		_exit(npuprof_report_dir("/tmp/c/PROF_child") ? 1 : 0);
+		_exit(nps_report_dir("/tmp/c/PROF_child") ? 1 : 0);
 	ASSERT_EQ(pid, waitpid(pid, &st, 0));
 	EXPECT_TRUE(WIFEXITED(st) && WEXITSTATUS(st) == 0);
-	EXPECT_EQ(0, npuprof_report_dir("/tmp/p/PROF_parent"));
+	EXPECT_EQ(0, nps_report_dir("/tmp/p/PROF_parent"));
 	EXPECT_LT(0, pending(self->sv[0], buf, sizeof(buf)));
 	EXPECT_STREQ("/tmp/c/PROF_child\n", buf);
 	EXPECT_LT(0, pending(self->sv[0], buf, sizeof(buf)));

@@ -29,7 +29,7 @@
 
 #include "kselftest_harness.h"
 #include "npuprof.h"
-#include "prof_layout.h"
+#include "format/prof_layout.h"
 #include "vm/vnpu_test.h"
 #include "vnpu_ascend.h"
 #include "vnpu_prof.h"
@@ -330,7 +330,7 @@ static void walk_raw(const char *prof, unsigned int dev, struct raw_count *rc)
 			rc->data += (unsigned long)((size_t)st.st_size / channels[c].rec_size);
 		}
 	}
-	pathf(path, "%s/device_%u/" NPUPROF_RAW_LOSS_FILE, prof, dev);
+	pathf(path, "%s/device_%u/" NPF_RAW_LOSS_FILE, prof, dev);
 	fd = open(path, O_RDONLY);
 	if (fd < 0)
 		return;
