@@ -7,6 +7,9 @@
 #  - userspace built with -Wall -Wextra -Werror (the normal build does that)
 #  - clang-format --dry-run -Werror on userspace C
 #  - cppcheck on userspace C
+#  - libnpuprof's subsystems include each other only downwards, through
+#    each one's interface header; programs only the public headers
+#    (tools/check-includes.sh)
 set -uo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top" || exit 1
@@ -39,9 +42,10 @@ if [ -n "$ufiles" ]; then
 	# shellcheck disable=SC2086
 	cppcheck -q --error-exitcode=1 --std=c11 --inline-suppr \
 		--enable=warning,portability,performance \
-		--suppress=missingIncludeSystem --suppress='*:build/ksrc/*' -Iuapi -Ilibnpuprof -Itests \
+		--suppress=missingIncludeSystem --suppress='*:build/ksrc/*' -Iuapi -Ilibnpuprof -Ilibnpuprof/include/npuprof -Ilibnpuprof/format -Itests \
 		-Ibuild/ksrc/tools/testing/selftests \
 		-D__x86_64__ -U__KERNEL__ $ufiles || fail "cppcheck found problems"
 fi
+tools/check-includes.sh || fail "an include crosses libnpuprof's layers (above)"
 [ $rc = 0 ] && echo "lint: clean"
 exit $rc
