@@ -791,6 +791,12 @@ struct npa_export;
 
 /* A CSV field as Python's csv writer writes it: quoted if it holds , " CR LF (2 * max + 2) */
 char *npa_csv_field(char *p, const char *s, size_t max);
+
+/* the room of a row with @strs bytes of strings (each quoted, "" doubled) */
+static inline size_t npa_row_room(size_t strs)
+{
+	return NPA_ROW_MAX + 2 * strs;
+}
 int npa_op_summary(struct npa_export *x, const struct npa_dev *d);
 /* aicpu_{ts}.csv rows of @d (ascend_aicpu.c) */
 int npa_aicpu_csv(struct npa_export *x, const struct npa_dev *d);

@@ -2,7 +2,8 @@
 /*
  * libnpuprof export: what the files of msprof_{ts}.json share
  * (ascend_timeline.c: the file and its layers; ascend_timeline_hccl.c: the
- * collectives' layer and flows).
+ * collectives' layer and flows; ascend_timeline_overlap.c: Overlap
+ * Analysis).
  */
 #ifndef ASCEND_TIMELINE_H
 #define ASCEND_TIMELINE_H
@@ -128,5 +129,13 @@ int npa_tl_comm_flow_starts(struct tl *t, const struct npa_export *x, const stru
 			    uint64_t pid, const size_t *emitted, size_t n_emitted);
 int npa_tl_memcpy_ends(struct tl *t, const struct npa_export *x, const struct npa_dev *d,
 		       uint64_t pid);
+
+/* ascend_timeline.c: an event formatted when the file is written, at @ts */
+int npa_tl_add_ref(struct tl *t, uint8_t kind, uint64_t ref, const char *ts);
+
+/* ascend_timeline_overlap.c: device @d's Overlap Analysis events, and one formatted */
+int npa_tl_overlap(struct tl *t, const struct npa_export *x, const struct npa_dev *d,
+		   uint32_t sort);
+char *npa_tl_fmt_overlap(const struct tl *t, size_t i, const char *ts, char *p);
 
 #endif /* ASCEND_TIMELINE_H */
