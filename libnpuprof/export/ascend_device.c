@@ -27,71 +27,52 @@
 
 /* ---- a multimap of 64-bit keys to record indices ---- */
 
+/*
+ * The map (core/hashmap.c) finds a key's first index; @next chains the
+ * rest, in the order they were added.
+ */
 struct kmap {
-	uint64_t *key;
-	int64_t *head; /* first index of the key, -1 for an empty slot */
-	size_t cap;
-	int64_t *next; /* per index: the next index of the same key */
+	struct npx_hmap map; /* key -> its first index */
+	int64_t *next; /* per index: the next index of the same key, -1 at the end */
 };
-
-static uint64_t kmix(uint64_t k)
-{
-	k ^= k >> 31;
-	k *= 0x7fb5d329728ea185ull;
-	k ^= k >> 27;
-	k *= 0x81dadef4bc2dd44dull;
-	return k ^ (k >> 33);
-}
 
 static int kmap_init(struct kmap *m, size_t n)
 {
-	m->cap = 16;
-	while (m->cap < 2 * n)
-		m->cap *= 2;
-	m->key = malloc(m->cap * sizeof(*m->key));
-	m->head = malloc(m->cap * sizeof(*m->head));
+	m->map = (struct npx_hmap)NPX_HMAP_INIT(npx_hmap_hash_u64, npx_hmap_equal_u64, NULL);
 	m->next = malloc((n ? n : 1) * sizeof(*m->next));
-	if (!m->key || !m->head || !m->next)
+	if (!m->next || npx_hmap_reserve(&m->map, n))
 		return -ENOMEM;
-	for (size_t i = 0; i < m->cap; i++)
-		m->head[i] = -1;
 	return 0;
 }
 
-static size_t kmap_slot(const struct kmap *m, uint64_t key)
-{
-	size_t i;
-
-	for (i = kmix(key) & (m->cap - 1); m->head[i] >= 0 && m->key[i] != key;
-	     i = (i + 1) & (m->cap - 1))
-		;
-	return i;
-}
-
-/* add index @v (added in increasing order) under @key; lists keep that order */
+/*
+ * add index @v (added in increasing order) under @key; lists keep that
+ * order. Room for every index was reserved: the add cannot fail.
+ */
 static void kmap_add(struct kmap *m, uint64_t key, int64_t v, int64_t *tail)
 {
-	size_t i = kmap_slot(m, key);
+	bool added;
+	uintptr_t *head = npx_hmap_slot(&m->map, key, &added);
 
 	m->next[v] = -1;
-	if (m->head[i] < 0) {
-		m->key[i] = key;
-		m->head[i] = v;
-	} else {
-		m->next[tail[m->head[i]]] = v;
-	}
-	tail[m->head[i]] = v;
+	if (added)
+		*head = (uintptr_t)v;
+	else
+		m->next[tail[*head]] = v;
+	tail[*head] = v;
 }
 
+/* the first index of @key, -1 for none */
 static int64_t kmap_get(const struct kmap *m, uint64_t key)
 {
-	return m->head[kmap_slot(m, key)];
+	const uintptr_t *head = npx_hmap_find(&m->map, key);
+
+	return head ? (int64_t)*head : -1;
 }
 
 static void kmap_free(struct kmap *m)
 {
-	free(m->key);
-	free(m->head);
+	npx_hmap_free(&m->map);
 	free(m->next);
 }
 
@@ -774,7 +755,7 @@ static void mix_blocks(struct dev_read *r, const struct npa_host *h, struct mix_
 	size_t k = 0, i;
 	uint32_t val = 0;
 
-	if (!ms->bm.cap)
+	if (!ms->bm.next) /* no mix_init() */
 		return;
 	head = kmap_get(&ms->bm, key);
 	first = kmap_get(&ms->sk, key);
