@@ -429,6 +429,15 @@ void npa_windows_free(struct npa_windows *wn);
 const char *npa_hash_name(const struct npa_host *h, uint64_t hash, char *buf, size_t len);
 /* a hash's name, or its decimal digits kept in @h; NULL: no memory */
 const char *npa_host_hash_str(struct npa_host *h, uint64_t hash);
+/* @s, kept once however many ops give it (a tensor string), or NULL */
+const char *npa_host_tensor_str(struct npa_host *h, const char *s);
+
+/*
+ * ascend_tensors.c: @op's six tensor strings from its tensor_info records
+ * @ti[0..@n); 0 or -ENOMEM
+ */
+int npa_op_tensors(struct npa_host *h, struct npa_op *op, const struct cann_tensor_info *const *ti,
+		   size_t n, struct npa_warn *w);
 /* enum cann_ge_task_type's name ("AI_CORE"...) */
 const char *npa_ge_task_type_name(uint32_t t);
 

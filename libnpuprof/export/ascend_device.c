@@ -24,6 +24,7 @@
 #include <string.h>
 
 #include "export/ascend.h"
+#include "export/device.h"
 
 /* ---- a multimap of 64-bit keys to record indices ---- */
 
@@ -86,75 +87,6 @@ static uint64_t task_key(uint32_t stream, uint32_t task, uint32_t ctx, uint32_t 
 
 /* ---- reading ---- */
 
-struct acsq {
-	uint32_t stream;
-	uint32_t task;
-	uint32_t sqe;
-	bool end;
-	double ns;
-	uint64_t cnt; /* its syscnt */
-	size_t seq; /* file order, for stable sorts */
-};
-
-struct flip {
-	uint32_t stream;
-	uint32_t task;
-	double ns;
-};
-
-/* a PMU record before its join: its key and time */
-struct pmu_rec {
-	uint32_t stream;
-	uint32_t task;
-	uint32_t ctx;
-	uint32_t batch;
-	double end_ns;
-	size_t idx; /* in npa_dev.pmu */
-};
-
-/* an FFTS+ subtask log: a context's start or end */
-struct sub_ev {
-	uint32_t stream;
-	uint32_t task;
-	uint32_t ctx;
-	uint32_t thread;
-	uint32_t type;
-	bool end;
-	double ns;
-	uint64_t cnt;
-	size_t seq;
-};
-
-/* a block PMU record of a mix op's other core type */
-struct blk {
-	uint32_t stream;
-	uint32_t task;
-	uint32_t ctx;
-	uint64_t total;
-	uint64_t pmu[VNPU_PMU_COUNTERS];
-};
-
-struct dev_read {
-	struct npa_dev *d;
-	struct npa_warn *w;
-	struct npuprof_error *err;
-	struct acsq *ev;
-	size_t n_ev, cap_ev;
-	struct flip *flips;
-	size_t n_flips, cap_flips;
-	struct pmu_rec *pr;
-	size_t cap_pmu, cap_pr;
-	uint64_t bad_magic, bad_func, overflow, bad_ffts;
-	bool hwts; /* an HWTS chip's records */
-	/* HWTS: logs of another type; where the logs' and PMU records' counters skip */
-	uint64_t bad_type, log_gaps, pmu_gaps;
-	int log_cnt, pmu_cnt; /* the next record's counter, -1 before the first */
-	struct sub_ev *sev;
-	size_t n_sev, cap_sev;
-	struct blk *blk;
-	size_t n_blk, cap_blk;
-};
-
 /* msprof's StarsCommon stream/task re-encoding of bits 12 and 13 */
 void npa_stars_ids(uint32_t raw_stream, uint32_t raw_task, uint32_t *stream, uint32_t *task)
 {
@@ -172,10 +104,10 @@ void npa_stars_ids(uint32_t raw_stream, uint32_t raw_task, uint32_t *stream, uin
 }
 
 /* an FFTS+ subtask log (FftsPlusLogDecoder) */
-static int on_ffts_log(struct dev_read *r, const void *rec)
+static int on_ffts_log(struct npa_dev_read *r, const void *rec)
 {
 	struct vnpu_ffts_log l;
-	struct sub_ev *e;
+	struct npa_sub_ev *e;
 
 	memcpy(&l, rec, sizeof(l));
 	if (npa_grow((void **)&r->sev, &r->cap_sev, r->n_sev, sizeof(*r->sev), 256))
@@ -194,9 +126,9 @@ static int on_ffts_log(struct dev_read *r, const void *rec)
 
 static int on_acsq(void *arg, const void *rec, const char *file, uint64_t off)
 {
-	struct dev_read *r = arg;
+	struct npa_dev_read *r = arg;
 	struct vnpu_acsq_log l;
-	struct acsq *e;
+	struct npa_acsq *e;
 	uint32_t func;
 
 	memcpy(&l, rec, sizeof(l));
@@ -233,7 +165,7 @@ static int on_acsq(void *arg, const void *rec, const char *file, uint64_t off)
 
 static int on_flip(void *arg, const void *rec, const char *file, uint64_t off)
 {
-	struct dev_read *r = arg;
+	struct npa_dev_read *r = arg;
 	struct vnpu_ts_flip f;
 
 	(void)file;
@@ -244,16 +176,16 @@ static int on_flip(void *arg, const void *rec, const char *file, uint64_t off)
 	if (npa_grow((void **)&r->flips, &r->cap_flips, r->n_flips, sizeof(*r->flips), 4096))
 		return npx_set_error(r->err, -ENOMEM, "out of memory");
 	r->flips[r->n_flips++] =
-		(struct flip){ f.stream_id, f.task_id, npa_syscnt_ns(&r->d->cfg, f.syscnt) };
+		(struct npa_flip){ f.stream_id, f.task_id, npa_syscnt_ns(&r->d->cfg, f.syscnt) };
 	return 0;
 }
 
 /* a block PMU record (FftsBlockPmuBean): kept for the mix op it belongs to */
-static int on_block_pmu(struct dev_read *r, const void *rec)
+static int on_block_pmu(struct npa_dev_read *r, const void *rec)
 {
 	struct vnpu_ffts_block_pmu p;
 	uint32_t sub;
-	struct blk *b;
+	struct npa_blk *b;
 
 	memcpy(&p, rec, sizeof(p));
 	sub = p.subtask_type & 0xff;
@@ -273,10 +205,10 @@ static int on_block_pmu(struct dev_read *r, const void *rec)
 
 static int on_pmu(void *arg, const void *rec, const char *file, uint64_t off)
 {
-	struct dev_read *r = arg;
+	struct npa_dev_read *r = arg;
 	struct npa_dev *d = r->d;
 	struct vnpu_ffts_pmu p;
-	struct pmu_rec *pr;
+	struct npa_pmu_rec *pr;
 	uint32_t func, type, sub;
 
 	memcpy(&p, rec, sizeof(p));
@@ -332,91 +264,9 @@ static int on_pmu(void *arg, const void *rec, const char *file, uint64_t off)
 	return 0;
 }
 
-/* ---- the HWTS chips' records ---- */
-
-/*
- * The 4-bit counter of an HWTS record, which steps by one over the whole
- * stream of its kind: msprof logs each gap ("An lost before the operator",
- * hwts_log.py, aic_pmu.py) and drops nothing; so do we, with a warning.
- */
-static void hwts_count(struct dev_read *r, int *next, uint64_t *gaps, uint32_t cnt,
-		       const char *what, const char *file, uint64_t off)
-{
-	if (*next >= 0 && cnt != (uint32_t)*next) {
-		if (!*gaps)
-			npa_warn(r->w,
-				 "%s: offset %llu: %s counter %u, not %d: records are missing"
-				 " before it",
-				 file, (unsigned long long)off, what, cnt, *next);
-		*gaps += (cnt - (uint32_t)*next) & 0xf;
-	}
-	*next = (int)((cnt + 1) & 0xf);
-}
-
-static int on_hwts(void *arg, const void *rec, const char *file, uint64_t off)
-{
-	struct dev_read *r = arg;
-	struct vnpu_hwts_log l;
-	struct acsq *e;
-	uint32_t type;
-
-	memcpy(&l, rec, sizeof(l));
-	hwts_count(r, &r->log_cnt, &r->log_gaps, VNPU_HWTS_CNT(l.word0), "HWTS log", file, off);
-	type = VNPU_HWTS_TYPE(l.word0);
-	/* msprof keeps the start and end logs and drops the other types */
-	if (type != VNPU_HWTS_LOG_START && type != VNPU_HWTS_LOG_END) {
-		if (!r->bad_type++)
-			npa_warn(r->w,
-				 "%s: offset %llu: log type %u is neither a start nor an end:"
-				 " skipped",
-				 file, (unsigned long long)off, type);
-		return 0;
-	}
-	if (npa_grow((void **)&r->ev, &r->cap_ev, r->n_ev, sizeof(*r->ev), 4096))
-		return npx_set_error(r->err, -ENOMEM, "out of memory");
-	e = &r->ev[r->n_ev];
-	e->stream = l.stream_id % 2048;
-	e->task = l.task_id;
-	e->sqe = l.task_type;
-	e->end = type == VNPU_HWTS_LOG_END;
-	e->ns = npa_syscnt_ns(&r->d->cfg, l.syscnt);
-	e->cnt = l.syscnt;
-	e->seq = r->n_ev++;
-	return 0;
-}
-
-static int on_aic_pmu(void *arg, const void *rec, const char *file, uint64_t off)
-{
-	struct dev_read *r = arg;
-	struct npa_dev *d = r->d;
-	struct vnpu_aic_pmu p;
-	struct pmu_rec *pr;
-
-	memcpy(&p, rec, sizeof(p));
-	hwts_count(r, &r->pmu_cnt, &r->pmu_gaps, VNPU_HWTS_CNT(p.word0), "AI Core PMU record", file,
-		   off);
-	if (npa_grow((void **)&d->pmu, &r->cap_pmu, d->n_pmu, sizeof(*d->pmu), 4096) ||
-	    npa_grow((void **)&r->pr, &r->cap_pr, d->n_pmu, sizeof(*r->pr), 4096))
-		return npx_set_error(r->err, -ENOMEM, "out of memory");
-	/*
-	 * the whole entry: join() reads .mix of every PMU record it takes, and
-	 * a grown array's new room holds whatever realloc() left there
-	 */
-	d->pmu[d->n_pmu] = (struct npa_pmu){ .total = p.total_cycle };
-	memcpy(d->pmu[d->n_pmu].pmu, p.pmu, sizeof(p.pmu));
-	pr = &r->pr[d->n_pmu];
-	pr->stream = p.stream_id % 2048;
-	pr->task = p.task_id;
-	pr->ctx = NPA_NO_CTX;
-	pr->batch = 0; /* none: matched in order */
-	pr->end_ns = 0;
-	pr->idx = d->n_pmu++;
-	return 0;
-}
-
 /* a device task (an ACSQ or HWTS pair, or an FFTS+ subtask), not yet joined */
-static void add_task(struct npa_dev *d, uint32_t stream, uint32_t task, uint32_t ctx, uint32_t sqe,
-		     bool sub, double start, double end, uint64_t start_cnt, uint64_t end_cnt)
+void npa_dev_add_task(struct npa_dev *d, uint32_t stream, uint32_t task, uint32_t ctx, uint32_t sqe,
+		      bool sub, double start, double end, uint64_t start_cnt, uint64_t end_cnt)
 {
 	d->tasks[d->n_tasks++] = (struct npa_task){
 		.stream = stream,
@@ -433,87 +283,18 @@ static void add_task(struct npa_dev *d, uint32_t stream, uint32_t task, uint32_t
 	};
 }
 
-static void warn_mismatched(const struct dev_read *r)
+void npa_dev_warn_mismatched(const struct npa_dev_read *r)
 {
 	if (r->d->mismatched)
 		npa_warn(r->w, "device_%u: %llu task starts and ends do not pair (lost records?)",
 			 r->d->cfg.id, (unsigned long long)r->d->mismatched);
 }
 
-static int cmp_task_start(const void *a, const void *b);
-
-static int cmp_hwts_key(const void *a, const void *b)
-{
-	const struct acsq *x = a, *y = b;
-
-	if (x->stream != y->stream)
-		return x->stream < y->stream ? -1 : 1;
-	if (x->task != y->task)
-		return x->task < y->task ? -1 : 1;
-	return x->seq < y->seq ? -1 : x->seq > y->seq;
-}
-
-/*
- * msprof's HwtsCalculator._prep_data, per (stream, task) in file order: an
- * end takes the last start before it, or, with none, a start at tick -1
- * (a task of huge duration, as msprof shows it); a start no end takes is
- * no task.
- */
-static int pair_hwts(struct dev_read *r)
-{
-	struct npa_dev *d = r->d;
-	size_t i, j;
-
-	d->tasks = calloc(r->n_ev + 1, sizeof(*d->tasks));
-	if (!d->tasks)
-		return npx_set_error(r->err, -ENOMEM, "out of memory");
-	npx_qsort(r->ev, r->n_ev, sizeof(*r->ev), cmp_hwts_key);
-	for (i = 0; i < r->n_ev; i = j) {
-		int64_t start = -1;
-
-		for (j = i; j < r->n_ev && r->ev[j].task == r->ev[i].task &&
-			    r->ev[j].stream == r->ev[i].stream;
-		     j++) {
-			const struct acsq *e = &r->ev[j];
-
-			if (!e->end) {
-				if (start >= 0)
-					d->mismatched++;
-				start = (int64_t)j;
-				continue;
-			}
-			if (start < 0)
-				d->mismatched++;
-			add_task(d, e->stream, e->task, NPA_NO_CTX, e->sqe, false,
-				 start >= 0 ? r->ev[start].ns : npa_syscnt_ns_d(&d->cfg, -1.0),
-				 e->ns, start >= 0 ? r->ev[start].cnt : 0, e->cnt);
-			start = -1;
-		}
-		if (start >= 0)
-			d->mismatched++;
-	}
-	npx_qsort(d->tasks, d->n_tasks, sizeof(*d->tasks), cmp_task_start);
-	warn_mismatched(r);
-	return 0;
-}
-
-/*
- * Whether op_summary's row of @t takes a PMU record on an HWTS chip:
- * msprof's rows (a kernel's task with its op) in start order take them,
- * but for AI CPU and DVPP ops (ai_core_op_report.py HARDWARE_OP_LIST)
- */
-static bool hwts_row_takes_pmu(const struct npa_host *h, const struct npa_task *t)
-{
-	const struct npa_op *op = npa_task_op(h, t);
-
-	return op && op->task_type != CANN_GE_AI_CPU && op->task_type != CANN_GE_DVPP;
-}
-
 /* ---- pairing ---- */
 
 static int cmp_acsq_time(const void *a, const void *b)
 {
-	const struct acsq *x = a, *y = b;
+	const struct npa_acsq *x = a, *y = b;
 
 	if (x->ns != y->ns)
 		return x->ns < y->ns ? -1 : 1;
@@ -522,7 +303,7 @@ static int cmp_acsq_time(const void *a, const void *b)
 
 static int cmp_acsq_key(const void *a, const void *b)
 {
-	const struct acsq *x = a, *y = b;
+	const struct npa_acsq *x = a, *y = b;
 
 	if (x->task != y->task)
 		return x->task < y->task ? -1 : 1;
@@ -534,7 +315,7 @@ static int cmp_acsq_key(const void *a, const void *b)
 	return cmp_acsq_time(a, b);
 }
 
-static int cmp_task_start(const void *a, const void *b)
+int npa_dev_cmp_task_start(const void *a, const void *b)
 {
 	const struct npa_task *x = a, *y = b;
 
@@ -546,7 +327,7 @@ static int cmp_task_start(const void *a, const void *b)
 }
 
 /* msprof's LogBaseParser.get_task_time, per (task, stream) */
-static int pair_tasks(struct dev_read *r)
+static int pair_tasks(struct npa_dev_read *r)
 {
 	struct npa_dev *d = r->d;
 	size_t i, j;
@@ -575,9 +356,9 @@ static int pair_tasks(struct dev_read *r)
 				continue;
 			}
 			if (s + 1 == s_end || r->ev[e].ns < r->ev[s + 1].ns) {
-				add_task(d, r->ev[s].stream, r->ev[s].task, NPA_NO_CTX,
-					 r->ev[s].sqe, false, r->ev[s].ns, r->ev[e].ns,
-					 r->ev[s].cnt, r->ev[e].cnt);
+				npa_dev_add_task(d, r->ev[s].stream, r->ev[s].task, NPA_NO_CTX,
+						 r->ev[s].sqe, false, r->ev[s].ns, r->ev[e].ns,
+						 r->ev[s].cnt, r->ev[e].cnt);
 				s++;
 				e++;
 			} else {
@@ -589,8 +370,8 @@ static int pair_tasks(struct dev_read *r)
 		if (s_end > s)
 			d->mismatched += s_end - s - 1;
 	}
-	npx_qsort(d->tasks, d->n_tasks, sizeof(*d->tasks), cmp_task_start);
-	warn_mismatched(r);
+	npx_qsort(d->tasks, d->n_tasks, sizeof(*d->tasks), npa_dev_cmp_task_start);
+	npa_dev_warn_mismatched(r);
 	return 0;
 }
 
@@ -598,7 +379,7 @@ static int pair_tasks(struct dev_read *r)
 
 static int cmp_sub_ev(const void *a, const void *b)
 {
-	const struct sub_ev *x = a, *y = b;
+	const struct npa_sub_ev *x = a, *y = b;
 
 	if (x->stream != y->stream)
 		return x->stream < y->stream ? -1 : 1;
@@ -621,7 +402,7 @@ static int cmp_sub_ev(const void *a, const void *b)
  * start is dropped, and so is a start left over. The subtasks join the
  * device's tasks, with the subtask id as their context.
  */
-static int pair_subtasks(struct dev_read *r)
+static int pair_subtasks(struct npa_dev_read *r)
 {
 	struct npa_dev *d = r->d;
 	size_t i, j, lost = 0;
@@ -650,14 +431,15 @@ static int pair_subtasks(struct dev_read *r)
 				lost++;
 				continue;
 			}
-			add_task(d, r->sev[s].stream, r->sev[s].task, r->sev[s].ctx, r->sev[s].type,
-				 true, r->sev[s].ns, r->sev[e].ns, r->sev[s].cnt, r->sev[e].cnt);
+			npa_dev_add_task(d, r->sev[s].stream, r->sev[s].task, r->sev[s].ctx,
+					 r->sev[s].type, true, r->sev[s].ns, r->sev[e].ns,
+					 r->sev[s].cnt, r->sev[e].cnt);
 			s++;
 			e++;
 		}
 		lost += (e0 - s) + (j - e);
 	}
-	npx_qsort(d->tasks, d->n_tasks, sizeof(*d->tasks), cmp_task_start);
+	npx_qsort(d->tasks, d->n_tasks, sizeof(*d->tasks), npa_dev_cmp_task_start);
 	if (lost)
 		npa_warn(r->w, "device_%u: %zu FFTS+ subtask starts and ends do not pair",
 			 d->cfg.id, lost);
@@ -668,7 +450,7 @@ static int pair_subtasks(struct dev_read *r)
 
 static int cmp_flip(const void *a, const void *b)
 {
-	const struct flip *x = a, *y = b;
+	const struct npa_flip *x = a, *y = b;
 
 	if (x->stream != y->stream)
 		return x->stream < y->stream ? -1 : 1;
@@ -676,7 +458,7 @@ static int cmp_flip(const void *a, const void *b)
 }
 
 /* flips of @stream at or before @ns: the batch of a task there */
-static uint32_t batch_at(const struct flip *f, size_t n, uint32_t stream, double ns)
+static uint32_t batch_at(const struct npa_flip *f, size_t n, uint32_t stream, double ns)
 {
 	size_t lo = 0, hi = n, first;
 
@@ -746,7 +528,7 @@ static int64_t group_number(const struct mix_state *ms, const struct npa_host *h
  * context's mix_block_num is 0 (_get_current_block pops a key's values
  * but the last)
  */
-static void mix_blocks(struct dev_read *r, const struct npa_host *h, struct mix_state *ms,
+static void mix_blocks(struct npa_dev_read *r, const struct npa_host *h, struct mix_state *ms,
 		       const struct npa_task *t)
 {
 	struct npa_pmu *p = &r->d->pmu[t->pmu];
@@ -794,7 +576,7 @@ static bool mix_row(const struct npa_host *h, const struct npa_htask *ht, uint32
 }
 
 /* the maps of mix_blocks(); nothing when the device has no block records */
-static int mix_init(struct dev_read *r, const struct npa_host *h, struct mix_state *ms)
+static int mix_init(struct npa_dev_read *r, const struct npa_host *h, struct mix_state *ms)
 {
 	double host_start = r->d->cfg.host_start_count;
 	size_t i, n_rows = 0, n;
@@ -882,7 +664,7 @@ static int mark_shadowed(struct npa_dev *d)
 
 /* ---- the join ---- */
 
-static int join(struct dev_read *r, const struct npa_host *h)
+static int join(struct npa_dev_read *r, const struct npa_host *h)
 {
 	struct npa_dev *d = r->d;
 	struct kmap hm = { 0 }, pm = { 0 };
@@ -933,7 +715,7 @@ static int join(struct dev_read *r, const struct npa_host *h)
 		t->host = hi;
 		if (r->hwts) {
 			key = task_key(t->stream, t->task, t->ctx, 0);
-			if (!hwts_row_takes_pmu(h, t)) {
+			if (!npa_hwts_row_takes_pmu(h, t)) {
 				d->tasks[out++] = *t;
 				continue;
 			}
@@ -969,7 +751,7 @@ out:
 	return rc;
 }
 
-static int read_kind(struct dev_read *r, const char *data, const char *label, const char *what,
+static int read_kind(struct npa_dev_read *r, const char *data, const char *label, const char *what,
 		     size_t size, bool per_file, npa_rec_fn fn)
 {
 	char prefix[64];
@@ -989,7 +771,7 @@ static int read_kind(struct dev_read *r, const char *data, const char *label, co
 int npa_dev_load(struct npa_dev *d, const char *prof, uint32_t id, const struct npa_host *h,
 		 struct npa_warn *w, struct npuprof_error *err)
 {
-	struct dev_read r = { .d = d, .w = w, .err = err, .log_cnt = -1, .pmu_cnt = -1 };
+	struct npa_dev_read r = { .d = d, .w = w, .err = err, .log_cnt = -1, .pmu_cnt = -1 };
 	char dir[PATH_MAX], data[PATH_MAX + 8], label[64];
 	int rc;
 
@@ -1004,7 +786,7 @@ int npa_dev_load(struct npa_dev *d, const char *prof, uint32_t id, const struct 
 	r.hwts = npf_chip_has(d->cfg.chip_id, NPF_CHIP_HWTS);
 	if (r.hwts)
 		rc = read_kind(&r, data, label, NPF_RAW_HWTS, sizeof(struct vnpu_hwts_log), false,
-			       on_hwts);
+			       npa_hwts_on_log);
 	else
 		rc = read_kind(&r, data, label, NPF_RAW_STARS_SOC, sizeof(struct vnpu_acsq_log),
 			       false, on_acsq);
@@ -1014,14 +796,14 @@ int npa_dev_load(struct npa_dev *d, const char *prof, uint32_t id, const struct 
 	/* msprof frames each ffts_profile slice alone, aicore as one stream */
 	if (!rc && r.hwts)
 		rc = read_kind(&r, data, label, NPF_RAW_AICORE, sizeof(struct vnpu_aic_pmu), false,
-			       on_aic_pmu);
+			       npa_hwts_on_pmu);
 	else if (!rc)
 		rc = read_kind(&r, data, label, NPF_RAW_FFTS_PROFILE, sizeof(struct vnpu_ffts_pmu),
 			       true, on_pmu);
 	if (!rc)
 		rc = npa_aicpu_load(d, data, label, w, err);
 	if (!rc && r.hwts) {
-		rc = pair_hwts(&r);
+		rc = npa_hwts_pair(&r);
 	} else if (!rc) {
 		npx_qsort(r.ev, r.n_ev, sizeof(*r.ev), cmp_acsq_time);
 		rc = pair_tasks(&r);

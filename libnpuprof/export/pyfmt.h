@@ -22,6 +22,15 @@
  */
 
 /* bytes any function here may write, the NUL included */
+/* the bits of @v (its IEEE 754 binary64 form) */
+static inline uint64_t npa_bits(double v)
+{
+	uint64_t b;
+
+	memcpy(&b, &v, sizeof(b));
+	return b;
+}
+
 #define NPA_PY_FMT_MAX 48
 
 /*

@@ -1,0 +1,100 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * libnpuprof export: the reading of a device_N folder, shared by
+ * ascend_device.c (the STARS chips' records, pairing, batches, the join)
+ * and ascend_device_hwts.c (the HWTS chips' records); private to export/.
+ */
+#ifndef NPA_DEVICE_H
+#define NPA_DEVICE_H
+
+#include "export/ascend.h"
+
+struct npa_acsq {
+	uint32_t stream;
+	uint32_t task;
+	uint32_t sqe;
+	bool end;
+	double ns;
+	uint64_t cnt; /* its syscnt */
+	size_t seq; /* file order, for stable sorts */
+};
+
+struct npa_flip {
+	uint32_t stream;
+	uint32_t task;
+	double ns;
+};
+
+/* a PMU record before its join: its key and time */
+struct npa_pmu_rec {
+	uint32_t stream;
+	uint32_t task;
+	uint32_t ctx;
+	uint32_t batch;
+	double end_ns;
+	size_t idx; /* in npa_dev.pmu */
+};
+
+/* an FFTS+ subtask log: a context's start or end */
+struct npa_sub_ev {
+	uint32_t stream;
+	uint32_t task;
+	uint32_t ctx;
+	uint32_t thread;
+	uint32_t type;
+	bool end;
+	double ns;
+	uint64_t cnt;
+	size_t seq;
+};
+
+/* a block PMU record of a mix op's other core type */
+struct npa_blk {
+	uint32_t stream;
+	uint32_t task;
+	uint32_t ctx;
+	uint64_t total;
+	uint64_t pmu[VNPU_PMU_COUNTERS];
+};
+
+struct npa_dev_read {
+	struct npa_dev *d;
+	struct npa_warn *w;
+	struct npuprof_error *err;
+	struct npa_acsq *ev;
+	size_t n_ev, cap_ev;
+	struct npa_flip *flips;
+	size_t n_flips, cap_flips;
+	struct npa_pmu_rec *pr;
+	size_t cap_pmu, cap_pr;
+	uint64_t bad_magic, bad_func, overflow, bad_ffts;
+	bool hwts; /* an HWTS chip's records */
+	/* HWTS: logs of another type; where the logs' and PMU records' counters skip */
+	uint64_t bad_type, log_gaps, pmu_gaps;
+	int log_cnt, pmu_cnt; /* the next record's counter, -1 before the first */
+	struct npa_sub_ev *sev;
+	size_t n_sev, cap_sev;
+	struct npa_blk *blk;
+	size_t n_blk, cap_blk;
+};
+
+/* ---- ascend_device.c ---- */
+
+/* a device task (an ACSQ or HWTS pair, or an FFTS+ subtask), not yet joined */
+void npa_dev_add_task(struct npa_dev *d, uint32_t stream, uint32_t task, uint32_t ctx, uint32_t sqe,
+		      bool sub, double start, double end, uint64_t start_cnt, uint64_t end_cnt);
+/* warn of the starts and ends that found no partner */
+void npa_dev_warn_mismatched(const struct npa_dev_read *r);
+int npa_dev_cmp_task_start(const void *a, const void *b);
+
+/* ---- ascend_device_hwts.c ---- */
+
+/* raw-file record callbacks of hwts and aicore (npa_raw_read()'s) */
+int npa_hwts_on_log(void *arg, const void *rec, const char *file, uint64_t off);
+int npa_hwts_on_pmu(void *arg, const void *rec, const char *file, uint64_t off);
+/* the logs paired into @r->d's tasks */
+int npa_hwts_pair(struct npa_dev_read *r);
+/* whether op_summary's row of @t takes the next AI Core PMU record of its key */
+bool npa_hwts_row_takes_pmu(const struct npa_host *h, const struct npa_task *t);
+
+#endif /* NPA_DEVICE_H */
