@@ -440,6 +440,9 @@ int npa_op_tensors(struct npa_host *h, struct npa_op *op, const struct cann_tens
 		   size_t n, struct npa_warn *w);
 /* enum cann_ge_task_type's name ("AI_CORE"...) */
 const char *npa_ge_task_type_name(uint32_t t);
+/* msprof's name of CANN level @level: "acl", ... ("unknown"); "AscendCL", ... ("Unknown") */
+const char *npa_cann_level_lower(uint32_t level);
+const char *npa_cann_level_title(uint32_t level);
 
 struct npa_task;
 /* the op of device task @t for op_summary (msprof's TaskInfo join), or NULL */

@@ -39,6 +39,39 @@ const char *npa_ge_task_type_name(uint32_t t)
 	return t < CANN_GE_TASK_TYPE_COUNT ? ge_task_names[t] : "UNKNOWN";
 }
 
+/* msprof's names of CANN's record levels: api_statistic's and the timeline's */
+static const struct {
+	uint32_t level;
+	const char *lower; /* api_statistic's Level, the timeline's args */
+	const char *title; /* the CANN timeline's thread prefix (pure-Python path) */
+} cann_levels[] = {
+	{ CANN_LEVEL_ACL, "acl", "AscendCL" },
+	{ CANN_LEVEL_RUNTIME, "runtime", "Runtime" },
+	{ CANN_LEVEL_MODEL, "model", "Model" },
+	{ CANN_LEVEL_NODE, "node", "Node" },
+	{ CANN_LEVEL_HCCL, "communication", "Communication" },
+	{ CANN_LEVEL_AICPU, "aicpu", "Aicpu" },
+	{ CANN_LEVEL_TX, "msproftx", "Msproftx" },
+	{ CANN_LEVEL_PTA, "pta", "Pta" },
+	{ CANN_LEVEL_PYTORCH_TX, "pytorch_tx", "Pytorch_tx" },
+};
+
+const char *npa_cann_level_lower(uint32_t level)
+{
+	for (size_t i = 0; i < NPX_ARRAY_SIZE(cann_levels); i++)
+		if (cann_levels[i].level == level)
+			return cann_levels[i].lower;
+	return "unknown";
+}
+
+const char *npa_cann_level_title(uint32_t level)
+{
+	for (size_t i = 0; i < NPX_ARRAY_SIZE(cann_levels); i++)
+		if (cann_levels[i].level == level)
+			return cann_levels[i].title;
+	return "Unknown";
+}
+
 static bool is_kernel(const char *type)
 {
 	return !strncmp(type, "KERNEL", 6) || !strncmp(type, "STARS_COMMON", 12) ||

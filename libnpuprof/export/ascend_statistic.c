@@ -168,31 +168,6 @@ int npa_op_statistic(struct npa_export *x, const struct npa_dev *d)
 
 /* ---- api_statistic ---- */
 
-static const char *level_name(uint32_t level)
-{
-	switch (level) {
-	case CANN_LEVEL_PYTORCH_TX:
-		return "pytorch_tx";
-	case CANN_LEVEL_PTA:
-		return "pta";
-	case CANN_LEVEL_TX:
-		return "msproftx";
-	case CANN_LEVEL_ACL:
-		return "acl";
-	case CANN_LEVEL_MODEL:
-		return "model";
-	case CANN_LEVEL_NODE:
-		return "node";
-	case CANN_LEVEL_AICPU:
-		return "aicpu";
-	case CANN_LEVEL_HCCL:
-		return "communication";
-	case CANN_LEVEL_RUNTIME:
-		return "runtime";
-	}
-	return "unknown";
-}
-
 /*
  * The calls that share an API Name and level make one row. A call's name
  * comes from its (level, type), or (level, item) at the levels named by
@@ -293,7 +268,7 @@ static int api_groups(const struct npa_host *h, size_t *gid, struct api_group **
 			e->level = a->level;
 			e->v = api_group_v(a);
 			api_name(h, a, e->name, sizeof(e->name));
-			e->level_name = level_name(a->level);
+			e->level_name = npa_cann_level_lower(a->level);
 			*slot = (*n)++;
 		}
 		gid[i] = *slot;

@@ -204,56 +204,6 @@ int npa_tl_process_tail(struct tl *t, uint64_t pid, const char *labels, uint32_t
 
 /* ---- CANN ---- */
 
-static const char *level_prefix(uint32_t level)
-{
-	switch (level) {
-	case CANN_LEVEL_ACL:
-		return "AscendCL";
-	case CANN_LEVEL_RUNTIME:
-		return "Runtime";
-	case CANN_LEVEL_MODEL:
-		return "Model";
-	case CANN_LEVEL_NODE:
-		return "Node";
-	case CANN_LEVEL_HCCL:
-		return "Communication";
-	case CANN_LEVEL_AICPU:
-		return "Aicpu";
-	case CANN_LEVEL_TX:
-		return "Msproftx";
-	case CANN_LEVEL_PTA:
-		return "Pta";
-	case CANN_LEVEL_PYTORCH_TX:
-		return "Pytorch_tx";
-	}
-	return "Unknown";
-}
-
-static const char *level_lower(uint32_t level)
-{
-	switch (level) {
-	case CANN_LEVEL_ACL:
-		return "acl";
-	case CANN_LEVEL_RUNTIME:
-		return "runtime";
-	case CANN_LEVEL_MODEL:
-		return "model";
-	case CANN_LEVEL_NODE:
-		return "node";
-	case CANN_LEVEL_HCCL:
-		return "communication";
-	case CANN_LEVEL_AICPU:
-		return "aicpu";
-	case CANN_LEVEL_TX:
-		return "msproftx";
-	case CANN_LEVEL_PTA:
-		return "pta";
-	case CANN_LEVEL_PYTORCH_TX:
-		return "pytorch_tx";
-	}
-	return "unknown";
-}
-
 static const char *acl_tag(uint32_t type)
 {
 	static const char *const tags[] = { NULL,	  "ACL_OP",   "ACL_MODEL",   "ACL_RTS",
@@ -288,7 +238,7 @@ void npa_tl_api_strs(const struct npa_host *h, const struct npa_api *a, struct n
 	}
 	s->mode = a->level == CANN_LEVEL_ACL ? acl_tag(a->type) : type;
 	s->api = a->level == CANN_LEVEL_ACL ? type : a->level == CANN_LEVEL_HCCL ? item : type;
-	s->level = level_lower(a->level);
+	s->level = npa_cann_level_lower(a->level);
 	s->id = a->level == CANN_LEVEL_ACL ? type : "0";
 	s->item = item;
 }
@@ -303,7 +253,7 @@ static char *fmt_cann(const struct npa_export *x, const struct npa_dev *d, size_
 
 	npa_tl_api_strs(&x->host, a, &s);
 	p = npx_lit(p, "{\"name\": \"");
-	p = npx_put(p, level_prefix(a->level));
+	p = npx_put(p, npa_cann_level_title(a->level));
 	*p++ = '@';
 	p = npx_json_escape(p, s.api, NPX_JSON_PY);
 	*p++ = '"';
