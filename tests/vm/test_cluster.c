@@ -616,7 +616,10 @@ static int comm_rows(const char *prof, int first, double *us, double *rest)
  * and it fails, exporting its folder at exit; `run` tries to export what
  * the killed rank left: nothing (its collector had not drained its device,
  * and its host records were still buffered), which the export says, and
- * its raw folder stays for `npuprof export`.
+ * its raw folder stays for `npuprof export`. On a slow kernel the rank may
+ * live past the collector's first flush (every 100 ms): then its host
+ * records are on disk, and the export of what it left says that the
+ * collector did not finish, never passing for a complete run.
  */
 TEST_F_TIMEOUT(ranks, a_dying_rank_aborts_the_others, 300)
 {
@@ -641,13 +644,23 @@ TEST_F_TIMEOUT(ranks, a_dying_rank_aborts_the_others, 300)
 	}
 	snprintf(path, sizeof(path), "%s/mindstudio_profiler_output/README.txt", prof[0]);
 	EXPECT_EQ(0, access(path, F_OK)) TH_LOG("rank 0 not exported");
-	/* the killed rank: not an empty export that passes for a run that did nothing */
+	/* the killed rank: not an export that passes for a complete run */
 	snprintf(path, sizeof(path), "%s/mindstudio_profiler_output/README.txt", prof[1]);
-	EXPECT_EQ(-1, access(path, F_OK)) TH_LOG("rank 1 exported: %s", out);
-	EXPECT_NE(NULL, strstr(out, "nothing to export: no device task and no host API record"))
-	TH_LOG("%s", out);
-	EXPECT_NE(NULL, strstr(out, "was not exported; its raw data is there for 'npuprof export'"))
-	TH_LOG("%s", out);
+	if (access(path, F_OK)) {
+		EXPECT_NE(NULL,
+			  strstr(out, "nothing to export: no device task and no host API record"))
+		TH_LOG("%s", out);
+		EXPECT_NE(
+			NULL,
+			strstr(out, "was not exported; its raw data is there for 'npuprof export'"))
+		TH_LOG("%s", out);
+	} else {
+		/* its host records were flushed before the kill */
+		snprintf(path, sizeof(path), "%s/host/vnpu_loss.json: the collector did not finish",
+			 prof[1]);
+		EXPECT_NE(NULL, strstr(out, path))
+		TH_LOG("rank 1 exported, not said partial: %s", out);
+	}
 	n = comm_rows(prof[0], steps, &us, &rest);
 	TH_LOG("rank 0: %d sub-task rows, %.3f us, then %.3f us", n, us, rest);
 	/* three AllReduces, only the first with time */
