@@ -10,8 +10,10 @@
  * 680 bytes of records a task at L1) is written and exported: -r times for
  * the first size, once for the others. Each export runs in a fresh process
  * (this program, exec'd with -x), so its peak RSS (wait4) is the export's
- * alone, and must not grow with N. Printed: tasks/s (wall), output MB/s,
- * peak RSS, the timeline's bytes per task.
+ * alone, and must not grow with N. Printed: tasks/s (wall), output MB/s
+ * against the filesystem's own sequential write of as many bytes in the
+ * same folder (measured after each size's exports), peak RSS, the
+ * timeline's bytes per task.
  *
  * With -M, a folder of -m tasks (default 100,000) is exported by us, and a
  * copy of it by msprof's `export summary` and `export timeline`, in the
@@ -75,6 +77,41 @@ static uint64_t dir_bytes(const char *dir, int rm)
 	if (rm)
 		rmdir(dir);
 	return sum;
+}
+
+/*
+ * The filesystem's sequential write bandwidth in @dir, bytes/s: @bytes
+ * written in 1 MiB write()s to a new file and closed, as the export writes
+ * its files (no fsync: neither syncs), then removed. The export's own
+ * bandwidth is judged against it, measured in the same run.
+ */
+static double write_bw(const char *dir, uint64_t bytes)
+{
+	static char buf[1 << 20];
+	char path[PATH_MAX];
+	double t0, wall;
+	uint64_t done = 0;
+	int fd;
+
+	snprintf(path, sizeof(path), "%s/.export_speed-write", dir);
+	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+	if (fd < 0)
+		die(path);
+	memset(buf, 'x', sizeof(buf));
+	t0 = bench_now();
+	while (done < bytes) {
+		size_t n = bytes - done < sizeof(buf) ? (size_t)(bytes - done) : sizeof(buf);
+		ssize_t w = write(fd, buf, n);
+
+		if (w <= 0)
+			die(path);
+		done += (uint64_t)w;
+	}
+	if (close(fd))
+		die(path);
+	wall = bench_now() - t0;
+	unlink(path);
+	return wall > 0 ? (double)bytes / wall : 0;
 }
 
 static void rm_rf(const char *path)
@@ -288,6 +325,7 @@ int main(int argc, char **argv)
 	char parent[256] = "/tmp", prof[400], outdir[500], self[4096];
 	int opt, keep = 0, runs = 3, nsizes = 2;
 	double tps[MAX_SIZES] = { 0 }, mbs[MAX_SIZES] = { 0 }, rssm[MAX_SIZES] = { 0 };
+	double wbs[MAX_SIZES] = { 0 };
 	double tlb[MAX_SIZES] = { 0 };
 	char a[96], b[96], bench[64], metric[96];
 	ssize_t len;
@@ -376,6 +414,10 @@ int main(int argc, char **argv)
 		}
 		tps[k] = (double)n / bench_median(wall, nruns);
 		mbs[k] = out / bench_median(wall, nruns) / 1e6;
+		/* the disk's own speed for as many bytes, in the same folder, now */
+		wbs[k] = write_bw(parent, (uint64_t)out) / 1e6;
+		printf("export_speed: %lu tasks: a plain write of %.0f MB in %s: %.1f MB/s\n", n,
+		       out / 1e6, parent, wbs[k]);
 		rssm[k] = rss;
 		tlb[k] = (double)files_bytes(outdir, "msprof_", ".json", &nf) / (double)n;
 		if (!keep || k < nsizes - 1)
@@ -385,10 +427,13 @@ int main(int argc, char **argv)
 	for (int k = 0; k < nsizes; k++) {
 		label(bench, sizeof(bench), "export", so.l0, sizes[k]);
 		snprintf(a, sizeof(a), "%.3f M/s", tps[k] / 1e6);
-		bench_row(bench, "tasks/s (wall, all files)", a, NULL, -1, ">= 2 M/s",
-			  tps[k] >= 2e6);
+		bench_row(bench, "tasks/s (wall, all files)", a, NULL, -1, NULL, 0);
+		/* issue 35's target: at 10M tasks, 0.8 of what the disk takes */
 		snprintf(a, sizeof(a), "%.1f MB/s", mbs[k]);
-		bench_row(bench, "output MB/s", a, NULL, -1, NULL, 0);
+		snprintf(b, sizeof(b), "%.1f MB/s", wbs[k]);
+		bench_row(bench, "output MB/s, vs a plain write of as many bytes", a, b,
+			  wbs[k] > 0 ? mbs[k] / wbs[k] : -1, sizes[k] >= 10000000 ? ">= 0.8" : NULL,
+			  wbs[k] > 0 && mbs[k] >= 0.8 * wbs[k]);
 		snprintf(a, sizeof(a), "%.0f B", tlb[k]);
 		bench_row(bench, "timeline bytes per task", a, NULL, -1, NULL, 0);
 		snprintf(a, sizeof(a), "%.1f MiB", rssm[k] / 1024);
