@@ -38,7 +38,7 @@
 static int timeline_py(struct npa_export *x, struct npa_out *o, struct npa_file *f);
 
 /* a new event at the end of the list; NULL when out of memory (error set) */
-static struct tl_ev *tl_push(struct tl *t)
+static struct npa_tl_ev *tl_push(struct npa_tl *t)
 {
 	if (t->n == t->cap_ev) {
 		size_t cap = t->cap_ev ? 2 * t->cap_ev : 4096;
@@ -55,14 +55,14 @@ static struct tl_ev *tl_push(struct tl *t)
 }
 
 /* a text event; @conn: a CANN call's connection id, else 0 */
-static int tl_add_text(struct tl *t, const char *text, size_t len, const char *ts, bool meta,
+static int tl_add_text(struct npa_tl *t, const char *text, size_t len, const char *ts, bool meta,
 		       uint64_t conn)
 {
-	struct tl_ev *e;
+	struct npa_tl_ev *e;
 
-	if (len > TL_CHUNK)
+	if (len > NPA_TL_CHUNK)
 		return npx_set_error(t->err, -E2BIG, "a timeline event of %zu bytes", len);
-	if (!t->n_chunk || t->used + len > TL_CHUNK) {
+	if (!t->n_chunk || t->used + len > NPA_TL_CHUNK) {
 		if (t->n_chunk == t->cap_chunk) {
 			size_t cap = t->cap_chunk ? 2 * t->cap_chunk : 64;
 			void *p = realloc(t->chunk, cap * sizeof(*t->chunk));
@@ -72,7 +72,7 @@ static int tl_add_text(struct tl *t, const char *text, size_t len, const char *t
 			t->chunk = p;
 			t->cap_chunk = cap;
 		}
-		t->chunk[t->n_chunk] = malloc(TL_CHUNK);
+		t->chunk[t->n_chunk] = malloc(NPA_TL_CHUNK);
 		if (!t->chunk[t->n_chunk])
 			return npx_set_error(t->err, -ENOMEM, "out of memory");
 		t->n_chunk++;
@@ -82,12 +82,12 @@ static int tl_add_text(struct tl *t, const char *text, size_t len, const char *t
 	if (!e)
 		return -ENOMEM;
 	memcpy(t->chunk[t->n_chunk - 1] + t->used, text, len);
-	*e = (struct tl_ev){
+	*e = (struct npa_tl_ev){
 		.ts = ts ? strtod(ts, NULL) : 0,
-		.ref = (t->n_chunk - 1) * (size_t)TL_CHUNK + t->used,
+		.ref = (t->n_chunk - 1) * (size_t)NPA_TL_CHUNK + t->used,
 		.tsm = conn,
 		.len = (uint32_t)len,
-		.kind = TL_TEXT,
+		.kind = NPA_TL_TEXT,
 		.meta = meta,
 		.dev = t->dev,
 	};
@@ -95,17 +95,17 @@ static int tl_add_text(struct tl *t, const char *text, size_t len, const char *t
 	return 0;
 }
 
-int npa_tl_add(struct tl *t, const char *text, size_t len, const char *ts, bool meta)
+int npa_tl_add(struct npa_tl *t, const char *text, size_t len, const char *ts, bool meta)
 {
 	return tl_add_text(t, text, len, ts, meta, 0);
 }
 
-static const char *tl_text(const struct tl *t, const struct tl_ev *e)
+static const char *tl_text(const struct npa_tl *t, const struct npa_tl_ev *e)
 {
-	return t->chunk[e->ref / TL_CHUNK] + e->ref % TL_CHUNK;
+	return t->chunk[e->ref / NPA_TL_CHUNK] + e->ref % NPA_TL_CHUNK;
 }
 
-static void tl_free(struct tl *t)
+static void tl_free(struct npa_tl *t)
 {
 	for (size_t i = 0; i < t->n_chunk; i++)
 		free(t->chunk[i]);
@@ -168,7 +168,7 @@ uint64_t npa_tl_fmt_pid(long pid, uint32_t sort, uint32_t dev)
 	return (uint64_t)pid << 10 | (uint64_t)sort << 5 | dev;
 }
 
-int npa_tl_meta(struct tl *t, const char *what, uint64_t pid, uint64_t tid, const char *key,
+int npa_tl_meta(struct npa_tl *t, const char *what, uint64_t pid, uint64_t tid, const char *key,
 		const char *sval, int64_t ival)
 {
 	char buf[512], *p = buf;
@@ -190,12 +190,12 @@ int npa_tl_meta(struct tl *t, const char *what, uint64_t pid, uint64_t tid, cons
 	return npa_tl_add(t, buf, (size_t)(p - buf), NULL, true);
 }
 
-int npa_tl_process_meta(struct tl *t, uint64_t pid, const char *name)
+int npa_tl_process_meta(struct npa_tl *t, uint64_t pid, const char *name)
 {
 	return npa_tl_meta(t, "process_name", pid, 0, "name", name, 0);
 }
 
-int npa_tl_process_tail(struct tl *t, uint64_t pid, const char *labels, uint32_t sort)
+int npa_tl_process_tail(struct npa_tl *t, uint64_t pid, const char *labels, uint32_t sort)
 {
 	int rc = npa_tl_meta(t, "process_labels", pid, 0, "labels", labels, 0);
 
@@ -280,7 +280,7 @@ static char *fmt_cann(const struct npa_export *x, const struct npa_dev *d, size_
 	return npx_lit(p, "}, \"ph\": \"X\"}");
 }
 
-static int cann(struct tl *t, const struct npa_export *x, const struct npa_dev *d)
+static int cann(struct npa_tl *t, const struct npa_export *x, const struct npa_dev *d)
 {
 	const struct npa_host *h = &x->host;
 	uint64_t pid = npa_tl_fmt_pid(d->cfg.pid, SORT_CANN, 31);
@@ -332,7 +332,7 @@ static int cann(struct tl *t, const struct npa_export *x, const struct npa_dev *
 		npa_tl_host_local(tsb, h->api[i].begin, h->cfg.clock.offset);
 		if (strtod(tsb, NULL) < begin)
 			continue;
-		rc = npa_tl_add_ref(t, TL_CANN, i, tsb);
+		rc = npa_tl_add_ref(t, NPA_TL_CANN, i, tsb);
 		emitted[n_emitted++] = i;
 	}
 	if (!rc)
@@ -436,7 +436,7 @@ static char *fmt_flow(const struct npa_export *x, const struct npa_dev *d, size_
 	return npx_lit(p, ", \"bp\": \"e\"}");
 }
 
-static int hardware(struct tl *t, const struct npa_export *x, const struct npa_dev *d)
+static int hardware(struct npa_tl *t, const struct npa_export *x, const struct npa_dev *d)
 {
 	const struct npa_host *h = &x->host;
 	uint64_t pid = npa_tl_fmt_pid(d->cfg.pid, SORT_HW, d->cfg.id);
@@ -474,7 +474,7 @@ static int hardware(struct tl *t, const struct npa_export *x, const struct npa_d
 			continue;
 		npa_py_local_time_d(tsb, k->start, d->cfg.clock.offset);
 		if (npa_tl_in_window(tsb, k->dur / 1000, begin))
-			rc = npa_tl_add_ref(t, TL_HW, i, tsb);
+			rc = npa_tl_add_ref(t, NPA_TL_HW, i, tsb);
 	}
 	snprintf(id, sizeof(id), "NPU %u", d->cfg.id);
 	if (!rc)
@@ -496,9 +496,9 @@ static int hardware(struct tl *t, const struct npa_export *x, const struct npa_d
 		 */
 		if (strtod(hts, NULL) < host_begin)
 			continue;
-		rc = npa_tl_add_ref(t, TL_FLOW_S, i, hts);
+		rc = npa_tl_add_ref(t, NPA_TL_FLOW_S, i, hts);
 		if (!rc && npa_tl_in_window(tsb, 0, begin))
-			rc = npa_tl_add_ref(t, TL_FLOW_F, i, tsb);
+			rc = npa_tl_add_ref(t, NPA_TL_FLOW_F, i, tsb);
 	}
 	if (!rc)
 		rc = npa_tl_memcpy_ends(t, x, d, pid);
@@ -507,7 +507,7 @@ static int hardware(struct tl *t, const struct npa_export *x, const struct npa_d
 
 /* ---- AI Core Freq ---- */
 
-static int freq_event(struct tl *t, uint64_t pid, const char *ts, double mhz)
+static int freq_event(struct npa_tl *t, uint64_t pid, const char *ts, double mhz)
 {
 	char buf[256], *p = buf;
 
@@ -521,7 +521,7 @@ static int freq_event(struct tl *t, uint64_t pid, const char *ts, double mhz)
 	return npa_tl_add(t, buf, (size_t)(p - buf), ts, false);
 }
 
-static int ai_core_freq(struct tl *t, const struct npa_dev *d)
+static int ai_core_freq(struct npa_tl *t, const struct npa_dev *d)
 {
 	uint64_t pid = npa_tl_fmt_pid(d->cfg.pid, SORT_FREQ, d->cfg.id);
 	double begin = strtod(d->cfg.clock.begin, NULL), first, last, cnt;
@@ -599,9 +599,9 @@ static uint64_t ts_key(double ts)
  * (the top bits of times a few seconds apart). qsort moved the 40-byte
  * events some 23 times each at 1M tasks; this moves them at most 4 times.
  */
-static int sort_events(struct tl *t, struct tl_ev *v, size_t n)
+static int sort_events(struct npa_tl *t, struct npa_tl_ev *v, size_t n)
 {
-	struct tl_ev *tmp, *src = v, *dst;
+	struct npa_tl_ev *tmp, *src = v, *dst;
 	size_t *count;
 	int rc = 0;
 
@@ -647,20 +647,20 @@ out_free:
 	return rc;
 }
 
-/* the text of @e (not TL_TEXT) at @ts, into @p (TL_SCRATCH bytes) */
-static char *tl_format(const struct tl *t, const struct tl_ev *e, const char *ts, char *p)
+/* the text of @e (not NPA_TL_TEXT) at @ts, into @p (NPA_TL_SCRATCH bytes) */
+static char *tl_format(const struct npa_tl *t, const struct npa_tl_ev *e, const char *ts, char *p)
 {
 	const struct npa_dev *d = &t->x->dev[e->dev];
 
 	switch (e->kind) {
-	case TL_CANN:
+	case NPA_TL_CANN:
 		return fmt_cann(t->x, d, e->ref, ts, p);
-	case TL_HW:
+	case NPA_TL_HW:
 		return fmt_hw(t->x, d, e->ref, ts, p);
-	case TL_FLOW_S:
-	case TL_FLOW_F:
-		return fmt_flow(t->x, d, e->ref, e->kind == TL_FLOW_F, ts, p);
-	case TL_OVERLAP:
+	case NPA_TL_FLOW_S:
+	case NPA_TL_FLOW_F:
+		return fmt_flow(t->x, d, e->ref, e->kind == NPA_TL_FLOW_F, ts, p);
+	case NPA_TL_OVERLAP:
 		return npa_tl_fmt_overlap(t, e->ref, ts, p);
 	}
 	return p;
@@ -671,37 +671,37 @@ static char *tl_format(const struct tl *t, const struct tl_ev *e, const char *ts
  * plain three-decimal string (a corrupt clock) is formatted now and kept
  * as text.
  */
-int npa_tl_add_ref(struct tl *t, uint8_t kind, uint64_t ref, const char *ts)
+int npa_tl_add_ref(struct npa_tl *t, uint8_t kind, uint64_t ref, const char *ts)
 {
-	struct tl_ev *e;
+	struct npa_tl_ev *e;
 	uint64_t tsm;
 
 	if (!tsm_parse(ts, &tsm)) {
-		struct tl_ev tmp = { .ref = ref, .kind = kind, .dev = t->dev };
+		struct npa_tl_ev tmp = { .ref = ref, .kind = kind, .dev = t->dev };
 		char *end = tl_format(t, &tmp, ts, t->scratch);
 
 		return tl_add_text(t, t->scratch, (size_t)(end - t->scratch), ts, false,
-				   kind == TL_CANN ? t->x->host.api[ref].conn : 0);
+				   kind == NPA_TL_CANN ? t->x->host.api[ref].conn : 0);
 	}
 	e = tl_push(t);
 	if (!e)
 		return -ENOMEM;
-	*e = (struct tl_ev){
+	*e = (struct npa_tl_ev){
 		.ts = strtod(ts, NULL), .ref = ref, .tsm = tsm, .kind = kind, .dev = t->dev
 	};
 	return 0;
 }
 
 /* the connection id msprof de-duplicates a CANN call on, 0 for other events */
-static uint64_t tl_conn(const struct tl *t, const struct tl_ev *e)
+static uint64_t tl_conn(const struct npa_tl *t, const struct npa_tl_ev *e)
 {
-	if (e->kind == TL_CANN)
+	if (e->kind == NPA_TL_CANN)
 		return t->x->host.api[e->ref].conn;
-	return e->kind == TL_TEXT ? e->tsm : 0;
+	return e->kind == NPA_TL_TEXT ? e->tsm : 0;
 }
 
 /* a device's events, as msprof's device_N/timeline/msprof_N.json holds them */
-static int device_events(struct tl *t, const struct npa_export *x, const struct npa_dev *d,
+static int device_events(struct npa_tl *t, const struct npa_export *x, const struct npa_dev *d,
 			 uint32_t overlap_sort)
 {
 	size_t first = t->n;
@@ -723,18 +723,18 @@ static int device_events(struct tl *t, const struct npa_export *x, const struct 
 	return rc;
 }
 
-static int write_ev(struct npa_out *o, struct npa_file *f, const struct tl *t,
-		    const struct tl_ev *e, bool *first)
+static int write_ev(struct npa_out *o, struct npa_file *f, const struct npa_tl *t,
+		    const struct npa_tl_ev *e, bool *first)
 {
 	char *p, ts[32];
-	int rc = npa_file_reserve(o, f, (e->kind == TL_TEXT ? e->len : TL_SCRATCH) + 4, &p);
+	int rc = npa_file_reserve(o, f, (e->kind == NPA_TL_TEXT ? e->len : NPA_TL_SCRATCH) + 4, &p);
 
 	if (rc)
 		return rc;
 	if (!*first)
 		p = npx_lit(p, ", ");
 	*first = false;
-	if (e->kind == TL_TEXT) {
+	if (e->kind == NPA_TL_TEXT) {
 		memcpy(p, tl_text(t, e), e->len);
 		p += e->len;
 	} else {
@@ -754,7 +754,7 @@ int npa_timeline(struct npa_export *x, struct npa_out *o, struct npa_file *f)
 
 static int timeline_py(struct npa_export *x, struct npa_out *o, struct npa_file *f)
 {
-	struct tl t = { .err = o->err, .x = x, .scratch = malloc(TL_SCRATCH) };
+	struct npa_tl t = { .err = o->err, .x = x, .scratch = malloc(NPA_TL_SCRATCH) };
 	size_t *start = calloc(x->ndev + 1, sizeof(*start));
 	struct npx_hmap seen = NPX_HMAP_INIT(npx_hmap_hash_u64, npx_hmap_equal_u64, NULL);
 	char tmp[96], *p;
@@ -786,7 +786,7 @@ static int timeline_py(struct npa_export *x, struct npa_out *o, struct npa_file 
 		if (t.ev[i].meta)
 			rc = write_ev(o, f, &t, &t.ev[i], &first);
 	for (size_t i = 0; !rc && i < t.n; i++) {
-		const struct tl_ev *e = &t.ev[i];
+		const struct npa_tl_ev *e = &t.ev[i];
 		uint64_t conn;
 
 		if (e->meta)

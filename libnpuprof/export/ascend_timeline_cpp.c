@@ -143,10 +143,10 @@ uint32_t npa_tlc_pid(long pid, uint32_t sort, uint32_t dev)
 	return (uint32_t)pid << 10 | sort << 5 | dev;
 }
 
-/* start an event: room for CPP_EV_MAX bytes in w->p, "," before all but the first */
+/* start an event: room for NPA_TLC_EV_MAX bytes in w->p, "," before all but the first */
 int npa_tlc_begin(struct npa_tlc *w)
 {
-	int rc = npa_file_reserve(w->o, w->f, CPP_EV_MAX + 2, &w->p);
+	int rc = npa_file_reserve(w->o, w->f, NPA_TLC_EV_MAX + 2, &w->p);
 
 	if (rc)
 		return rc;
@@ -308,12 +308,12 @@ static int64_t api_of_conn(const struct npa_host *h, int64_t conn)
 	return lo < h->n_api && (int64_t)h->api[lo].conn == conn ? (int64_t)lo : -1;
 }
 
-/* the C++ connection id of our connection id @conn, CPP_NO_CONN for none */
+/* the C++ connection id of our connection id @conn, NPA_TLC_NO_CONN for none */
 uint64_t npa_tlc_conn(const struct npa_tlc *w, int64_t conn)
 {
 	int64_t i = conn >= 0 ? api_of_conn(&w->x->host, conn) : -1;
 
-	return i >= 0 ? w->cid[i] : CPP_NO_CONN;
+	return i >= 0 ? w->cid[i] : NPA_TLC_NO_CONN;
 }
 
 /* a call's local ns, as ApiProcessor has it (host ns are monotonic ns) */
@@ -369,7 +369,7 @@ bool npa_tlc_hw_task(const struct npa_tlc *w, const struct npa_dev *d, size_t i,
 		o->op = NULL;
 	}
 	o->host_type = o->ht ? o->ht->type : "UNKNOWN";
-	o->conn = o->ht ? npa_tlc_conn(w, o->ht->conn) : CPP_NO_CONN;
+	o->conn = o->ht ? npa_tlc_conn(w, o->ht->conn) : NPA_TLC_NO_CONN;
 	o->memcpy = !strcmp(o->host_type, "MEMCPY_ASYNC");
 	return true;
 }
@@ -513,7 +513,7 @@ static int hardware(struct npa_tlc *w)
 
 	for (unsigned int di = 0; !rc && di < x->ndev; di++) {
 		const struct npa_dev *d = &x->dev[di];
-		uint32_t pid = npa_tlc_pid(d->cfg.pid, CPP_SORT_HW, d->cfg.id), *streams;
+		uint32_t pid = npa_tlc_pid(d->cfg.pid, NPA_TLC_SORT_HW, d->cfg.id), *streams;
 		size_t *order = task_order(d), ns = 0;
 		char label[32];
 
@@ -540,7 +540,7 @@ static int hardware(struct npa_tlc *w)
 		}
 		snprintf(label, sizeof(label), "NPU %u", d->cfg.id);
 		if (!rc && ns)
-			rc = npa_tlc_process(w, pid, "Ascend Hardware", label, CPP_SORT_HW);
+			rc = npa_tlc_process(w, pid, "Ascend Hardware", label, NPA_TLC_SORT_HW);
 		if (!rc)
 			rc = threads(w, pid, streams, ns, "Stream %u");
 		free(streams);
@@ -633,7 +633,7 @@ static int cann(struct npa_tlc *w, const size_t *order)
 {
 	const struct npa_export *x = w->x;
 	const struct npa_host *h = &x->host;
-	uint32_t pid = npa_tlc_pid(h->cfg.pid, CPP_SORT_CANN, 31), *tids;
+	uint32_t pid = npa_tlc_pid(h->cfg.pid, NPA_TLC_SORT_CANN, 31), *tids;
 	uint64_t *copies;
 	size_t nt = 0, nc = 0, cap = 1;
 	int rc;
@@ -664,7 +664,7 @@ static int cann(struct npa_tlc *w, const size_t *order)
 		}
 	}
 	npx_qsort(copies, nc, sizeof(*copies), cmp_u64);
-	rc = npa_tlc_process(w, pid, "CANN", "CPU", CPP_SORT_CANN);
+	rc = npa_tlc_process(w, pid, "CANN", "CPU", NPA_TLC_SORT_CANN);
 	if (!rc)
 		rc = threads(w, pid, tids, nt, "Thread %u");
 	for (size_t r = 0; !rc && r < h->n_api; r++)
@@ -715,7 +715,7 @@ static int ai_core_freq(struct npa_tlc *w)
 
 	for (unsigned int di = 0; !rc && di < x->ndev; di++) {
 		const struct npa_dev *d = &x->dev[di];
-		uint32_t pid = npa_tlc_pid(d->cfg.pid, CPP_SORT_FREQ, d->cfg.id);
+		uint32_t pid = npa_tlc_pid(d->cfg.pid, NPA_TLC_SORT_FREQ, d->cfg.id);
 		uint64_t mhz = d->cfg.aic_mhz > 0 ? (uint64_t)d->cfg.aic_mhz : 0, end_us;
 		char label[32], *e;
 
@@ -728,7 +728,7 @@ static int ai_core_freq(struct npa_tlc *w)
 			rc = freq_point(w, pid, end_us * 1000, mhz);
 		snprintf(label, sizeof(label), "NPU %u", d->cfg.id);
 		if (!rc)
-			rc = npa_tlc_process(w, pid, "AI Core Freq", label, CPP_SORT_FREQ);
+			rc = npa_tlc_process(w, pid, "AI Core Freq", label, NPA_TLC_SORT_FREQ);
 	}
 	return rc;
 }

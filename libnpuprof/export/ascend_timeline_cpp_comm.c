@@ -133,7 +133,7 @@ static int op_event(struct npa_tlc *w, const struct comm_op *op, const struct co
 	p = npx_lit(p, "\"rank_size\":");
 	p = npa_fmt_s64(p, op->first->h->rank_size);
 	p = npx_lit(p, ",\"connection_id\":");
-	p = npa_fmt_u64(p, hop ? npa_tlc_conn(w, hop->conn) : CPP_NO_CONN);
+	p = npa_fmt_u64(p, hop ? npa_tlc_conn(w, hop->conn) : NPA_TLC_NO_CONN);
 	p = npx_lit(p, ",\"model id\":");
 	p = npa_fmt_u64(p, NPA_NO_MODEL);
 	p = npx_lit(p, ",\"data_type\":");
@@ -315,7 +315,7 @@ int npa_tlc_communication(struct npa_tlc *w)
 
 	for (unsigned int di = 0; !rc && di < x->ndev; di++) {
 		const struct npa_dev *d = &x->dev[di];
-		uint32_t pid = npa_tlc_pid(d->cfg.pid, CPP_SORT_COMM, d->cfg.id);
+		uint32_t pid = npa_tlc_pid(d->cfg.pid, NPA_TLC_SORT_COMM, d->cfg.id);
 		struct comm_dev c;
 		char label[32], name[4200];
 
@@ -325,7 +325,7 @@ int npa_tlc_communication(struct npa_tlc *w)
 			continue;
 		}
 		snprintf(label, sizeof(label), "NPU %u", d->cfg.id);
-		rc = npa_tlc_process(w, pid, "Communication", label, CPP_SORT_COMM);
+		rc = npa_tlc_process(w, pid, "Communication", label, NPA_TLC_SORT_COMM);
 		/* the running index is not reset between devices (GenerateMetaDataEvent) */
 		for (size_t k = 0; !rc && k < c.ng; k++) {
 			struct comm_group *g = &c.g[k];
@@ -375,9 +375,9 @@ int npa_tlc_communication(struct npa_tlc *w)
 				continue;
 			rc = op_event(w, op, g, pid);
 			if (!rc)
-				rc = npa_tlc_flow(w, true,
-						  hop ? npa_tlc_conn(w, hop->conn) : CPP_NO_CONN,
-						  pid, g->start, op->start);
+				rc = npa_tlc_flow(
+					w, true, hop ? npa_tlc_conn(w, hop->conn) : NPA_TLC_NO_CONN,
+					pid, g->start, op->start);
 		}
 		comm_free(&c);
 	}
@@ -525,7 +525,7 @@ int npa_tlc_overlap_dev(struct npa_tlc *w, const struct npa_dev *d)
 						  "PROFILING_DISABLE" };
 	static const char *const names[] = { "Computing", "Communication",
 					     "Communication(Not Overlapped)", "Free" };
-	uint32_t pid = npa_tlc_pid(d->cfg.pid, CPP_SORT_OVERLAP, d->cfg.id);
+	uint32_t pid = npa_tlc_pid(d->cfg.pid, NPA_TLC_SORT_OVERLAP, d->cfg.id);
 	struct spans comp = { 0 }, comm = { 0 }, pure = { 0 }, all = { 0 }, fr = { 0 },
 		     span = { 0 };
 	uint64_t begin = UINT64_MAX, end = 0;
@@ -593,7 +593,7 @@ int npa_tlc_overlap_dev(struct npa_tlc *w, const struct npa_dev *d)
 	if (!comp.n && !comm.n && !fr.n)
 		goto out;
 	snprintf(label, sizeof(label), "NPU %u", d->cfg.id);
-	rc = npa_tlc_process(w, pid, "Overlap Analysis", label, CPP_SORT_OVERLAP);
+	rc = npa_tlc_process(w, pid, "Overlap Analysis", label, NPA_TLC_SORT_OVERLAP);
 	for (uint32_t k = 0; !rc && k < 4; k++)
 		rc = npa_tlc_thread(w, pid, k, names[k], k);
 	if (!rc)

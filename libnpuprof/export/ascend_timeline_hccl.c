@@ -33,7 +33,7 @@
  * (connection id << 32) + @ctx (HostToDevice.add_hccl_start_points,
  * add_memcpy_async_start_points).
  */
-static int flow_start(struct tl *t, uint64_t pid, const struct npa_api *a, const char *ts,
+static int flow_start(struct npa_tl *t, uint64_t pid, const struct npa_api *a, const char *ts,
 		      int64_t ctx)
 {
 	char buf[512], id[32], *p = buf;
@@ -104,7 +104,7 @@ static bool in_task_info(const struct npa_export *x, const struct npa_task *k)
  * of its tasks in TaskInfo, else one with context -1; then one per
  * MEMCPY_ASYNC task of the call's connection id.
  */
-int npa_tl_comm_flow_starts(struct tl *t, const struct npa_export *x, const struct npa_dev *d,
+int npa_tl_comm_flow_starts(struct npa_tl *t, const struct npa_export *x, const struct npa_dev *d,
 			    uint64_t pid, const size_t *emitted, size_t n_emitted)
 {
 	const struct npa_host *h = &x->host;
@@ -229,7 +229,7 @@ static char *comm_task_args(char *p, const struct npa_comm_task *ct)
 	return npx_lit(p, "}");
 }
 
-static int comm_meta(struct tl *t, uint64_t pid, struct comm_group *g, size_t ng,
+static int comm_meta(struct npa_tl *t, uint64_t pid, struct comm_group *g, size_t ng,
 		     const struct npa_host *h)
 {
 	uint32_t index = 0;
@@ -267,7 +267,7 @@ static int comm_meta(struct tl *t, uint64_t pid, struct comm_group *g, size_t ng
 	return rc;
 }
 
-int npa_tl_communication(struct tl *t, const struct npa_export *x, const struct npa_dev *d)
+int npa_tl_communication(struct npa_tl *t, const struct npa_export *x, const struct npa_dev *d)
 {
 	const struct npa_comm *c = &d->comm;
 	const struct npa_host *h = &x->host;
@@ -399,7 +399,7 @@ int npa_tl_communication(struct tl *t, const struct npa_export *x, const struct 
 }
 
 /* the copies' ends: (connection id << 32) + context id (add_memcpy_async_end_points) */
-int npa_tl_memcpy_ends(struct tl *t, const struct npa_export *x, const struct npa_dev *d,
+int npa_tl_memcpy_ends(struct npa_tl *t, const struct npa_export *x, const struct npa_dev *d,
 		       uint64_t pid)
 {
 	const struct npa_host *h = &x->host;

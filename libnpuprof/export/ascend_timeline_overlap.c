@@ -17,10 +17,10 @@
 /* ---- Overlap Analysis ---- */
 
 /* Overlap Analysis section @i, at @ts */
-char *npa_tl_fmt_overlap(const struct tl *t, size_t i, const char *ts, char *p)
+char *npa_tl_fmt_overlap(const struct npa_tl *t, size_t i, const char *ts, char *p)
 {
-	const struct tl_sec *sec = &t->sec[i];
-	const struct tl_sec_list *l = &t->list[sec->list];
+	const struct npa_tl_sec *sec = &t->sec[i];
+	const struct npa_tl_sec_list *l = &t->list[sec->list];
 	char te[NPA_PY_FMT_MAX];
 
 	npa_py_local_time_d(te, sec->e, l->offset);
@@ -209,7 +209,7 @@ static int pipeline_overlap(const struct sections *comm, const struct sections *
 }
 
 /* the sections @l on thread @tid (@name) of process @pid; @name outlives @t */
-static int overlap_sections(struct tl *t, uint64_t pid, uint32_t tid, const char *name,
+static int overlap_sections(struct npa_tl *t, uint64_t pid, uint32_t tid, const char *name,
 			    const struct sections *l, double offset)
 {
 	char ts[NPA_PY_FMT_MAX];
@@ -219,19 +219,20 @@ static int overlap_sections(struct tl *t, uint64_t pid, uint32_t tid, const char
 		return 0;
 	if (npa_grow((void **)&t->list, &t->cap_list, t->n_list, sizeof(*t->list), 16))
 		return npx_set_error(t->err, -ENOMEM, "out of memory");
-	t->list[t->n_list] = (struct tl_sec_list){ pid, tid, name, offset };
+	t->list[t->n_list] = (struct npa_tl_sec_list){ pid, tid, name, offset };
 	for (size_t i = 0; !rc && i < l->n; i++) {
 		if (npa_grow((void **)&t->sec, &t->cap_sec, t->n_sec, sizeof(*t->sec), 4096))
 			return npx_set_error(t->err, -ENOMEM, "out of memory");
-		t->sec[t->n_sec] = (struct tl_sec){ l->v[i].s, l->v[i].e, (uint32_t)t->n_list };
+		t->sec[t->n_sec] = (struct npa_tl_sec){ l->v[i].s, l->v[i].e, (uint32_t)t->n_list };
 		npa_py_local_time_d(ts, l->v[i].s, offset);
-		rc = npa_tl_add_ref(t, TL_OVERLAP, t->n_sec++, ts);
+		rc = npa_tl_add_ref(t, NPA_TL_OVERLAP, t->n_sec++, ts);
 	}
 	t->n_list++;
 	return rc;
 }
 
-int npa_tl_overlap(struct tl *t, const struct npa_export *x, const struct npa_dev *d, uint32_t sort)
+int npa_tl_overlap(struct npa_tl *t, const struct npa_export *x, const struct npa_dev *d,
+		   uint32_t sort)
 {
 	uint64_t pid = npa_tl_fmt_pid(d->cfg.pid, sort, d->cfg.id);
 	double begin = strtod(d->cfg.clock.begin, NULL), latest, earliest;

@@ -4,8 +4,8 @@
  * std::unordered_map<std::string, T>, which decides the order of some of
  * msprof's C++ path's outputs (cpp_umap.c).
  */
-#ifndef CPP_UMAP_H
-#define CPP_UMAP_H
+#ifndef NPA_CPP_UMAP_H
+#define NPA_CPP_UMAP_H
 
 #include <stddef.h>
 #include <stdint.h>
@@ -20,4 +20,4 @@ uint64_t npa_cpp_str_hash(const void *s, size_t len);
  */
 int npa_cpp_umap_order(const char *const *keys, size_t n, size_t *order);
 
-#endif /* CPP_UMAP_H */
+#endif /* NPA_CPP_UMAP_H */

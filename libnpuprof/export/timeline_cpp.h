@@ -11,15 +11,15 @@
 
 #include "export/ascend.h"
 
-#define CPP_SORT_CANN 7
-#define CPP_SORT_HW 14
-#define CPP_SORT_FREQ 15
-#define CPP_SORT_COMM 16
-#define CPP_SORT_OVERLAP 31
+#define NPA_TLC_SORT_CANN 7
+#define NPA_TLC_SORT_HW 14
+#define NPA_TLC_SORT_FREQ 15
+#define NPA_TLC_SORT_COMM 16
+#define NPA_TLC_SORT_OVERLAP 31
 /* a device task without a host task: connection id -1, printed unsigned */
-#define CPP_NO_CONN UINT64_MAX
+#define NPA_TLC_NO_CONN UINT64_MAX
 /* one event's room: five names of 4 KiB, escaped 6 times, and numbers */
-#define CPP_EV_MAX (160u << 10)
+#define NPA_TLC_EV_MAX (160u << 10)
 
 /* the file being written, and what every layer reads */
 struct npa_tlc {

@@ -177,7 +177,7 @@ static void put_hdr(struct cann_hdr *h, uint16_t level, uint32_t type, uint32_t 
 static void put_api(struct nph_sink *s, uint16_t level, uint32_t type, uint32_t tid, uint64_t begin,
 		    uint64_t end, uint64_t item)
 {
-	struct cann_api_event *e = nph_reserve(s, HK_API, sizeof(*e));
+	struct cann_api_event *e = nph_reserve(s, NPH_K_API, sizeof(*e));
 
 	if (!e)
 		return;
@@ -222,12 +222,12 @@ static void put_flips(struct nph_sink *s, unsigned int dev, uint16_t hw, uint32_
 	if (!*ep) {
 		*ep = calloc(VNPU_MAX_HW_STREAMS, sizeof(**ep));
 		if (!*ep) {
-			s->nomem[HK_TRACK]++;
+			s->nomem[NPH_K_TRACK]++;
 			return;
 		}
 	}
 	for (; (*ep)[hw] < epoch; (*ep)[hw]++) {
-		struct cann_task_track *t = nph_reserve(s, HK_TRACK, sizeof(*t));
+		struct cann_task_track *t = nph_reserve(s, NPH_K_TRACK, sizeof(*t));
 
 		if (!t)
 			continue;
@@ -249,7 +249,7 @@ static void put_tensors(struct nph_sink *s, const struct vnpu_task *t, uint64_t 
 	if (n > VNPU_MAX_TENSORS)
 		n = VNPU_MAX_TENSORS;
 	for (unsigned int first = 0; first < n; first += CANN_MAX_TENSORS) {
-		struct cann_tensor_info *ti = nph_reserve(s, HK_TENSOR, sizeof(*ti));
+		struct cann_tensor_info *ti = nph_reserve(s, NPH_K_TENSOR, sizeof(*ti));
 
 		if (!ti)
 			return;
@@ -313,7 +313,7 @@ static uint32_t aclnn_type(struct nph_sink *s, const char *op_type)
 		if (!strcmp(op_type, aclnn_renamed[i][0]))
 			name = aclnn_renamed[i][1];
 	snprintf(line, sizeof(line), "%d_%u:aclnn%s\n", CANN_LEVEL_ACL, ACL_ACLNN(s->naclnn), name);
-	nph_append_text(s, HK_TYPE, line);
+	nph_append_text(s, NPH_K_TYPE, line);
 	snprintf(s->aclnn[s->naclnn], sizeof(s->aclnn[0]), "%s", op_type);
 	s->last_aclnn = s->naclnn;
 	return ACL_ACLNN(s->naclnn++);
@@ -349,7 +349,8 @@ static void put_task(struct nph_sink *s, unsigned int dev, bool ffts, uint16_t h
 
 	/* L0 (ACL_PROF_TASK_TIME_L0): dispatch and execution times, no op info */
 	nb = s->level >= VNPU_PROF_L1
-		     ? nph_reserve(s, t->flags & VNPU_TASK_F_DYNAMIC ? HK_NODE_AGING : HK_NODE,
+		     ? nph_reserve(s,
+				   t->flags & VNPU_TASK_F_DYNAMIC ? NPH_K_NODE_AGING : NPH_K_NODE,
 				   sizeof(*nb))
 		     : NULL;
 	if (nb) {
@@ -365,7 +366,7 @@ static void put_task(struct nph_sink *s, unsigned int dev, bool ffts, uint16_t h
 		put_tensors(s, t, op, tid, b + 3);
 	if (ffts && s->level >= VNPU_PROF_L1 &&
 	    (type == VNPU_TASK_MIX_AIC || type == VNPU_TASK_MIX_AIV)) {
-		struct cann_context_id_info *ci = nph_reserve(s, HK_CTX_ID, sizeof(*ci));
+		struct cann_context_id_info *ci = nph_reserve(s, NPH_K_CTX_ID, sizeof(*ci));
 
 		if (ci) {
 			put_hdr(&ci->hdr, CANN_LEVEL_NODE, CANN_NODE_CONTEXT_ID_INFO, tid,
@@ -377,7 +378,7 @@ static void put_task(struct nph_sink *s, unsigned int dev, bool ffts, uint16_t h
 	}
 
 	put_flips(s, dev, hw, (uint32_t)(id >> 16), tid, b + 3);
-	tt = nph_reserve(s, HK_TRACK, sizeof(*tt));
+	tt = nph_reserve(s, NPH_K_TRACK, sizeof(*tt));
 	if (tt) {
 		put_hdr(&tt->hdr, CANN_LEVEL_RUNTIME, CANN_RUNTIME_TASK_TRACK, tid,
 			sizeof(*tt) - sizeof(tt->hdr), b + 4);
@@ -483,7 +484,7 @@ static void put_collective(struct nph_sink *s, const struct nph_device *dev, uin
 	snprintf(tag, sizeof(tag), "%s_%s", hccl_ops[op].tag, c->group);
 	ccl_tag = nph_name_hash(s, tag);
 	/* L0 (ACL_PROF_TASK_TIME_L0) has no op info: no node_basic_info, no hccl records */
-	nb = s->level >= VNPU_PROF_L1 ? nph_reserve(s, HK_NODE, sizeof(*nb)) : NULL;
+	nb = s->level >= VNPU_PROF_L1 ? nph_reserve(s, NPH_K_NODE, sizeof(*nb)) : NULL;
 	if (nb) {
 		put_hdr(&nb->hdr, CANN_LEVEL_NODE, CANN_NODE_BASIC_INFO, tid,
 			sizeof(*nb) - sizeof(nb->hdr), b + 2);
@@ -491,7 +492,7 @@ static void put_collective(struct nph_sink *s, const struct nph_device *dev, uin
 		nb->task_type = CANN_GE_HCCL;
 		nb->op_type = nph_name_hash(s, op_type);
 	}
-	oi = s->level >= VNPU_PROF_L1 ? nph_reserve(s, HK_HCCL_OP, sizeof(*oi)) : NULL;
+	oi = s->level >= VNPU_PROF_L1 ? nph_reserve(s, NPH_K_HCCL_OP, sizeof(*oi)) : NULL;
 	if (oi) {
 		put_hdr(&oi->hdr, CANN_LEVEL_NODE, CANN_NODE_HCCL_OP_INFO, tid,
 			sizeof(*oi) - sizeof(oi->hdr), b + 3);
@@ -525,7 +526,7 @@ static void put_collective(struct nph_sink *s, const struct nph_device *dev, uin
 		put_api(s, CANN_LEVEL_HCCL, CANN_HCCL_MASTER, tid, x, x + xw - 1,
 			nph_name_hash(s, hccl_kinds[st.kind].name));
 		put_flips(s, dev->id, hw, (uint32_t)(sid >> 16), tid, x + 1);
-		tt = nph_reserve(s, HK_TRACK, sizeof(*tt));
+		tt = nph_reserve(s, NPH_K_TRACK, sizeof(*tt));
 		if (tt) {
 			put_hdr(&tt->hdr, CANN_LEVEL_RUNTIME, CANN_RUNTIME_TASK_TRACK, tid,
 				sizeof(*tt) - sizeof(tt->hdr), x + 1);
@@ -535,7 +536,7 @@ static void put_collective(struct nph_sink *s, const struct nph_device *dev, uin
 			tt->batch_id = (uint16_t)(sid >> 16);
 			tt->task_type = hccl_kinds[st.kind].rt;
 		}
-		hi = s->level >= VNPU_PROF_L1 ? nph_reserve(s, HK_HCCL_INFO, sizeof(*hi)) : NULL;
+		hi = s->level >= VNPU_PROF_L1 ? nph_reserve(s, NPH_K_HCCL_INFO, sizeof(*hi)) : NULL;
 		if (!hi)
 			continue;
 		put_hdr(&hi->hdr, CANN_LEVEL_HCCL, CANN_HCCL_INFO, tid,
@@ -680,31 +681,31 @@ void nph_put_type_names(struct nph_sink *s)
 		if (!node_types[i])
 			continue;
 		snprintf(line, sizeof(line), "%d_%zu:%s\n", CANN_LEVEL_NODE, i, node_types[i]);
-		nph_append_text(s, HK_TYPE, line);
+		nph_append_text(s, NPH_K_TYPE, line);
 	}
 	for (size_t i = 0; i < sizeof(rt_task_types) / sizeof(rt_task_types[0]); i++) {
 		snprintf(line, sizeof(line), "%d_%u:%s\n", CANN_LEVEL_RUNTIME,
 			 rt_task_types[i].type, rt_task_types[i].name);
-		nph_append_text(s, HK_TYPE, line);
+		nph_append_text(s, NPH_K_TYPE, line);
 	}
 	for (int a = 0; a < NPF_API_COUNT; a++) {
 		snprintf(line, sizeof(line), "%d_%u:%s\n", CANN_LEVEL_ACL, api_names[a].acl_type,
 			 api_names[a].acl);
-		nph_append_text(s, HK_TYPE, line);
+		nph_append_text(s, NPH_K_TYPE, line);
 		snprintf(line, sizeof(line), "%d_%d:%s\n", CANN_LEVEL_RUNTIME, RT_API_BASE + a,
 			 api_names[a].rt);
-		nph_append_text(s, HK_TYPE, line);
+		nph_append_text(s, NPH_K_TYPE, line);
 	}
 	snprintf(line, sizeof(line), "%d_%d:hccl_op_info\n", CANN_LEVEL_NODE,
 		 CANN_NODE_HCCL_OP_INFO);
-	nph_append_text(s, HK_TYPE, line);
+	nph_append_text(s, NPH_K_TYPE, line);
 	snprintf(line, sizeof(line), "%d_%d:master\n", CANN_LEVEL_HCCL, CANN_HCCL_MASTER);
-	nph_append_text(s, HK_TYPE, line);
+	nph_append_text(s, NPH_K_TYPE, line);
 	snprintf(line, sizeof(line), "%d_%d:hccl_info\n", CANN_LEVEL_HCCL, CANN_HCCL_INFO);
-	nph_append_text(s, HK_TYPE, line);
+	nph_append_text(s, NPH_K_TYPE, line);
 	for (int op = 0; op < VNPU_COMM_OP_COUNT; op++) {
 		snprintf(line, sizeof(line), "%d_%u:%s\n", CANN_LEVEL_ACL, ACL_HCCL(op),
 			 hccl_ops[op].api);
-		nph_append_text(s, HK_TYPE, line);
+		nph_append_text(s, NPH_K_TYPE, line);
 	}
 }

@@ -29,26 +29,28 @@ static const struct {
 	const char *prefix; /* + slice number */
 	uint32_t rec_size; /* 0: text lines, counted in bytes */
 	const char *name; /* in the loss report */
-} kinds[HK_COUNT] = {
+} kinds[NPH_K_COUNT] = {
 #define UNAGING(group, kind) "unaging." group kind ".slice_"
-	[HK_API] = { UNAGING("", NPF_RAW_API_EVENT), sizeof(struct cann_api_event), "api_event" },
-	[HK_NODE] = { UNAGING(NPF_RAW_COMPACT, NPF_RAW_NODE_BASIC_INFO),
-		      sizeof(struct cann_node_basic_info), NPF_RAW_NODE_BASIC_INFO },
-	[HK_NODE_AGING] = { "aging." NPF_RAW_COMPACT NPF_RAW_NODE_BASIC_INFO ".slice_",
-			    sizeof(struct cann_node_basic_info), "aging." NPF_RAW_NODE_BASIC_INFO },
-	[HK_TENSOR] = { UNAGING(NPF_RAW_ADDITIONAL, NPF_RAW_TENSOR_INFO),
-			sizeof(struct cann_tensor_info), NPF_RAW_TENSOR_INFO },
-	[HK_CTX_ID] = { UNAGING(NPF_RAW_ADDITIONAL, NPF_RAW_CONTEXT_ID_INFO),
-			sizeof(struct cann_context_id_info), NPF_RAW_CONTEXT_ID_INFO },
-	[HK_TRACK] = { UNAGING(NPF_RAW_COMPACT, NPF_RAW_TASK_TRACK), sizeof(struct cann_task_track),
-		       NPF_RAW_TASK_TRACK },
-	[HK_HCCL_OP] = { UNAGING(NPF_RAW_COMPACT, NPF_RAW_HCCL_OP_INFO),
-			 sizeof(struct cann_hccl_op_info), NPF_RAW_HCCL_OP_INFO },
-	[HK_HCCL_INFO] = { UNAGING(NPF_RAW_ADDITIONAL, NPF_RAW_HCCL_INFO),
-			   sizeof(struct cann_hccl_info), NPF_RAW_HCCL_INFO },
-	[HK_HASH] = { UNAGING(NPF_RAW_ADDITIONAL, NPF_RAW_HASH_DIC), 0, NPF_RAW_HASH_DIC },
-	[HK_TYPE] = { UNAGING(NPF_RAW_ADDITIONAL, NPF_RAW_TYPE_INFO_DIC), 0,
-		      NPF_RAW_TYPE_INFO_DIC },
+	[NPH_K_API] = { UNAGING("", NPF_RAW_API_EVENT), sizeof(struct cann_api_event),
+			"api_event" },
+	[NPH_K_NODE] = { UNAGING(NPF_RAW_COMPACT, NPF_RAW_NODE_BASIC_INFO),
+			 sizeof(struct cann_node_basic_info), NPF_RAW_NODE_BASIC_INFO },
+	[NPH_K_NODE_AGING] = { "aging." NPF_RAW_COMPACT NPF_RAW_NODE_BASIC_INFO ".slice_",
+			       sizeof(struct cann_node_basic_info),
+			       "aging." NPF_RAW_NODE_BASIC_INFO },
+	[NPH_K_TENSOR] = { UNAGING(NPF_RAW_ADDITIONAL, NPF_RAW_TENSOR_INFO),
+			   sizeof(struct cann_tensor_info), NPF_RAW_TENSOR_INFO },
+	[NPH_K_CTX_ID] = { UNAGING(NPF_RAW_ADDITIONAL, NPF_RAW_CONTEXT_ID_INFO),
+			   sizeof(struct cann_context_id_info), NPF_RAW_CONTEXT_ID_INFO },
+	[NPH_K_TRACK] = { UNAGING(NPF_RAW_COMPACT, NPF_RAW_TASK_TRACK),
+			  sizeof(struct cann_task_track), NPF_RAW_TASK_TRACK },
+	[NPH_K_HCCL_OP] = { UNAGING(NPF_RAW_COMPACT, NPF_RAW_HCCL_OP_INFO),
+			    sizeof(struct cann_hccl_op_info), NPF_RAW_HCCL_OP_INFO },
+	[NPH_K_HCCL_INFO] = { UNAGING(NPF_RAW_ADDITIONAL, NPF_RAW_HCCL_INFO),
+			      sizeof(struct cann_hccl_info), NPF_RAW_HCCL_INFO },
+	[NPH_K_HASH] = { UNAGING(NPF_RAW_ADDITIONAL, NPF_RAW_HASH_DIC), 0, NPF_RAW_HASH_DIC },
+	[NPH_K_TYPE] = { UNAGING(NPF_RAW_ADDITIONAL, NPF_RAW_TYPE_INFO_DIC), 0,
+			 NPF_RAW_TYPE_INFO_DIC },
 #undef UNAGING
 };
 
@@ -95,9 +97,9 @@ static void atfork_register(void)
 /* ---- buffering (under host_lock) ---- */
 
 /* Room for @n more bytes of kind @k, or NULL (counted as dropped). */
-void *nph_reserve(struct nph_sink *s, enum host_kind k, size_t n)
+void *nph_reserve(struct nph_sink *s, enum nph_kind k, size_t n)
 {
-	struct buf *b = &s->buf[k];
+	struct nph_buf *b = &s->buf[k];
 	void *p;
 
 	s->produced[k] += kinds[k].rec_size ? 1 : n;
@@ -121,7 +123,7 @@ void *nph_reserve(struct nph_sink *s, enum host_kind k, size_t n)
 	return p;
 }
 
-void nph_append_text(struct nph_sink *s, enum host_kind k, const char *text)
+void nph_append_text(struct nph_sink *s, enum nph_kind k, const char *text)
 {
 	size_t n = strlen(text);
 	char *p = nph_reserve(s, k, n);
@@ -143,13 +145,13 @@ uint64_t nph_name_hash(struct nph_sink *s, const char *name)
 
 	h = h ? h : 1; /* 0 stands for no name in the records */
 	if (!npx_hmap_slot(&s->hashes, h, &added)) {
-		s->nomem[HK_HASH]++;
+		s->nomem[NPH_K_HASH]++;
 		return h;
 	}
 	if (!added)
 		return h;
 	snprintf(line, sizeof(line), "%llu:%s\n", (unsigned long long)h, name);
-	nph_append_text(s, HK_HASH, line);
+	nph_append_text(s, NPH_K_HASH, line);
 	return h;
 }
 
@@ -186,7 +188,7 @@ void nph_sink_unlock(struct nph_sink *s)
 
 /* ---- the sink ---- */
 
-static bool open_slice(struct nph_sink *s, enum host_kind k, unsigned int no);
+static bool open_slice(struct nph_sink *s, enum nph_kind k, unsigned int no);
 static void free_sink(struct nph_sink *s);
 
 int nph_sink_create(const char *data_dir, uint32_t level, struct nph_sink **sp,
@@ -202,11 +204,11 @@ int nph_sink_create(const char *data_dir, uint32_t level, struct nph_sink **sp,
 		return npx_set_error(err, -ENAMETOOLONG, "path too long: %s", data_dir);
 	}
 	s->level = level;
-	for (int k = 0; k < HK_COUNT; k++)
+	for (int k = 0; k < NPH_K_COUNT; k++)
 		s->file[k].fd = -1;
 	nph_put_type_names(s);
-	if (s->nomem[HK_TYPE]) {
-		free(s->buf[HK_TYPE].p);
+	if (s->nomem[NPH_K_TYPE]) {
+		free(s->buf[NPH_K_TYPE].p);
 		free(s);
 		return npx_set_error(err, -ENOMEM, "out of memory");
 	}
@@ -236,7 +238,7 @@ void nph_sink_uninstall(struct nph_sink *s)
 	pthread_mutex_unlock(&host_lock);
 }
 
-static void write_failed(struct nph_sink *s, struct kind_file *f, int error)
+static void write_failed(struct nph_sink *s, struct nph_kind_file *f, int error)
 {
 	s->error = error;
 	snprintf(s->error_path, sizeof(s->error_path), "%s", f->path);
@@ -246,9 +248,9 @@ static void write_failed(struct nph_sink *s, struct kind_file *f, int error)
 }
 
 /* Open slice @no of kind @k; false (and the error set) on failure. */
-static bool open_slice(struct nph_sink *s, enum host_kind k, unsigned int no)
+static bool open_slice(struct nph_sink *s, enum nph_kind k, unsigned int no)
 {
-	struct kind_file *f = &s->file[k];
+	struct nph_kind_file *f = &s->file[k];
 	char path[PATH_MAX];
 	int n = snprintf(path, sizeof(path), "%s/%s%u", s->dir, kinds[k].prefix, no);
 	int fd;
@@ -276,20 +278,20 @@ static bool open_slice(struct nph_sink *s, enum host_kind k, unsigned int no)
 }
 
 /* Records of kind @k not written: @n bytes. */
-static void count_dropped(struct nph_sink *s, enum host_kind k, size_t n)
+static void count_dropped(struct nph_sink *s, enum nph_kind k, size_t n)
 {
 	s->dropped[k] += kinds[k].rec_size ? n / kinds[k].rec_size : n;
 }
 
-static void count_written(struct nph_sink *s, enum host_kind k, size_t n)
+static void count_written(struct nph_sink *s, enum nph_kind k, size_t n)
 {
 	s->written[k] += kinds[k].rec_size ? n / kinds[k].rec_size : n;
 }
 
 /* Write @n bytes of kind @k: whole records per slice, slices of at most 64 MiB. */
-static void write_kind(struct nph_sink *s, enum host_kind k, const unsigned char *p, size_t n)
+static void write_kind(struct nph_sink *s, enum nph_kind k, const unsigned char *p, size_t n)
 {
-	struct kind_file *f = &s->file[k];
+	struct nph_kind_file *f = &s->file[k];
 	uint32_t rs = kinds[k].rec_size;
 	uint64_t limit = rs ? NPF_RAW_ROTATE_BYTES / rs * rs : UINT64_MAX;
 
@@ -323,19 +325,19 @@ static void write_kind(struct nph_sink *s, enum host_kind k, const unsigned char
 
 void nph_sink_flush(struct nph_sink *s)
 {
-	struct buf out[HK_COUNT];
+	struct nph_buf out[NPH_K_COUNT];
 
 	pthread_mutex_lock(&host_lock);
-	for (int k = 0; k < HK_COUNT; k++) {
+	for (int k = 0; k < NPH_K_COUNT; k++) {
 		out[k] = s->buf[k];
 		s->buf[k] = s->spare[k];
 		s->buf[k].n = 0;
 	}
 	s->since_wake = 0;
 	pthread_mutex_unlock(&host_lock);
-	for (int k = 0; k < HK_COUNT; k++) {
+	for (int k = 0; k < NPH_K_COUNT; k++) {
 		if (out[k].n)
-			write_kind(s, (enum host_kind)k, out[k].p, out[k].n);
+			write_kind(s, (enum nph_kind)k, out[k].p, out[k].n);
 		s->spare[k] = out[k];
 		s->spare[k].n = 0;
 	}
@@ -351,7 +353,7 @@ static bool removed(int fd)
 
 static void free_sink(struct nph_sink *s)
 {
-	for (int k = 0; k < HK_COUNT; k++) {
+	for (int k = 0; k < NPH_K_COUNT; k++) {
 		free(s->buf[k].p);
 		free(s->spare[k].p);
 	}
@@ -364,7 +366,7 @@ static void free_sink(struct nph_sink *s)
 
 int nph_sink_close(struct nph_sink *s, const char *loss_dir, int ret, struct npuprof_error *err)
 {
-	struct npf_loss loss[HK_COUNT];
+	struct npf_loss loss[NPH_K_COUNT];
 	struct npuprof_error e;
 	const char *gone = NULL;
 	uint64_t dropped = 0, nomem = 0;
@@ -373,7 +375,7 @@ int nph_sink_close(struct nph_sink *s, const char *loss_dir, int ret, struct npu
 
 	nph_sink_uninstall(s);
 	nph_sink_flush(s);
-	for (int k = 0; k < HK_COUNT; k++) {
+	for (int k = 0; k < NPH_K_COUNT; k++) {
 		if (!gone && removed(s->file[k].fd))
 			gone = s->file[k].path;
 		if (s->file[k].fd >= 0 && close(s->file[k].fd) && !s->error) {
@@ -423,7 +425,7 @@ int nph_sink_close(struct nph_sink *s, const char *loss_dir, int ret, struct npu
 
 void nph_sink_forget(struct nph_sink *s)
 {
-	for (int k = 0; k < HK_COUNT; k++)
+	for (int k = 0; k < NPH_K_COUNT; k++)
 		if (s->file[k].fd >= 0)
 			close(s->file[k].fd);
 	free_sink(s);

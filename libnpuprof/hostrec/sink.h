@@ -13,33 +13,33 @@
 #include "hostrec/hostrec.h"
 
 /* The record kinds of host/data, each its own files. */
-enum host_kind {
-	HK_API, /* api_event */
-	HK_NODE, /* node_basic_info of static ops */
-	HK_NODE_AGING, /* node_basic_info of dynamic ops */
-	HK_TENSOR, /* tensor_info */
-	HK_CTX_ID, /* context_id_info */
-	HK_TRACK, /* task_track */
-	HK_HCCL_OP, /* hccl_op_info */
-	HK_HCCL_INFO, /* hccl_info */
-	HK_HASH, /* hash_dic, text */
-	HK_TYPE, /* type_info_dic, text */
-	HK_COUNT
+enum nph_kind {
+	NPH_K_API, /* api_event */
+	NPH_K_NODE, /* node_basic_info of static ops */
+	NPH_K_NODE_AGING, /* node_basic_info of dynamic ops */
+	NPH_K_TENSOR, /* tensor_info */
+	NPH_K_CTX_ID, /* context_id_info */
+	NPH_K_TRACK, /* task_track */
+	NPH_K_HCCL_OP, /* hccl_op_info */
+	NPH_K_HCCL_INFO, /* hccl_info */
+	NPH_K_HASH, /* hash_dic, text */
+	NPH_K_TYPE, /* type_info_dic, text */
+	NPH_K_COUNT
 };
 
-struct buf {
+struct nph_buf {
 	unsigned char *p;
 	size_t n, cap;
 };
 
 /**
- * struct kind_file - the files of one kind
+ * struct nph_kind_file - the files of one kind
  * @fd: the current slice, -1 before the first record.
  * @slice: its number.
  * @bytes: bytes in it (whole records).
  * @path: its name.
  */
-struct kind_file {
+struct nph_kind_file {
 	int fd;
 	unsigned int slice;
 	uint64_t bytes;
@@ -67,17 +67,17 @@ struct kind_file {
 struct nph_sink {
 	char dir[PATH_MAX];
 	uint32_t level;
-	struct buf buf[HK_COUNT];
-	struct buf spare[HK_COUNT];
-	uint64_t produced[HK_COUNT];
-	uint64_t nomem[HK_COUNT];
+	struct nph_buf buf[NPH_K_COUNT];
+	struct nph_buf spare[NPH_K_COUNT];
+	uint64_t produced[NPH_K_COUNT];
+	uint64_t nomem[NPH_K_COUNT];
 	struct npx_hmap hashes;
 	uint32_t *epoch[VNPU_MAX_DEVICES];
-	struct kind_file file[HK_COUNT];
+	struct nph_kind_file file[NPH_K_COUNT];
 	int error;
 	char error_path[PATH_MAX];
-	uint64_t written[HK_COUNT];
-	uint64_t dropped[HK_COUNT];
+	uint64_t written[NPH_K_COUNT];
+	uint64_t dropped[NPH_K_COUNT];
 	void (*wake)(void *);
 	void *wake_arg;
 	size_t since_wake;
@@ -92,8 +92,8 @@ struct nph_sink *nph_sink_lock(void);
 /* wake the writer when enough is buffered, and let the lock go */
 void nph_sink_unlock(struct nph_sink *s);
 /* room for @n more bytes of kind @k (zeroed), or NULL (counted as dropped) */
-void *nph_reserve(struct nph_sink *s, enum host_kind k, size_t n);
-void nph_append_text(struct nph_sink *s, enum host_kind k, const char *text);
+void *nph_reserve(struct nph_sink *s, enum nph_kind k, size_t n);
+void nph_append_text(struct nph_sink *s, enum nph_kind k, const char *text);
 /* the hash_dic id of @name, added to hash_dic the first time */
 uint64_t nph_name_hash(struct nph_sink *s, const char *name);
 /* the calling thread's id, asked of the kernel once per thread */
