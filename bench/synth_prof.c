@@ -40,7 +40,7 @@
 #define H_ADD_TYPE 2
 #define H_NAME(cube, k) (100 + (uint64_t)(cube)*NAMES + (k))
 
-/* type_info_dic types (libnpuprof/hostrec/host_sink.c) */
+/* type_info_dic types (libnpuprof/hostrec/host_records.c) */
 #define ACL_OP_EXECUTE (1u << 16 | 1)
 #define RT_KERNEL_AICORE 0
 #define RT_KERNEL_AIVEC 66

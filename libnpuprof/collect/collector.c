@@ -10,7 +10,7 @@
  * raw file msprof reads (stars_soc and ffts_profile, or on a device without
  * STARS hwts and aicore; ts_track, aicpu; .data.N.slice_K, with
  * npf_chip_file_prefix() on the Atlas 350), beside the configuration files
- * of prof_config.c; the host records are the host sink's (host_sink.c).
+ * of prof_config.c; the host records are the host sink's (hostrec/).
  *
  * The reader follows the ring's barrier contract (uapi/vnpu_prof.h):
  * load-acquire a channel's producer_pos, write the bytes, store-release its

@@ -21,13 +21,18 @@
  *   ascend_config.c    info.json, sample.json, start_info, host_start.log...
  *   ascend_raw.c       slices, whole records, hash_dic and type_info_dic
  *   ascend_host.c      the host records: API calls, ops, host tasks
+ *   ascend_tensors.c   an op's tensor strings from its tensor_info records
  *   ascend_device.c    ACSQ logs, PMU records, flips, and the join
+ *   ascend_device_hwts.c  the HWTS chips' logs and AI Core PMU records
  *   ascend_metrics.c   the op_summary PMU columns of each metric group
  *   ascend_hccl.c      collectives: hccl_info, hccl_op_info, their tasks and ops
  *   ascend_communication.c  communication_statistic, analyze/communication*.json
- *   ascend_summary.c   op_summary, task_time, op_statistic, api_statistic
+ *   ascend_summary.c   op_summary, task_time
+ *   ascend_statistic.c op_statistic, api_statistic
  *   ascend_timeline.c  msprof_{ts}.json
  *   ascend_timeline_hccl.c  its Communication layer and flows (ascend_timeline.h)
+ *   ascend_timeline_overlap.c  its Overlap Analysis layer
+ *   ascend_timeline_cpp*.c  the same file as msprof's C++ path writes it
  *   ascend_export.c    the folder: devices, order, README.txt
  */
 
@@ -797,7 +802,7 @@ char *npa_metrics_row(const struct npa_metrics *m, const struct npa_dev_cfg *c,
 		      const struct npa_pmu *pmu, uint32_t block_num, uint32_t mix_block_num,
 		      double dur_ns, char *p);
 
-/* ---- summaries (ascend_summary.c) ---- */
+/* ---- summaries (ascend_summary.c, ascend_statistic.c) ---- */
 
 struct npa_export;
 

@@ -2,7 +2,8 @@
 /*
  * libnpuprof hostrec/: the host records CANN's runtime writes (api_event,
  * node_basic_info, task_track...), made from the runtime's calls and
- * buffered in the host sink while a collector runs (host_sink.c).
+ * buffered in the host sink while a collector runs (host_records.c makes
+ * them, host_sink.c buffers and writes them).
  */
 #ifndef NPH_HOSTREC_H
 #define NPH_HOSTREC_H
@@ -46,7 +47,7 @@ struct nph_device {
 };
 
 /*
- * host_sink.c: the runtime's host records, written while a collector runs.
+ * host_records.c: the runtime's host records, written while a collector runs.
  * nph_api_record(): call @api, from @start_ns to now; its ioctl ran
  * [@rt_start, @rt_end] (0, 0: none), the Runtime event at L2.
  * nph_launch_record(): @n tasks queued with ids @ids, the call started

@@ -2,7 +2,7 @@
 /*
  * libnpuprof: the runtime - devices, streams, launch, sync. While a
  * profiling session collects, every call writes the host records CANN's
- * runtime writes (host_sink.c): its AscendCL event, its ioctl's Runtime
+ * runtime writes (hostrec/host_records.c): its AscendCL event, its ioctl's Runtime
  * event at L2, and for a launch each task's node and task_track records.
  */
 #include <errno.h>
@@ -18,13 +18,7 @@
 #include "runtime/runtime.h"
 #include "hostrec/hostrec.h"
 
-/*
- * The thread's current device, as aclrtSetDevice keeps one per thread: a
- * pointer and the serial of the device it was, checked against the open
- * devices before use, so that a device any thread closed is nobody's
- * current device (issue 17 bug 5). That rule is why the open devices are
- * process-wide state.
- */
+/* what runs at each open, set by the session (npr_set_open_hook()) */
 static npr_open_hook_fn open_hook;
 
 /*
@@ -45,6 +39,13 @@ void npr_set_open_hook(npr_open_hook_fn fn)
 	__atomic_store_n(&open_hook, fn, __ATOMIC_RELEASE);
 }
 
+/*
+ * The thread's current device, as aclrtSetDevice keeps one per thread: a
+ * pointer and the serial of the device it was, checked against the open
+ * devices before use, so that a device any thread closed is nobody's
+ * current device (issue 17 bug 5). That rule is why the open devices are
+ * process-wide state.
+ */
 static __thread struct npuprof_dev *current_dev;
 static __thread uint64_t current_serial;
 
