@@ -78,6 +78,8 @@
  *        HWTS logs and AI Core PMU records (uapi/vnpu_ascend.h).
  * @ffts: a MIX task is an FFTS+ task (chip 5: FFTS+ logs, block PMU
  *        records), as msprof reads it on that chip alone.
+ * @v6: the product writes v6 records (chip 15: 32 B ACSQ logs, 32-bit
+ *      task ids, no flips, v6 PMU records).
  * @active: records are being written (under vnpu_device.lock).
  * @start_ticks: device time at which it started: a task that started
  *               before has no records in it.
@@ -92,12 +94,13 @@ struct vnpu_prof {
 	u32 level;
 	u32 group;
 	u32 n_events;
-	u32 aic_events[VNPU_PMU_EVENTS];
-	u32 aiv_events[VNPU_PMU_EVENTS];
-	u8 aic_slots[VNPU_PMU_EVENTS];
-	u8 aiv_slots[VNPU_PMU_EVENTS];
+	u32 aic_events[VNPU_PMU_EVENTS_ALL];
+	u32 aiv_events[VNPU_PMU_EVENTS_ALL];
+	u8 aic_slots[VNPU_PMU_EVENTS_ALL];
+	u8 aiv_slots[VNPU_PMU_EVENTS_ALL];
 	bool hwts;
 	bool ffts;
+	bool v6;
 	bool active;
 	u64 start_ticks;
 };

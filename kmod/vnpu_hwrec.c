@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * vnpu: the device's own records, written into the channels of a session
- * in the formats of uapi/vnpu_ascend.h, as a STARS device (chips 5 and 7)
- * or an HWTS one (chips 1 and 4, no VNPU_CAP_STARS) writes them and
- * msprof's parser reads them (the Atlas 350, chip 15, writes chip 5's):
+ * in the formats of uapi/vnpu_ascend.h, as a STARS device (chips 5 and 7;
+ * chip 15 in its v6 formats) or an HWTS one (chips 1 and 4, no
+ * VNPU_CAP_STARS) writes them and msprof's parser reads them:
  *
  *   ACSQ      a start and an end log per task (every level): ACSQ logs, or
  *             HWTS logs; a collective is the sub-tasks HCCL issues for it
@@ -22,7 +22,9 @@
  * epoch (id >> 16) is its batch: before the first task of a stream in an
  * epoch the stream gets the flips that bring its batch there, so that the
  * batch msprof counts from the flips is the epoch, whenever the session
- * started. libnpuprof writes the same flips on the host side.
+ * started. libnpuprof writes the same flips on the host side. A v6 device
+ * (chip 15) writes the low 32 bits of the device-wide id whole, and no
+ * flips: its records carry no stream, msprof finds it by the id.
  *
  * vnpu_hwrec_bench() writes the same records for synthetic tasks, from
  * debugfs, so that the transport can be measured alone.
@@ -47,6 +49,20 @@ static u32 vnpu_sqe_type(u32 task_type)
 		return VNPU_SQE_SDMA;
 	default:
 		return VNPU_SQE_AI_CORE;
+	}
+}
+
+/* A v6 ACSQ log's SQE type: the v6 chip renumbered them (msprof's ChipV6SqeType) */
+static u32 vnpu_sqe_v6(u32 sqe)
+{
+	switch (sqe) {
+	case VNPU_SQE_AIV:
+		return VNPU_SQE_V6_AIV;
+	case VNPU_SQE_AI_CPU:
+		return VNPU_SQE_V6_AICPU_D;
+	default:
+		/* AI Core, the notifies and SDMA keep their numbers */
+		return sqe;
 	}
 }
 
@@ -78,6 +94,27 @@ static void vnpu_hwrec_acsq(struct vnpu_ring *r, u32 stream_id, u64 id, u32 sqe,
 		return;
 	rec[0] = vnpu_acsq_rec(VNPU_FUNC_ACSQ_START, cnt, sqe, stream_id, id, start);
 	rec[1] = vnpu_acsq_rec(VNPU_FUNC_ACSQ_END, cnt + 1, sqe, stream_id, id, end);
+}
+
+/* A v6 task's start and end logs, in one reservation: the 32-bit id, no stream */
+static void vnpu_hwrec_acsq_v6(struct vnpu_ring *r, u64 id, u32 sqe, u64 start, u64 end)
+{
+	struct vnpu_acsq_log_v6 *rec;
+	u8 cnt;
+
+	rec = vnpu_chan_reserve(r, VNPU_CH_ACSQ, 2, &cnt);
+	if (!rec)
+		return;
+	rec[0] = (struct vnpu_acsq_log_v6){
+		.word0 = VNPU_ACSQ_WORD0(VNPU_FUNC_ACSQ_START, cnt, vnpu_sqe_v6(sqe)),
+		.magic = VNPU_STARS_MAGIC,
+		.task_lo = id & 0xffff,
+		.task_hi = (id >> 16) & 0xffff,
+		.syscnt = start,
+	};
+	rec[1] = rec[0];
+	rec[1].word0 = VNPU_ACSQ_WORD0(VNPU_FUNC_ACSQ_END, cnt + 1, vnpu_sqe_v6(sqe));
+	rec[1].syscnt = end;
 }
 
 /*
@@ -232,6 +269,8 @@ static void vnpu_hwrec_logs(struct vnpu_ring *r, const struct vnpu_prof *prof, u
 {
 	if (prof->hwts)
 		vnpu_hwrec_hwts(r, stream_id, id, sqe, start, end);
+	else if (prof->v6)
+		vnpu_hwrec_acsq_v6(r, id, sqe, start, end);
 	else
 		vnpu_hwrec_acsq(r, stream_id, id, sqe, start, end);
 }
@@ -251,6 +290,9 @@ static void vnpu_hwrec_flips(struct vnpu_ring *r, const struct vnpu_prof *prof,
 	struct vnpu_ts_flip *rec;
 	u8 cnt;
 
+	/* a v6 id does not wrap: nothing to flip */
+	if (prof->v6)
+		return;
 	if (s->flip_session != prof->id) {
 		s->flip_session = prof->id;
 		s->flip_epoch = 0;
@@ -296,10 +338,44 @@ static void vnpu_hwrec_aic_pmu(struct vnpu_ring *r, const struct vnpu_prof *prof
 		rec->pmu[i] = c->ev[0][i];
 }
 
+/*
+ * A v6 PMU record: one core type's counters of task @id. @flags is
+ * VNPU_PMU_V6_MAIN for a plain task's, MAIN | MIX for a mix op's main core
+ * type and MIX alone for its other one.
+ */
+static void vnpu_hwrec_pmu_v6(struct vnpu_ring *r, const struct vnpu_prof *prof, u64 id,
+			      bool aiv, u8 flags, u64 start, u64 end,
+			      const struct vnpu_counters *c)
+{
+	struct vnpu_pmu_v6 *rec;
+	u8 cnt;
+	u32 i;
+
+	rec = vnpu_chan_reserve(r, VNPU_CH_PMU, 1, &cnt);
+	if (!rec)
+		return;
+	*rec = (struct vnpu_pmu_v6){
+		.word0 = VNPU_FUNC_V6_CONTEXT_PMU | (cnt << 6),
+		.magic = VNPU_STARS_MAGIC,
+		.task_lo = id & 0xffff,
+		.task_hi = (id >> 16) & 0xffff,
+		.total_cycle = aiv ? c->aiv_total_cycles : c->aic_total_cycles,
+		.flags = flags,
+		.core_type = aiv ? VNPU_PMU_V6_AIV : 0,
+		.start_syscnt = start,
+		.end_syscnt = end,
+	};
+	BUILD_BUG_ON(VNPU_PMU_EVENTS_MAX > VNPU_PMU_V6_COUNTERS);
+	for (i = 0; i < prof->n_events; i++)
+		rec->pmu[i] = c->ev[aiv][i];
+}
+
 static void vnpu_hwrec_pmu(struct vnpu_ring *r, const struct vnpu_prof *prof, u32 stream_id,
 			   u64 id, bool aiv, u64 start, u64 end, const struct vnpu_counters *c)
 {
-	if (prof->hwts)
+	if (prof->v6)
+		vnpu_hwrec_pmu_v6(r, prof, id, aiv, VNPU_PMU_V6_MAIN, start, end, c);
+	else if (prof->hwts)
 		vnpu_hwrec_aic_pmu(r, prof, stream_id, id, c);
 	else
 		vnpu_hwrec_context_pmu(r, prof, stream_id, id, aiv, 0, VNPU_FFTS_NO_SUBTASK,
@@ -443,6 +519,17 @@ void vnpu_hwrec_task(struct vnpu_prof *prof, const struct vnpu_ktask *task,
 	}
 	vnpu_hwrec_logs(r, prof, task->stream->hw_id, task->id, vnpu_sqe_type(type), task->start,
 			task->end);
+	/* a v6 mix op: a record for each core type, the main one's first */
+	if (prof->v6 && prof->level >= VNPU_PROF_L1 &&
+	    (type == VNPU_TASK_MIX_AIC || type == VNPU_TASK_MIX_AIV)) {
+		bool main_aiv = type == VNPU_TASK_MIX_AIV;
+
+		vnpu_hwrec_pmu_v6(r, prof, task->id, main_aiv, VNPU_PMU_V6_MAIN | VNPU_PMU_V6_MIX,
+				  task->start, task->end, c);
+		vnpu_hwrec_pmu_v6(r, prof, task->id, !main_aiv, VNPU_PMU_V6_MIX, task->start,
+				  task->end, c);
+		return;
+	}
 	/* the context PMU of plain tasks (a MIX task on chip 7 has none) */
 	if (prof->level >= VNPU_PROF_L1 &&
 	    (type == VNPU_TASK_AI_CORE || type == VNPU_TASK_AI_VECTOR_CORE))

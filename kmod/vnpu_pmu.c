@@ -100,6 +100,65 @@ static const u16 vnpu_slot_ids[VNPU_S_COUNT] = {
 	VNPU_EV_V11_MTE_UB_WRITE,
 };
 
+/*
+ * A v6 product (chip 15) numbers its events anew (msprof's CHIP_V6_MAP,
+ * analysis/msconfig/ai_core_config.py) and counts some in other units: each
+ * is the model's event of the same thing, shifted right to the v6 unit (the
+ * bytes a count stands for in msprof's v6 formulas over the chip-5 event's).
+ * Their slots follow enum vnpu_slot's, VNPU_S_V6 + the index here.
+ */
+#define VNPU_S_V6 VNPU_S_COUNT
+
+static const struct vnpu_v6_event {
+	u16 id;
+	u8 slot;
+	u8 shift;
+} vnpu_v6_events[] = {
+	/* PipeUtilization */
+	{ 0x501, VNPU_S_VEC_BUSY, 0 },
+	{ 0x301, VNPU_S_CUBE_BUSY, 0 },
+	{ 0x1, VNPU_S_SCALAR_BUSY, 0 },
+	{ 0x701, VNPU_S_MTE1_BUSY, 0 },
+	{ 0x202, VNPU_S_MTE2_BUSY, 0 },
+	{ 0x203, VNPU_S_MTE3_BUSY, 0 },
+	{ 0x34, VNPU_S_ICACHE_REQ, 0 },
+	{ 0x35, VNPU_S_ICACHE_MISS, 0 },
+	{ 0x714, VNPU_S_FIXPIPE, 0 },
+	/* Memory: main memory 64 B, UB 1024 B (vector 256/128 B), L1 4096/2048 B */
+	{ 0x400, VNPU_S_MAIN_READ, 3 },
+	{ 0x401, VNPU_S_MAIN_WRITE, 3 },
+	{ 0x56f, VNPU_S_UB_READ, 3 },
+	{ 0x570, VNPU_S_UB_WRITE, 3 },
+	{ 0x571, VNPU_S_VEC_UB_READ, 3 },
+	{ 0x572, VNPU_S_VEC_UB_WRITE, 2 },
+	{ 0x707, VNPU_S_L1_READ, 3 },
+	{ 0x709, VNPU_S_L1_WRITE, 4 },
+	/* MemoryL0: 4096 B L0A, 2048 B L0B and L0C */
+	{ 0x304, VNPU_S_L0A_READ, 3 },
+	{ 0x703, VNPU_S_L0A_WRITE, 3 },
+	{ 0x306, VNPU_S_L0B_READ, 3 },
+	{ 0x705, VNPU_S_L0B_WRITE, 3 },
+	{ 0x712, VNPU_S_CUBE_L0C_READ, 1 },
+	{ 0x30a, VNPU_S_CUBE_L0C_READ, 1 },
+	{ 0x308, VNPU_S_CUBE_L0C_WRITE, 1 },
+	/* MemoryUB: scalar 128 B, MTE 128 B, FIXPIPE to UB 2048 B */
+	{ 0x3, VNPU_S_SCALAR_UB_READ, 3 },
+	{ 0x5, VNPU_S_SCALAR_UB_WRITE, 3 },
+	{ 0x70c, VNPU_S_VEC_L0C_READ, 3 },
+	{ 0x206, VNPU_S_MTE_UB_WRITE, 0 },
+	{ 0x204, VNPU_S_MTE_UB_READ, 0 },
+	/* ArithmeticUtilization: cube instructions (a ratio and cube_fops) */
+	{ 0x323, VNPU_S_CUBE_FP16, 0 },
+	{ 0x324, VNPU_S_CUBE_INT8, 0 },
+	/* ResourceConflictRatio */
+	{ 0x540, VNPU_S_BANK_STALL, 0 },
+	{ 0x556, VNPU_S_BANKGROUP_STALL, 0 },
+	{ 0x502, VNPU_S_VEC_BUSY, 0 },
+	{ 0x528, VNPU_S_VEC_RESC_CONFLICT, 0 },
+};
+
+#define VNPU_V6_EVENTS ARRAY_SIZE(vnpu_v6_events)
+
 /**
  * vnpu_pmu_event() - the event id counted in a slot of struct vnpu_counters
  * @slot: 0 .. VNPU_PMU_SLOTS - 1.
@@ -147,6 +206,24 @@ u8 vnpu_pmu_slot(u32 event_id)
 }
 
 /**
+ * vnpu_pmu_slot_v6() - the slot that counts a v6 product's event
+ * @event_id: a PMU event id of a v6 product (chip 15).
+ *
+ * Return: the slot, or VNPU_PMU_NO_SLOT for ids the model does not count.
+ */
+u8 vnpu_pmu_slot_v6(u32 event_id)
+{
+	u32 i;
+
+	/* fails to build when the slots do not fit in a u8 below VNPU_PMU_NO_SLOT */
+	(void)sizeof(char[1 - 2 * !!(VNPU_S_V6 + VNPU_V6_EVENTS >= VNPU_PMU_NO_SLOT)]);
+	for (i = 0; i < VNPU_V6_EVENTS; i++)
+		if (vnpu_v6_events[i].id == event_id)
+			return (u8)(VNPU_S_V6 + i);
+	return VNPU_PMU_NO_SLOT;
+}
+
+/**
  * struct vnpu_group_events - the events one metric group programs
  * @n: how many.
  * @ids: the event ids, in programming order.
@@ -188,6 +265,26 @@ static const struct vnpu_group_events vnpu_ub_v11 = {
 	7, { 0x37, 0x38, 0x1a5, 0x1a6, 0x17f, 0x180, 0x191 }
 };
 
+/*
+ * The v6 product's lists (msprof's collector, DavidV121Platform, which
+ * CANN registers for the 950's generation; [unconfirmed] for chip 15 in
+ * particular): PipeUtilization programs 9 of its 10 counters.
+ */
+static const struct vnpu_group_events vnpu_groups_v6[VNPU_METRIC_COUNT] = {
+	[VNPU_METRIC_ARITHMETIC_UTILIZATION] = { 2, { 0x323, 0x324 } },
+	[VNPU_METRIC_PIPE_UTILIZATION] = {
+		9, { 0x501, 0x301, 0x1, 0x701, 0x202, 0x203, 0x34, 0x35, 0x714 } },
+	[VNPU_METRIC_MEMORY] = {
+		8, { 0x400, 0x401, 0x56f, 0x571, 0x570, 0x572, 0x707, 0x709 } },
+	[VNPU_METRIC_MEMORY_L0] = {
+		7, { 0x304, 0x703, 0x306, 0x705, 0x712, 0x30a, 0x308 } },
+	[VNPU_METRIC_RESOURCE_CONFLICT_RATIO] = { 4, { 0x540, 0x556, 0x502, 0x528 } },
+	[VNPU_METRIC_MEMORY_UB] = {
+		7, { 0x3, 0x5, 0x70c, 0x206, 0x204, 0x571, 0x572 } },
+	[VNPU_METRIC_L2_CACHE] = {
+		6, { 0x424, 0x425, 0x426, 0x42a, 0x42b, 0x42c } },
+};
+
 /**
  * vnpu_metric_events() - the PMU events a metric group programs
  * @p: the product.
@@ -212,7 +309,7 @@ u32 vnpu_metric_events(const struct vnpu_product_desc *p, u32 group, bool aiv,
 		return 0;
 	if (aiv && !vnpu_product_split(p))
 		return 0;
-	g = &vnpu_groups[group];
+	g = p->features & VNPU_PF_V6 ? &vnpu_groups_v6[group] : &vnpu_groups[group];
 	if (group == VNPU_METRIC_PIPE_UTILIZATION && !aiv && (p->features & VNPU_PF_PIPE_EXCT))
 		g = &vnpu_pu_exct;
 	if (group == VNPU_METRIC_MEMORY_UB && (p->features & VNPU_PF_UB_V11))
@@ -255,6 +352,11 @@ static u64 vnpu_side_event(const struct vnpu_pmu_side *b, u32 slot, u64 cyc)
 	u64 hit_r0 = l1 ? r0 / 2 : r0 / 8, hit_r1 = l1 ? r1 / 2 : r1 / 8;
 	u64 hit_w = wr_lines * 3 / 4;
 
+	if (slot >= VNPU_S_V6) {
+		const struct vnpu_v6_event *e = &vnpu_v6_events[slot - VNPU_S_V6];
+
+		return vnpu_side_event(b, e->slot, cyc) >> e->shift;
+	}
 	switch (slot) {
 	/* the cube and vector units (vnpu_side_busy()) */
 	case VNPU_S_MAC_FP:
@@ -399,7 +501,7 @@ static u64 vnpu_side_event(const struct vnpu_pmu_side *b, u32 slot, u64 cyc)
  */
 u64 vnpu_pmu_read_slot(const struct vnpu_counters *c, bool aiv, u8 slot)
 {
-	if (!c || slot >= VNPU_S_COUNT)
+	if (!c || slot >= VNPU_S_V6 + VNPU_V6_EVENTS)
 		return 0;
 	if (aiv)
 		return c->aiv_blocks ?

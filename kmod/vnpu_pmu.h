@@ -7,10 +7,11 @@
 #ifndef _VNPU_PMU_H
 #define _VNPU_PMU_H
 
+#include "vnpu_prof.h"
 #include "vnpu_product.h"
 
-/* At most this many PMU events are programmed per core (PMU_EVENT_MAX_NUM). */
-#define VNPU_PMU_EVENTS_MAX 8
+/* At most this many PMU events are programmed per core (10 on a v6 product). */
+#define VNPU_PMU_EVENTS_MAX VNPU_PMU_EVENTS_ALL
 
 /*
  * Per-core peak bandwidth, bytes per core clock cycle, that the counters
@@ -188,6 +189,7 @@ struct vnpu_counters {
 u32 vnpu_pmu_event(u32 slot);
 u64 vnpu_pmu_read(const struct vnpu_counters *c, bool aiv, u32 event_id);
 u8 vnpu_pmu_slot(u32 event_id);
+u8 vnpu_pmu_slot_v6(u32 event_id);
 
 /* vnpu_pmu_slot() of an event the model does not count */
 #define VNPU_PMU_NO_SLOT 0xff

@@ -87,6 +87,7 @@ static const struct vnpu_product_desc vnpu_products[VNPU_PRODUCT_COUNT] = {
 		.hbm_bw_mbps = 1400000,
 		.link_bw_mbps = 500000,
 		.caps = VNPU_CAPS_STARS | VNPU_CAP_SCOPED_PROFILING,
+		.features = VNPU_PF_V6,
 		.metric_groups = VNPU_MG_BASE,
 		.default_group = VNPU_METRIC_PIPE_UTILIZATION,
 		.cube_flops_per_cycle = VNPU_CUBE_FP16_OPS,

@@ -14,6 +14,7 @@
 #define _VNPU_PRODUCT_H
 
 #ifdef __KERNEL__
+#include <linux/kernel.h>
 #include <linux/types.h>
 #else
 /* freestanding headers and the uapi types only: no libc */
@@ -25,6 +26,9 @@ typedef __u16 u16;
 typedef __u32 u32;
 typedef __u64 u64;
 typedef __s64 s64;
+#ifndef ARRAY_SIZE
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+#endif
 #endif
 
 #include "vnpu.h"
@@ -37,11 +41,14 @@ typedef __s64 s64;
  * vnpu_product_desc.features: chip 5's FFTS+ (a MIX task's FFTS+ logs and
  * block PMU records, as msprof's SubTaskCalculator reads them on that chip
  * alone) and its AIC PipeUtilization list (PipeUtilizationExct); chip 7's
- * UB counters with new ids (MemoryUB).
+ * UB counters with new ids (MemoryUB); chip 15's own v6 records (32 B
+ * ACSQ logs, 32-bit task ids unique on the device, no flips, v6 PMU
+ * records).
  */
 #define VNPU_PF_FFTS_PLUS	_BITUL(0)
 #define VNPU_PF_PIPE_EXCT	_BITUL(1)
 #define VNPU_PF_UB_V11		_BITUL(2)
+#define VNPU_PF_V6		_BITUL(3)
 
 /* The bit of enum vnpu_metric_group @g in vnpu_product_desc.metric_groups. */
 #define VNPU_MG(g) (1U << (g))

@@ -88,6 +88,8 @@ static void vnpu_prof_fill_ctrl(struct vnpu_device *vdev, struct vnpu_prof *prof
 	c->sys_cnt_freq_khz = p->sys_cnt_freq_khz;
 	memcpy(c->aic_events, prof->aic_events, sizeof(c->aic_events));
 	memcpy(c->aiv_events, prof->aiv_events, sizeof(c->aiv_events));
+	memcpy(c->aic_events_hi, prof->aic_events + VNPU_PMU_EVENTS, sizeof(c->aic_events_hi));
+	memcpy(c->aiv_events_hi, prof->aiv_events + VNPU_PMU_EVENTS, sizeof(c->aiv_events_hi));
 	c->raw_base_ns = vnpu_epoch_raw_ns;
 }
 
@@ -123,9 +125,7 @@ static int vnpu_prof_check_start(const struct vnpu_product_desc *p,
 	if ((ps->flags & ~VNPU_PROF_F_ALL) || !(ps->flags & VNPU_PROF_F_CHANNELS) ||
 	    ps->level >= VNPU_PROF_LEVEL_COUNT)
 		return -EINVAL;
-	/* session_id, n_events, the events and mmap_size are outputs */
-	if (ps->reserved[0] || ps->reserved[1])
-		return -EINVAL;
+	/* session_id, n_events, the events and mmap_size are outputs: ignored */
 
 	if (ps->flags & VNPU_PROF_F_METRIC_GROUP) {
 		/* no AI Core metrics at L0, as the TF adapter says */
@@ -163,9 +163,10 @@ static struct vnpu_prof *vnpu_prof_new(struct vnpu_device *vdev,
 		[VNPU_CH_TS_TRACK] = max(1u, ps->ring_pages / 256),
 		[VNPU_CH_AICPU] = max(1u, ps->ring_pages / 8),
 	};
-	/* an HWTS device's records are the same sizes (uapi/vnpu_ascend.h) */
+	/* an HWTS device's records are the same sizes, a v6 one's logs half (uapi/vnpu_ascend.h) */
 	const u32 sizes[VNPU_CH_COUNT] = {
-		[VNPU_CH_ACSQ] = sizeof(struct vnpu_acsq_log),
+		[VNPU_CH_ACSQ] = p->features & VNPU_PF_V6 ? sizeof(struct vnpu_acsq_log_v6) :
+							     sizeof(struct vnpu_acsq_log),
 		[VNPU_CH_PMU] = sizeof(struct vnpu_ffts_pmu),
 		[VNPU_CH_TS_TRACK] = sizeof(struct vnpu_ts_flip),
 		[VNPU_CH_AICPU] = sizeof(struct vnpu_aicpu_node),
@@ -187,6 +188,7 @@ static struct vnpu_prof *vnpu_prof_new(struct vnpu_device *vdev,
 	vnpu_obj_get(VNPU_OBJ_SESSION);
 	BUILD_BUG_ON(sizeof(struct vnpu_hwts_log) != sizeof(struct vnpu_acsq_log));
 	BUILD_BUG_ON(sizeof(struct vnpu_aic_pmu) != sizeof(struct vnpu_ffts_pmu));
+	BUILD_BUG_ON(sizeof(struct vnpu_pmu_v6) != sizeof(struct vnpu_ffts_pmu));
 	ring = vnpu_ring_alloc_chans(pages, sizes, max_n, VNPU_CH_COUNT);
 	if (IS_ERR(ring)) {
 		vnpu_prof_free(prof);
@@ -201,15 +203,18 @@ static struct vnpu_prof *vnpu_prof_new(struct vnpu_device *vdev,
 	prof->level = ps->level;
 	prof->hwts = !(p->caps & VNPU_CAP_STARS);
 	prof->ffts = p->features & VNPU_PF_FFTS_PLUS;
+	prof->v6 = p->features & VNPU_PF_V6;
 	prof->group = ps->metric_group;
 	if (prof->group != VNPU_METRIC_NONE) {
 		n_aic = vnpu_metric_events(p, prof->group, false, prof->aic_events);
 		n_aiv = vnpu_metric_events(p, prof->group, true, prof->aiv_events);
 	}
 	prof->n_events = max(n_aic, n_aiv);
-	for (i = 0; i < VNPU_PMU_EVENTS; i++) {
-		prof->aic_slots[i] = vnpu_pmu_slot(prof->aic_events[i]);
-		prof->aiv_slots[i] = vnpu_pmu_slot(prof->aiv_events[i]);
+	for (i = 0; i < VNPU_PMU_EVENTS_ALL; i++) {
+		prof->aic_slots[i] = prof->v6 ? vnpu_pmu_slot_v6(prof->aic_events[i]) :
+						vnpu_pmu_slot(prof->aic_events[i]);
+		prof->aiv_slots[i] = prof->v6 ? vnpu_pmu_slot_v6(prof->aiv_events[i]) :
+						vnpu_pmu_slot(prof->aiv_events[i]);
 	}
 	vnpu_prof_fill_ctrl(vdev, prof);
 	return prof;
@@ -354,6 +359,8 @@ long vnpu_ioctl_prof_start(struct vnpu_file *vfile, void __user *arg)
 	ps.n_events = prof->n_events;
 	memcpy(ps.aic_events, prof->aic_events, sizeof(ps.aic_events));
 	memcpy(ps.aiv_events, prof->aiv_events, sizeof(ps.aiv_events));
+	memcpy(ps.aic_events_hi, prof->aic_events + VNPU_PMU_EVENTS, sizeof(ps.aic_events_hi));
+	memcpy(ps.aiv_events_hi, prof->aiv_events + VNPU_PMU_EVENTS, sizeof(ps.aiv_events_hi));
 	ps.mmap_size = (2 + 2ULL * prof->ring->nr_data) * PAGE_SIZE;
 	mutex_unlock(&vdev->prof_lock);
 	vnpu_prof_free(old);

@@ -61,14 +61,6 @@ KNOWN_ERRORS = {
 }
 
 
-# chips whose device files msprof does not read: the Atlas 350 (15) writes
-# chip 5's records under chip5_ names (docs/output.md). msprof then reads the
-# host files only: what it writes from them is compared (api_statistic, the
-# timeline's processes it writes), and that it writes nothing else
-HOST_ONLY_CHIPS = {15}
-HOST_ONLY_FILES = ("api_statistic.csv", "msprof.json")
-
-
 # chips whose real output is msprof's C++ path (cpp_enable_scene.py): where
 # this parser is its pure-Python fallback, our op_summary follows the C++
 # path in these cells (docs/msprof-parser.md section 4.3). The fallback
@@ -115,20 +107,6 @@ def same_scaled(u, v, k):
         return False
 
 
-def compare_host_only_json(name, ref, ours, say):
-    """compare_json() with our timeline cut to the processes msprof writes, without flows."""
-    pids = {e.get("pid") for e in json.loads(read(ref))}
-    events = [e for e in json.loads(read(ours))
-              if e.get("pid") in pids and e.get("ph") not in ("s", "f")]
-    fd, cut = tempfile.mkstemp(suffix=".json")
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as f:
-            json.dump(events, f)
-        return compare_json(name, ref, cut, say)
-    finally:
-        os.unlink(cut)
-
-
 def device_info(prof):
     """The first device's info.json of a folder, {} when there is none or it is bad."""
     for d in sorted(os.listdir(prof)):
@@ -164,8 +142,8 @@ def cpp_formats(prof):
 
 
 def cpp_timeline(prof):
-    """Our timeline is the C++ path's: its CSVs are, and the chip's device files are read."""
-    return cpp_formats(prof) and chip_of(prof) not in HOST_ONLY_CHIPS
+    """Our timeline is the C++ path's where its CSVs are."""
+    return cpp_formats(prof)
 
 
 def out_files(out):
@@ -555,18 +533,12 @@ def main():
                 passed += 1
             fa = out_files(os.path.join(ref, "mindstudio_profiler_output"))
             fb = out_files(os.path.join(ours, "mindstudio_profiler_output"))
-            host_only = chip_of(prof) in HOST_ONLY_CHIPS
             for name in sorted(set(fa) | set(fb)):
                 if name == "README.txt":
                     continue  # ours is our own (docs/output.md)
                 diffs = []
                 say = lambda m: diffs.append(m)
-                if host_only and name not in HOST_ONLY_FILES:
-                    if name in fa:
-                        say(f"{name}: msprof writes it from device files it should not read")
-                elif host_only and name.endswith(".json") and name in fa and name in fb:
-                    compare_host_only_json(name, fa[name], fb[name], say)
-                elif name not in fa:
+                if name not in fa:
                     say(f"{name}: msprof writes no such file")
                 elif name not in fb:
                     say(f"{name}: we write no such file")
@@ -593,10 +565,7 @@ def main():
                 run_cpp(cpp, cpp_copy, diffs.append, KNOWN_ERRORS.get(chip_of(prof), ()))
                 fc = out_files(os.path.join(cpp_copy, "mindstudio_profiler_output"))
                 for name in sorted(n for n in fb if n.endswith(".csv") and n not in fc):
-                    # on an Atlas 350 it reads the host files alone, as the
-                    # pure-Python path does (HOST_ONLY_CHIPS)
-                    if not (host_only and name not in HOST_ONLY_FILES):
-                        diffs.append(f"msprof C++ path: writes no {name}")
+                    diffs.append(f"msprof C++ path: writes no {name}")
                 bad = verdict(f"{base} read by the C++ path", diffs)
                 failed += bad
                 passed += 1 - bad

@@ -36,7 +36,7 @@
 
 /* The user API version reported by VNPU_IOC_GET_INFO: major << 16 | minor. */
 #define VNPU_UAPI_VERSION_MAJOR 0
-#define VNPU_UAPI_VERSION_MINOR 10
+#define VNPU_UAPI_VERSION_MINOR 11
 #define VNPU_UAPI_VERSION ((VNPU_UAPI_VERSION_MAJOR << 16) | VNPU_UAPI_VERSION_MINOR)
 
 #define VNPU_MAX_DEVICES 16	  /* bits of a COMMUNICATION task's mask */

@@ -229,6 +229,111 @@ struct vnpu_ffts_block_pmu {
 	__u64 end_syscnt;
 };
 
+/*
+ * The Atlas 350 (chip id 15, msprof's CHIP_V6_1_0) writes its own records
+ * into the same two channels: task ids are 32 bits and unique on the
+ * device, across streams, and the records carry no stream (msprof takes it
+ * from the host's task_track record of the id, so the host writes one for
+ * every task the device runs); no task id wraps, so no flip is written.
+ *
+ *   stars_soc.data.N.slice_K     struct vnpu_acsq_log_v6   32 B
+ *   ffts_profile.data.N.slice_K  struct vnpu_pmu_v6       128 B
+ */
+
+/* Function types of struct vnpu_pmu_v6 (msprof's StarsConstant.PMU_TAG_V6) */
+#define VNPU_FUNC_V6_BLOCK_PMU 0x29	/* 0b101001 */
+#define VNPU_FUNC_V6_CONTEXT_PMU 0x2a	/* 0b101010 */
+
+/* SQE types of a v6 ACSQ log (msprof's SqeType.ChipV6SqeType) */
+enum vnpu_sqe_v6_type {
+	VNPU_SQE_V6_AI_CORE = 0,
+	VNPU_SQE_V6_AIV = 1,
+	VNPU_SQE_V6_FUSION = 2,
+	VNPU_SQE_V6_AICPU_H = 4,
+	VNPU_SQE_V6_AICPU_D = 5,
+	VNPU_SQE_V6_NOTIFY_RECORD = 6,
+	VNPU_SQE_V6_NOTIFY_WAIT = 7,
+	VNPU_SQE_V6_WRITE_VALUE = 8,
+	VNPU_SQE_V6_SDMA = 11,
+};
+
+/**
+ * struct vnpu_acsq_log_v6 - one v6 ACSQ task log: a task's start or its
+ * end (msparser/stars/stars_log_parser.py with a 32 B record,
+ * profiling_bean/stars/acsq_task_v6_bean.py; struct format "4HQHH3L")
+ * @word0: as struct vnpu_acsq_log's, with enum vnpu_sqe_v6_type in bits
+ *         10-15.
+ * @magic: VNPU_STARS_MAGIC (checked).
+ * @task_lo: the low half of the task's 32-bit id.
+ * @task_hi: its high half.
+ * @syscnt: when, in system counter ticks.
+ * @reserved0: zero.
+ * @acc_acsq: bits 0-5 accelerator id, bits 6-12 ACSQ id.
+ * @reserved: zero.
+ */
+struct vnpu_acsq_log_v6 {
+	__u16 word0;
+	__u16 magic;
+	__u16 task_lo;
+	__u16 task_hi;
+	__u64 syscnt;
+	__u16 reserved0;
+	__u16 acc_acsq;
+	__u32 reserved[3];
+};
+
+/* struct vnpu_pmu_v6.flags */
+#define VNPU_PMU_V6_MAIN _BITUL(0)	/* the main core's record: msprof drops others unless mix */
+#define VNPU_PMU_V6_MIX _BITUL(1)	/* a mix op's (AIC and AIV) */
+#define VNPU_PMU_V6_OVERFLOW _BITUL(2)	/* a counter saturated */
+/* struct vnpu_pmu_v6.core_type: bit 0 */
+#define VNPU_PMU_V6_AIV _BITUL(0)
+#define VNPU_PMU_V6_COUNTERS 10
+
+/**
+ * struct vnpu_pmu_v6 - the PMU counters of one task on one core type, v6
+ * (mscalculate/stars/chip6_pmu_calculator.py,
+ * profiling_bean/stars/pmu_bean_v6.py; struct format "4HQ2BH2B3HL12Q")
+ * @word0: bits 0-5 VNPU_FUNC_V6_CONTEXT_PMU, bits 6-9 the channel's counter.
+ * @magic: VNPU_STARS_MAGIC.
+ * @task_lo: the low half of the task's 32-bit id.
+ * @task_hi: its high half.
+ * @total_cycle: the task's cycles on this core type, summed over blocks.
+ * @ctx_type: zero.
+ * @flags: VNPU_PMU_V6_*. A mix op has two records: the main core type's
+ *         (MAIN | MIX) and the other's (MIX).
+ * @reserved0: zero.
+ * @core_type: VNPU_PMU_V6_AIV for an AI Vector Core, else an AI Core.
+ * @core_id: zero (a context record).
+ * @reserved1: zero.
+ * @sub_block_id: zero.
+ * @block_id: zero.
+ * @reserved2: zero.
+ * @pmu: the programmed counters, summed over blocks, in the order of
+ *       sample.json's events for the core type; unprogrammed ones zero.
+ * @start_syscnt: when the task started.
+ * @end_syscnt: when it ended.
+ */
+struct vnpu_pmu_v6 {
+	__u16 word0;
+	__u16 magic;
+	__u16 task_lo;
+	__u16 task_hi;
+	__u64 total_cycle;
+	__u8 ctx_type;
+	__u8 flags;
+	__u16 reserved0;
+	__u8 core_type;
+	__u8 core_id;
+	__u16 reserved1;
+	__u16 sub_block_id;
+	__u16 block_id;
+	__u32 reserved2;
+	__u64 pmu[VNPU_PMU_V6_COUNTERS];
+	__u64 start_syscnt;
+	__u64 end_syscnt;
+};
+
 /* struct vnpu_hwts_log.word0: the log type in bits 0-2, a counter in bits 4-7 */
 #define VNPU_HWTS_LOG_START 0
 #define VNPU_HWTS_LOG_END 1

@@ -63,7 +63,10 @@ enum vnpu_prof_level {
 	VNPU_PROF_LEVEL_COUNT
 };
 
-#define VNPU_PMU_EVENTS 8		/* programmable counters per core */
+#define VNPU_PMU_EVENTS 8		/* counters per core in the event arrays */
+/* a v6 product (chip 15) has 10: the last two are in the *_events_hi arrays */
+#define VNPU_PMU_EVENTS_HI 2
+#define VNPU_PMU_EVENTS_ALL (VNPU_PMU_EVENTS + VNPU_PMU_EVENTS_HI)
 
 /* struct vnpu_prof_start.flags */
 #define VNPU_PROF_F_METRIC_GROUP _BITUL(0) /* @metric_group is given */
@@ -125,11 +128,14 @@ enum vnpu_channel {
  *                one channel (capped at what that channel can hold), 8 ..
  *                ring_pages * page size; 0 for half of ring_pages.
  * @session_id: out: increases with every session on the module.
- * @n_events: out: PMU events programmed per core (0 at L0).
+ * @n_events: out: PMU events programmed per core (0 at L0), at most
+ *            VNPU_PMU_EVENTS_ALL: the 9th and 10th are in the *_hi arrays.
  * @aic_events: out: the event ids of the AI Core side (AIC), in counter order.
  * @aiv_events: out: the event ids of the AI Vector Core side.
  * @mmap_size: out: bytes to map at offset 0.
- * @reserved: must be zero.
+ * @aic_events_hi: out: the AIC side's 9th and 10th event ids (uapi 0.11;
+ *                 reserved before).
+ * @aiv_events_hi: out: the AIV side's.
  *
  * Outputs are ignored on input: the structure an earlier START returned
  * starts the same session again.
@@ -146,7 +152,8 @@ struct vnpu_prof_start {
 	__u32 aic_events[VNPU_PMU_EVENTS];
 	__u32 aiv_events[VNPU_PMU_EVENTS];
 	__u64 mmap_size;
-	__u64 reserved[2];
+	__u32 aic_events_hi[VNPU_PMU_EVENTS_HI];
+	__u32 aiv_events_hi[VNPU_PMU_EVENTS_HI];
 };
 
 #define VNPU_PROF_START_SIZE_VER0 120
@@ -214,7 +221,7 @@ struct vnpu_prof_stats {
 /* ---- the mapping ---- */
 
 #define VNPU_RING_MAGIC 0x564e5055524e4731ULL	/* "VNPURNG1" */
-#define VNPU_RING_VERSION 4
+#define VNPU_RING_VERSION 5
 
 /**
  * struct vnpu_ring_ctrl - the control page (offset 0, read-only)
@@ -264,6 +271,9 @@ struct vnpu_prof_stats {
  * @jitter_permille: (version 4) the jitter's standard deviation, permille of
  *                   a task's duration; 0 when @jitter_seed is.
  * @jitter_dist: (version 4) enum vnpu_jitter_dist of the draws.
+ * @aic_events_hi: (version 5) the AIC side's 9th and 10th event ids, when
+ *                 @n_events is over VNPU_PMU_EVENTS (a v6 product).
+ * @aiv_events_hi: (version 5) the AIV side's.
  * @reserved: zero; room to grow.
  * @reserved4: zero.
  */
@@ -305,7 +315,9 @@ struct vnpu_ring_ctrl {
 	__u64 jitter_seed;
 	__u32 jitter_permille;
 	__u32 jitter_dist;
-	__u64 reserved[23];
+	__u32 aic_events_hi[VNPU_PMU_EVENTS_HI];
+	__u32 aiv_events_hi[VNPU_PMU_EVENTS_HI];
+	__u64 reserved[21];
 };
 
 /**

@@ -8,8 +8,8 @@
  * Each device runs a channel session: each channel is a ring of the
  * device's own fixed-size records (uapi/vnpu_ascend.h), drained into the
  * raw file msprof reads (stars_soc and ffts_profile, or on a device without
- * STARS hwts and aicore; ts_track, aicpu; .data.N.slice_K, with
- * npf_chip_file_prefix() on the Atlas 350), beside the configuration files
+ * STARS hwts and aicore; ts_track, aicpu; .data.N.slice_K), beside the
+ * configuration files
  * of prof_config.c; the host records are the host sink's (hostrec/).
  *
  * The reader follows the ring's barrier contract (uapi/vnpu_prof.h):
@@ -58,8 +58,7 @@
 
 /**
  * struct chan_collect - one channel of a channel session and its slices
- * @name: the raw file's name before ".data.N.slice_K" (with the chip's
- *        npf_chip_file_prefix()).
+ * @name: the raw file's name before ".data.N.slice_K".
  * @rec_size: bytes of a record.
  * @desc: its descriptor in the control page.
  * @data: its data (mapped twice), @size bytes.
@@ -114,7 +113,8 @@ static const struct {
  * @done: stopped and drained.
  * @hwts: the device has no STARS: its channels carry HWTS logs and AI Core
  *        PMU records, written to hwts.data and aicore.data.
- * @prefix: npf_chip_file_prefix() of its chip.
+ * @v6: the device writes v6 records (chip 15): its ACSQ logs are
+ *      struct vnpu_acsq_log_v6.
  * @ch: its channels.
  * @devdir: device_N.
  */
@@ -133,7 +133,7 @@ struct dev_collect {
 	int stop_failed;
 	int done;
 	bool hwts;
-	const char *prefix;
+	bool v6;
 	struct chan_collect ch[VNPU_CH_COUNT];
 	char devdir[PATH_MAX];
 };
@@ -518,13 +518,16 @@ static int map_chans(struct dev_collect *d, size_t page)
 			(const void *)(base + VNPU_RING_CHAN_OFFSET + i * sizeof(*desc));
 		struct chan_collect *ch = &d->ch[i];
 
-		if (desc->type != (uint32_t)i || desc->rec_size != chan_files[i].rec_size ||
-		    !desc->data_size || (desc->data_size & (desc->data_size - 1)) ||
-		    desc->data_offset > d->map_size || 2 * desc->data_size > d->map_size ||
+		uint32_t rec_size = d->v6 && i == VNPU_CH_ACSQ ? sizeof(struct vnpu_acsq_log_v6)
+							       : chan_files[i].rec_size;
+
+		if (desc->type != (uint32_t)i || desc->rec_size != rec_size || !desc->data_size ||
+		    (desc->data_size & (desc->data_size - 1)) || desc->data_offset > d->map_size ||
+		    2 * desc->data_size > d->map_size ||
 		    desc->data_offset + 2 * desc->data_size > d->map_size ||
 		    VNPU_RING_CHAN_CONS_OFFSET(i) + sizeof(uint64_t) > page)
 			return -EPROTO;
-		snprintf(ch->name, sizeof(ch->name), "%s%s", d->prefix,
+		snprintf(ch->name, sizeof(ch->name), "%s",
 			 d->hwts ? chan_files[i].hwts_name : chan_files[i].name);
 		ch->rec_size = desc->rec_size;
 		ch->desc = desc;
@@ -636,7 +639,7 @@ int npc_add(struct npc_collector *c, unsigned int dev_id, struct npuprof_error *
 		goto err_close;
 	}
 	d->hwts = !(info.caps & VNPU_CAP_STARS);
-	d->prefix = npf_chip_file_prefix(info.chip_id);
+	d->v6 = npf_chip_has(info.chip_id, NPF_CHIP_V6);
 	ps.flags = VNPU_PROF_F_CHANNELS;
 	if (c->opts.metric_group != VNPU_METRIC_NONE) {
 		ps.flags |= VNPU_PROF_F_METRIC_GROUP;

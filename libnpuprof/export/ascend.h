@@ -36,6 +36,8 @@
  *   ascend_export.c    the folder: devices, order, README.txt
  */
 
+/* PMU counters a record may carry: a v6 chip's 10 (chip 5's records have 8) */
+#define NPA_PMU_EVENTS VNPU_PMU_V6_COUNTERS
 #define NPA_NO_CTX 4294967295u /* context id of a task that is not an FFTS+ context */
 #define NPA_NO_MODEL 4294967295u
 #define NPA_MAX_DEVICES NPUPROF_EXPORT_MAX_DEVICES
@@ -129,9 +131,9 @@ struct npa_dev_cfg {
 	uint32_t aiv_num;
 	char aic_metrics[32];
 	char aiv_metrics[32];
-	uint32_t aic_events[VNPU_PMU_COUNTERS];
+	uint32_t aic_events[NPA_PMU_EVENTS];
 	uint32_t n_aic_events;
-	uint32_t aiv_events[VNPU_PMU_COUNTERS];
+	uint32_t aiv_events[NPA_PMU_EVENTS];
 	uint32_t n_aiv_events;
 	uint32_t level;
 	uint32_t metric_group;
@@ -368,6 +370,7 @@ struct npa_htask {
 	const char *kernel;
 	int64_t op;
 	int64_t conn;
+	uint16_t id_hi; /* task_track's batch field: a v6 chip's id's high half */
 	uint32_t num_blocks; /* kernelInfo.numBlocks */
 	uint32_t mix_blocks; /* numBlocks x kernelInfo.ratio */
 };
@@ -415,6 +418,12 @@ struct npa_host {
 int npa_host_load(struct npa_host *h, const char *prof, struct npa_warn *w,
 		  struct npuprof_error *err);
 void npa_host_free(struct npa_host *h);
+/*
+ * A v6 chip's task_track records carry the 32-bit id's high half where
+ * the others carry the batch (msprof's TaskTrackChip6Bean): give device
+ * @dev's host tasks their whole id, batch 0 (again: the same ids).
+ */
+void npa_host_v6_ids(struct npa_host *h, uint32_t dev);
 
 /*
  * The API windows of one level, sorted by (tid, begin, conn), to find the
@@ -551,14 +560,19 @@ const char *npa_hccl_rdma_type(uint32_t v, char *buf, size_t len);
  *       (zero when it has none).
  * @total2: the other side's cycles.
  * @pmu2: its counters.
+ * @time_us: a v6 record's: its own time, us, rounded to 2 places (its
+ *           end less its start: msprof's v6 total time is not from cycles).
+ * @time2_us: the other core type's record's, for a v6 mix op.
  */
 struct npa_pmu {
 	uint64_t total;
-	uint64_t pmu[VNPU_PMU_COUNTERS];
+	uint64_t pmu[NPA_PMU_EVENTS];
 	bool aiv;
 	bool mix;
 	uint64_t total2;
-	uint64_t pmu2[VNPU_PMU_COUNTERS];
+	uint64_t pmu2[NPA_PMU_EVENTS];
+	double time_us;
+	double time2_us;
 };
 
 /**
@@ -749,7 +763,11 @@ struct npa_aicpu {
 int npa_aicpu_load(struct npa_dev *d, const char *data, const char *label, struct npa_warn *w,
 		   struct npuprof_error *err);
 
-int npa_dev_load(struct npa_dev *d, const char *prof, uint32_t id, const struct npa_host *h,
+/*
+ * Read device_@id of @prof, joined with @h's tasks. On a v6 chip it first
+ * gives @h's tasks of the device their 32-bit ids (npa_host_v6_ids()).
+ */
+int npa_dev_load(struct npa_dev *d, const char *prof, uint32_t id, struct npa_host *h,
 		 struct npa_warn *w, struct npuprof_error *err);
 void npa_dev_free(struct npa_dev *d);
 
@@ -769,6 +787,7 @@ void npa_dev_free(struct npa_dev *d);
  * @aiv: the column is of the AIV side.
  * @na: the column is computed but printed N/A (chip 7).
  * @flat: one set of columns for every record, AIC or AIV (chips 1, 4, 7).
+ * @v6: a v6 chip's columns (15): its event ids, its times from syscnt.
  * @mb: the columns memory_bound divides: mte2, vec and mac ratios.
  * @cube_util: cube_utilization(%) ends the row.
  * @mac: with @cube_util, the mac_ratio column it is computed from.
@@ -783,6 +802,7 @@ struct npa_metrics {
 	bool aiv[NPA_MCOL_MAX];
 	bool na[NPA_MCOL_MAX];
 	bool flat;
+	bool v6;
 	int8_t mb[3];
 	bool cube_util;
 	int8_t mac;

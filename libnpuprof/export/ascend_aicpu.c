@@ -10,11 +10,15 @@
  *    fields / 1000, Total_time the ticks from submission to after the run;
  *  - its Node is the op of the AI CPU task (host type KERNEL_AICPU, same
  *    stream and task id) whose device window holds the run's end, when
- *    that op's task type is AI_CPU; else N/A;
+ *    that op's task type is AI_CPU; else N/A. On a v6 chip (15) it is the
+ *    op of the first task of the record's stream and 16-bit task id,
+ *    whatever its type and time (analysis_aicpu_by_sqe_id): its 32-bit id
+ *    is the record's only while it is under 65536;
  *  - a row starting before collectionTimeBegin is left out; rows are sorted
  *    by their Timestamp text.
  */
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -73,8 +77,7 @@ int npa_aicpu_load(struct npa_dev *d, const char *data, const char *label, struc
 	struct npa_slices s;
 	int rc;
 
-	snprintf(prefix, sizeof(prefix), "%s" NPF_RAW_AICPU ".data.%u.",
-		 npf_chip_file_prefix(d->cfg.chip_id), d->cfg.id);
+	snprintf(prefix, sizeof(prefix), NPF_RAW_AICPU ".data.%u.", d->cfg.id);
 	rc = npa_slices_find(&s, data, label, prefixes, w, err);
 	if (!rc)
 		rc = npa_slices_read(&s, sizeof(struct vnpu_aicpu_node), false, on_aicpu, &r, w,
@@ -111,12 +114,13 @@ static int cmp_aicpu_task(const void *a, const void *b)
  * @a's run end (get_aicpu_batch_id, then ge_summary), from @idx[0..n), the
  * AI CPU tasks sorted by cmp_aicpu_task; "N/A" when none. The windows of
  * one stream do not overlap: the one to look at is the last that starts
- * at or before the end.
+ * at or before the end. With @v6, @idx holds every task, and the first of
+ * the key is the one, whatever its type.
  */
 static const char *aicpu_node(const struct npa_export *x, const struct npa_task **idx, size_t n,
-			      const struct npa_aicpu *a)
+			      const struct npa_aicpu *a, bool v6)
 {
-	double end_ns = a->end_ms * 1000.0 * 1000;
+	double end_ns = v6 ? -INFINITY : a->end_ms * 1000.0 * 1000;
 	const struct npa_task *t = NULL;
 	const struct npa_htask *h;
 	const struct npa_op *op;
@@ -134,13 +138,16 @@ static const char *aicpu_node(const struct npa_export *x, const struct npa_task 
 		else
 			hi = mid;
 	}
-	if (lo)
+	if (v6 && lo < n)
+		t = idx[lo];
+	else if (!v6 && lo)
 		t = idx[lo - 1];
-	if (!t || t->stream != a->stream || t->task != a->task || end_ns > t->start + t->dur)
+	if (!t || t->stream != a->stream || t->task != a->task ||
+	    (!v6 && end_ns > t->start + t->dur))
 		return "N/A";
 	h = &x->host.htask[t->host];
 	op = h->op >= 0 ? &x->host.ops[h->op] : NULL;
-	return op && op->task_type == CANN_GE_AI_CPU ? op->name : "N/A";
+	return op && (v6 || op->task_type == CANN_GE_AI_CPU) ? op->name : "N/A";
 }
 
 static char *put_us(char *p, double ms)
@@ -155,6 +162,7 @@ int npa_aicpu_csv(struct npa_export *x, const struct npa_dev *d)
 	const struct npa_task **idx;
 	struct aicpu_row *rows;
 	size_t n = 0, n_idx = 0;
+	bool v6 = npf_chip_has(d->cfg.chip_id, NPF_CHIP_V6);
 	int rc = 0;
 
 	if (!d->n_aicpu)
@@ -174,7 +182,7 @@ int npa_aicpu_csv(struct npa_export *x, const struct npa_dev *d)
 	for (size_t i = 0; i < d->n_tasks; i++) {
 		const struct npa_task *t = &d->tasks[i];
 
-		if (t->host >= 0 && !strcmp(x->host.htask[t->host].type, "KERNEL_AICPU"))
+		if (t->host >= 0 && (v6 || !strcmp(x->host.htask[t->host].type, "KERNEL_AICPU")))
 			idx[n_idx++] = t;
 	}
 	npx_qsort(idx, n_idx, sizeof(*idx), cmp_aicpu_task);
@@ -191,7 +199,7 @@ int npa_aicpu_csv(struct npa_export *x, const struct npa_dev *d)
 		e[0] = '\t';
 		e[1] = '\0';
 		rows[n].a = a;
-		rows[n++].node = aicpu_node(x, idx, n_idx, a);
+		rows[n++].node = aicpu_node(x, idx, n_idx, a, v6);
 	}
 	npx_qsort(rows, n, sizeof(*rows), cmp_row);
 	for (size_t i = 0; i < n && !rc; i++) {

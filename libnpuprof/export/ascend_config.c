@@ -307,7 +307,7 @@ static bool parse_events(const char *s, uint32_t *ev, uint32_t *n)
 
 		errno = 0;
 		v = strtoul(s, &end, 16);
-		if (errno || end == s || v > 0xffff || *n == VNPU_PMU_COUNTERS)
+		if (errno || end == s || v > 0xffff || *n == NPA_PMU_EVENTS)
 			return false;
 		ev[(*n)++] = (uint32_t)v;
 		if (*end == ',')

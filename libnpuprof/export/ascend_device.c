@@ -77,12 +77,16 @@ static void kmap_free(struct kmap *m)
 	free(m->next);
 }
 
+/*
+ * A task's key: a 16-bit id and its batch, or a v6 chip's 32-bit id (its
+ * batch is 0), in the same 32 bits.
+ */
 static uint64_t task_key(uint32_t stream, uint32_t task, uint32_t ctx, uint32_t batch)
 {
 	uint64_t c = ctx == NPA_NO_CTX ? 0xffff : ctx & 0x7fff;
+	uint32_t id = task + ((batch & 0xffff) << 16);
 
-	return (uint64_t)(stream & 0xffff) << 48 | (uint64_t)(task & 0xffff) << 32 |
-	       (uint64_t)(batch & 0xffff) << 16 | c;
+	return (uint64_t)(stream & 0xffff) << 48 | (uint64_t)id << 16 | c;
 }
 
 /* ---- reading ---- */
@@ -196,10 +200,9 @@ static int on_block_pmu(struct npa_dev_read *r, const void *rec)
 	if (npa_grow((void **)&r->blk, &r->cap_blk, r->n_blk, sizeof(*r->blk), 1024))
 		return npx_set_error(r->err, -ENOMEM, "out of memory");
 	b = &r->blk[r->n_blk++];
+	*b = (struct npa_blk){ .ctx = p.subtask_id, .total = p.total_cycle };
 	npa_stars_ids(p.stream_id, p.task_id, &b->stream, &b->task);
-	b->ctx = p.subtask_id;
-	b->total = p.total_cycle;
-	memcpy(b->pmu, p.pmu, sizeof(b->pmu));
+	memcpy(b->pmu, p.pmu, sizeof(p.pmu));
 	return 0;
 }
 
@@ -249,7 +252,8 @@ static int on_pmu(void *arg, const void *rec, const char *file, uint64_t off)
 	if (npa_grow((void **)&d->pmu, &r->cap_pmu, d->n_pmu, sizeof(*d->pmu), 4096) ||
 	    npa_grow((void **)&r->pr, &r->cap_pr, d->n_pmu, sizeof(*r->pr), 4096))
 		return npx_set_error(r->err, -ENOMEM, "out of memory");
-	d->pmu[d->n_pmu].total = p.total_cycle;
+	/* the whole entry: the counters past chip 5's 8 are zero */
+	d->pmu[d->n_pmu] = (struct npa_pmu){ .total = p.total_cycle };
 	memcpy(d->pmu[d->n_pmu].pmu, p.pmu, sizeof(p.pmu));
 	d->pmu[d->n_pmu].aiv = type == VNPU_FFTS_TYPE_AIV || (type == VNPU_FFTS_TYPE_FFTS_PLUS &&
 							      sub == VNPU_FFTS_SUBTASK_MIX_AIV);
@@ -556,7 +560,7 @@ static void mix_blocks(struct npa_dev_read *r, const struct npa_host *h, struct 
 	g = group_number(ms, h, first, ms->done[head]);
 	while (b >= 0 && group_number(ms, h, first, ms->done[head]) == g) {
 		p->total2 += r->blk[b].total;
-		for (int c = 0; c < VNPU_PMU_COUNTERS; c++)
+		for (int c = 0; c < NPA_PMU_EVENTS; c++)
 			p->pmu2[c] += r->blk[b].pmu[c];
 		ms->done[head]++;
 		b = ms->bm.next[b];
@@ -759,8 +763,7 @@ static int read_kind(struct npa_dev_read *r, const char *data, const char *label
 	struct npa_slices s;
 	int rc;
 
-	snprintf(prefix, sizeof(prefix), "%s%s.data.%u.", npf_chip_file_prefix(r->d->cfg.chip_id),
-		 what, r->d->cfg.id);
+	snprintf(prefix, sizeof(prefix), "%s.data.%u.", what, r->d->cfg.id);
 	rc = npa_slices_find(&s, data, label, prefixes, r->w, r->err);
 	if (!rc)
 		rc = npa_slices_read(&s, size, per_file, fn, r, r->w, r->err);
@@ -768,7 +771,7 @@ static int read_kind(struct npa_dev_read *r, const char *data, const char *label
 	return rc;
 }
 
-int npa_dev_load(struct npa_dev *d, const char *prof, uint32_t id, const struct npa_host *h,
+int npa_dev_load(struct npa_dev *d, const char *prof, uint32_t id, struct npa_host *h,
 		 struct npa_warn *w, struct npuprof_error *err)
 {
 	struct npa_dev_read r = { .d = d, .w = w, .err = err, .log_cnt = -1, .pmu_cnt = -1 };
@@ -784,9 +787,19 @@ int npa_dev_load(struct npa_dev *d, const char *prof, uint32_t id, const struct 
 	snprintf(data, sizeof(data), "%s/data", dir);
 	snprintf(label, sizeof(label), NPF_RAW_DEVICE_DIR "/" NPF_RAW_DATA_DIR, id);
 	r.hwts = npf_chip_has(d->cfg.chip_id, NPF_CHIP_HWTS);
-	if (r.hwts)
+	r.v6 = npf_chip_has(d->cfg.chip_id, NPF_CHIP_V6);
+	if (r.v6) {
+		npa_host_v6_ids(h, id);
+		rc = npa_v6_ids_build(&r, h);
+	}
+	if (rc)
+		;
+	else if (r.hwts)
 		rc = read_kind(&r, data, label, NPF_RAW_HWTS, sizeof(struct vnpu_hwts_log), false,
 			       npa_hwts_on_log);
+	else if (r.v6)
+		rc = read_kind(&r, data, label, NPF_RAW_STARS_SOC, sizeof(struct vnpu_acsq_log_v6),
+			       false, npa_v6_on_log);
 	else
 		rc = read_kind(&r, data, label, NPF_RAW_STARS_SOC, sizeof(struct vnpu_acsq_log),
 			       false, on_acsq);
@@ -797,11 +810,16 @@ int npa_dev_load(struct npa_dev *d, const char *prof, uint32_t id, const struct 
 	if (!rc && r.hwts)
 		rc = read_kind(&r, data, label, NPF_RAW_AICORE, sizeof(struct vnpu_aic_pmu), false,
 			       npa_hwts_on_pmu);
+	else if (!rc && r.v6)
+		rc = read_kind(&r, data, label, NPF_RAW_FFTS_PROFILE, sizeof(struct vnpu_pmu_v6),
+			       true, npa_v6_on_pmu);
 	else if (!rc)
 		rc = read_kind(&r, data, label, NPF_RAW_FFTS_PROFILE, sizeof(struct vnpu_ffts_pmu),
 			       true, on_pmu);
 	if (!rc)
 		rc = npa_aicpu_load(d, data, label, w, err);
+	if (!rc && r.v6)
+		rc = npa_v6_pair_mix(&r);
 	if (!rc && r.hwts) {
 		rc = npa_hwts_pair(&r);
 	} else if (!rc) {
@@ -815,10 +833,9 @@ int npa_dev_load(struct npa_dev *d, const char *prof, uint32_t id, const struct 
 	/* missing, empty or unusable task records: say so, or it looks like an idle device */
 	if (!rc && !d->n_tasks)
 		npa_warn(w,
-			 "%s: no task in the %s%s.data.%u.slice_* files (missing, empty or"
+			 "%s: no task in the %s.data.%u.slice_* files (missing, empty or"
 			 " unusable): device_%u has nothing in op_summary or task_time",
-			 label, npf_chip_file_prefix(d->cfg.chip_id),
-			 r.hwts ? NPF_RAW_HWTS : NPF_RAW_STARS_SOC, id, id);
+			 label, r.hwts ? NPF_RAW_HWTS : NPF_RAW_STARS_SOC, id, id);
 	if (!rc && r.bad_magic > 1)
 		npa_warn(w, "device_%u: %llu ACSQ records with a bad magic skipped", id,
 			 (unsigned long long)r.bad_magic);
@@ -835,6 +852,9 @@ int npa_dev_load(struct npa_dev *d, const char *prof, uint32_t id, const struct 
 			 "device_%u: %llu PMU records with saturated counters: their tasks'"
 			 " PMU columns are N/A",
 			 id, (unsigned long long)r.overflow);
+	if (!rc && r.v6)
+		npa_v6_warn(&r);
+	free(r.ids);
 	free(r.ev);
 	free(r.flips);
 	free(r.pr);

@@ -474,6 +474,18 @@ static void host_batches(struct npa_host *h)
 	h->n_htask = out;
 }
 
+void npa_host_v6_ids(struct npa_host *h, uint32_t dev)
+{
+	for (size_t i = 0; i < h->n_htask; i++) {
+		struct npa_htask *t = &h->htask[i];
+
+		if (t->dev == dev) {
+			t->task = (uint32_t)t->id_hi << 16 | (t->task & 0xffff);
+			t->batch = 0;
+		}
+	}
+}
+
 /* ---- the join ---- */
 
 static const char *type_name(struct npa_host *h, uint32_t level, uint64_t type)
@@ -689,6 +701,7 @@ static int join(struct host_read *r)
 		ht->dev = t->device & 0xfff;
 		ht->stream = t->stream_id;
 		ht->task = t->task_id;
+		ht->id_hi = t->batch_id;
 		ht->ts = n->ts;
 		ht->tid = n->tid;
 		ht->ctx = NPA_NO_CTX;

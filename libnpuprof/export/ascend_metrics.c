@@ -19,6 +19,12 @@
  * T total cycles, f the AI Core clock in Hz, B the task's blocks, C the
  * side's cores. Every value but the cycle counts is then rounded as
  * SQLite's round(x, 3) rounds it, since msprof's report selects it so.
+ *
+ * Chip 15 (v6) renumbers the events (msprof's CHIP_V6_MAP) and computes its
+ * columns on the pure-Python formulas above (Chip6PmuCalculator, whose
+ * results msprof's C++ path prints), but for the total times: each core
+ * type's record's end less its start in us, rounded to 2 places, which
+ * the X_time columns multiply.
  */
 #include <stdio.h>
 #include <string.h>
@@ -39,6 +45,7 @@ enum mkind {
 	K_VECTOR_FOPS,
 	K_BW2, /* the sum of the bandwidths of p(ev) and p(ev2), factor k */
 	K_MEMBOUND, /* mte2 / max(vec, mac), of the row's rounded ratios */
+	K_BW_VEC, /* K_BW, plus p(ev2)'s as ub_read_bw_vector (128 x 2) */
 };
 
 struct mdef {
@@ -275,6 +282,77 @@ static const struct {
 	{ VNPU_METRIC_L2_CACHE, l2 },
 };
 
+/* chip 15 (v6): its event ids, the pure-Python path's scales (constant.py PmuCalculateFunc) */
+#define ICACHE_V6                                                  \
+	{                                                          \
+		"icache_miss_rate", K_ICACHE, 0x35, 0x34, 0, false \
+	}
+static const struct mdef v6_pipe_aic[] = {
+	PIPE("mac", 0x301),  PIPE("scalar", 0x1),    PIPE("mte1", 0x701), PIPE("mte2", 0x202),
+	PIPE("mte3", 0x203), PIPE("fixpipe", 0x714), ICACHE_V6,		  END,
+};
+static const struct mdef v6_pipe_aiv[] = {
+	PIPE("vec", 0x501),  PIPE("scalar", 0x1), PIPE("mte2", 0x202),
+	PIPE("mte3", 0x203), ICACHE_V6,		  END,
+};
+static const struct mdef v6_arith_aic[] = { RATIO("mac_fp16", 0x323),
+					    RATIO("mac_int8", 0x324),
+					    { "cube_fops", K_CUBE_FOPS, 0x323, 0x324, 0, false },
+					    END };
+static const struct mdef v6_mem_aic[] = { BW("l1_read_bw", 0x707, 256.0 * 16.0),
+					  BW("l1_write_bw", 0x709, 256.0 * 8.0),
+					  BW("main_mem_read_bw", 0x400, 8.0 * 8.0),
+					  BW("main_mem_write_bw", 0x401, 8.0 * 8.0), END };
+/* msprof adds ub_read_bw_vector (0x571, at its own scale) into ub_read_bw */
+static const struct mdef v6_mem_aiv[] = { { "ub_read_bw(GB/s)", K_BW_VEC, 0x56f, 0x571, 256.0 * 4.0,
+					    false },
+					  BW("ub_write_bw", 0x570, 256.0 * 4.0),
+					  BW("main_mem_read_bw", 0x400, 8.0 * 8.0),
+					  BW("main_mem_write_bw", 0x401, 8.0 * 8.0),
+					  END };
+static const struct mdef v6_l0_aic[] = { BW("l0a_read_bw", 0x304, 256.0 * 16.0),
+					 BW("l0a_write_bw", 0x703, 256.0 * 16.0),
+					 BW("l0b_read_bw", 0x306, 256.0 * 8.0),
+					 BW("l0b_write_bw", 0x705, 256.0 * 8.0),
+					 BW("l0c_read_bw_cube", 0x30a, 256.0 * 8.0),
+					 BW("l0c_write_bw_cube", 0x308, 256.0 * 8.0),
+					 END };
+static const struct mdef v6_l0_aiv[] = { BW("l0c_read_bw", 0x712, 256.0 * 8.0), END };
+static const struct mdef v6_ub_aic[] = { BW("ub_read_bw_scalar", 0x3, 128.0),
+					 BW("ub_write_bw_scalar", 0x5, 128.0),
+					 BW("fixp2ub_write_bw", 0x70c, 256.0 * 8.0), END };
+static const struct mdef v6_ub_aiv[] = {
+	BW("ub_read_bw_vector", 0x571, 128.0 * 2.0), BW("ub_write_bw_vector", 0x572, 128.0 * 2.0),
+	BW("ub_read_bw_scalar", 0x3, 128.0),	     BW("ub_write_bw_scalar", 0x5, 128.0),
+	BW("fixp2ub_write_bw", 0x70c, 256.0 * 8.0),  END,
+};
+/* CHIP_V6_MAP: (r540 + r556) / task_cyc and r528 / r502 */
+static const struct mdef v6_cflt_aiv[] = {
+	{ "vec_bank_cflt_ratio", K_RATIO2, 0x540, 0x556, 0, false },
+	{ "vec_resc_cflt_ratio", K_ICACHE, 0x528, 0x502, 0, false },
+	END,
+};
+static const struct mdef v6_l2[] = { COUNT("read_local_l2_hit", 0x424),
+				     COUNT("read_local_l2_miss", 0x425),
+				     COUNT("read_local_l2_victim", 0x426),
+				     COUNT("write_local_l2_hit", 0x42a),
+				     COUNT("write_local_l2_miss", 0x42b),
+				     COUNT("write_local_l2_victim", 0x42c),
+				     END };
+
+static const struct {
+	uint32_t group;
+	const struct mdef *aic, *aiv;
+} v6_groups[] = {
+	{ VNPU_METRIC_PIPE_UTILIZATION, v6_pipe_aic, v6_pipe_aiv },
+	{ VNPU_METRIC_ARITHMETIC_UTILIZATION, v6_arith_aic, none },
+	{ VNPU_METRIC_MEMORY, v6_mem_aic, v6_mem_aiv },
+	{ VNPU_METRIC_MEMORY_L0, v6_l0_aic, v6_l0_aiv },
+	{ VNPU_METRIC_MEMORY_UB, v6_ub_aic, v6_ub_aiv },
+	{ VNPU_METRIC_RESOURCE_CONFLICT_RATIO, none, v6_cflt_aiv },
+	{ VNPU_METRIC_L2_CACHE, v6_l2, v6_l2 },
+};
+
 /* the columns of each group msprof parses (its names: metric_names.c) */
 static const struct {
 	uint32_t group;
@@ -292,11 +370,16 @@ static const struct {
 };
 
 /* the columns of sample.json's metric name @name on one side, NULL if none */
-static const struct mdef *group_side(const char *name, bool aiv)
+static const struct mdef *group_side(const char *name, bool aiv, bool v6)
 {
 	uint32_t group = npf_metric_group(name, false);
 	bool exct = npf_metric_exct(name);
 
+	for (size_t i = 0; v6 && i < NPX_ARRAY_SIZE(v6_groups); i++)
+		if (v6_groups[i].group == group)
+			return aiv ? v6_groups[i].aiv : v6_groups[i].aic;
+	if (v6)
+		return NULL;
 	for (size_t i = 0; i < NPX_ARRAY_SIZE(groups); i++)
 		if (groups[i].group == group && groups[i].exct == exct)
 			return aiv ? groups[i].aiv : groups[i].aic;
@@ -408,8 +491,9 @@ void npa_metrics_init(struct npa_metrics *m, const struct npa_dev_cfg *c, struct
 	if (m->flat) {
 		aic = v11_cols(c->aic_metrics, npf_chip_has(c->chip_id, NPF_CHIP_HWTS));
 	} else {
-		aic = group_side(c->aic_metrics, false);
-		aiv = group_side(c->aiv_metrics[0] ? c->aiv_metrics : c->aic_metrics, true);
+		m->v6 = npf_chip_has(c->chip_id, NPF_CHIP_V6);
+		aic = group_side(c->aic_metrics, false, m->v6);
+		aiv = group_side(c->aiv_metrics[0] ? c->aiv_metrics : c->aic_metrics, true, m->v6);
 	}
 	if (!aic || (!m->flat && !aiv)) {
 		npa_warn(w,
@@ -506,7 +590,7 @@ char *npa_metrics_row(const struct npa_metrics *m, const struct npa_dev_cfg *c,
 		      const struct npa_pmu *pmu, uint32_t block_num, uint32_t mix_block_num,
 		      double dur_ns, char *p)
 {
-	static const uint64_t zeros[VNPU_PMU_COUNTERS];
+	static const uint64_t zeros[NPA_PMU_EVENTS];
 	double f = c->aic_mhz * 1e6, mac_ratio = 0, aic_cycles = 0, vals[NPA_MCOL_MAX] = { 0 };
 
 	for (unsigned int i = 0; i < m->n; i++) {
@@ -524,7 +608,10 @@ char *npa_metrics_row(const struct npa_metrics *m, const struct npa_dev_cfg *c,
 			p = npx_lit(p, "N/A");
 			continue;
 		}
-		tt = total_time(t, f, other ? mix_block_num : block_num, cores, c->cpp.ok);
+		if (m->v6)
+			tt = mine ? pmu->time_us : other ? pmu->time2_us : 0;
+		else
+			tt = total_time(t, f, other ? mix_block_num : block_num, cores, c->cpp.ok);
 		switch (m->kind[i]) {
 		case K_TOTAL_TIME:
 			x = tt;
@@ -556,6 +643,9 @@ char *npa_metrics_row(const struct npa_metrics *m, const struct npa_dev_cfg *c,
 			break;
 		case K_BW2:
 			x = bw(v, e, m->k[i], t, f) + bw(v, e2, m->k[i], t, f);
+			break;
+		case K_BW_VEC:
+			x = bw(v, e, m->k[i], t, f) + bw(v, e2, 128.0 * 2.0, t, f);
 			break;
 		case K_COUNT:
 			x = 1.0 * (double)v[e];

@@ -743,8 +743,7 @@ bool npa_timeline_cpp_ok(const struct npa_export *x)
 	if (!x->ndev || !h->cpp_ok || (h->cpu_hz && h->cpu_hz != 1e9))
 		return false;
 	for (unsigned int i = 0; i < x->ndev; i++)
-		/* an Atlas 350's device files are read by neither msprof path (issue 36) */
-		if (!x->dev[i].cfg.cpp.ok || npf_chip_has(x->dev[i].cfg.chip_id, NPF_CHIP_BORROWED))
+		if (!x->dev[i].cfg.cpp.ok)
 			return false;
 	return true;
 }

@@ -75,15 +75,22 @@ static struct comm_group *find_group(struct comm_group *g, size_t n, const char 
 	return NULL;
 }
 
-static char *task_args(char *p, const struct npa_comm_task *ct, const struct npa_cpp_time *t)
+/*
+ * @py: the device's records were parsed by msprof's Python path (a v6 chip,
+ * whose DeviceParseScene is not the C++ one): its bandwidth is Python's
+ * (size x 10^-9) / (duration x 10^-9), which may differ from the C++ path's
+ * size / duration in the last digit.
+ */
+static char *task_args(char *p, const struct npa_comm_task *ct, const struct npa_cpp_time *t,
+		       bool py)
 {
 	const struct npa_hccl_task *h = ct->h;
 	char b[32];
 	double bw = 0;
 
-	if (h->rdma == 1 && ct->bw >= 0)
+	if ((py || h->rdma == 1) && ct->bw >= 0)
 		bw = ct->bw; /* a payload's bandwidth: over its run of payloads */
-	else if (t->dur_d > 0)
+	else if (!py && t->dur_d > 0)
 		bw = (double)h->size / t->dur_d;
 	p = npx_lit(p, "\"notify_id\":\"");
 	p = npa_fmt_u64(p, h->notify);
@@ -361,7 +368,8 @@ int npa_tlc_communication(struct npa_tlc *w)
 			p = npa_tlc_x_head(w->p, t->ct->h->name, pid,
 					   g->start + t->ct->h->plane + 1, t->t.start,
 					   t->t.dur_d / 1000);
-			w->p = task_args(p, t->ct, &t->t);
+			w->p = task_args(p, t->ct, &t->t,
+					 npf_chip_has(d->cfg.chip_id, NPF_CHIP_V6));
 			npa_tlc_end(w);
 		}
 		/* the collectives, each with its flow's end */

@@ -54,7 +54,15 @@ struct npa_blk {
 	uint32_t task;
 	uint32_t ctx;
 	uint64_t total;
-	uint64_t pmu[VNPU_PMU_COUNTERS];
+	uint64_t pmu[NPA_PMU_EVENTS];
+	double time_us; /* a v6 record's (struct npa_pmu.time_us) */
+};
+
+/* a host task's id and stream (a v6 chip's records name no stream) */
+struct npa_v6_id {
+	uint32_t task;
+	uint32_t stream;
+	uint64_t order; /* the host record's time: the first wins */
 };
 
 struct npa_dev_read {
@@ -69,6 +77,7 @@ struct npa_dev_read {
 	size_t cap_pmu, cap_pr;
 	uint64_t bad_magic, bad_func, overflow, bad_ffts;
 	bool hwts; /* an HWTS chip's records */
+	bool v6; /* a v6 chip's records (ascend_device_v6.c) */
 	/* HWTS: logs of another type; where the logs' and PMU records' counters skip */
 	uint64_t bad_type, log_gaps, pmu_gaps;
 	int log_cnt, pmu_cnt; /* the next record's counter, -1 before the first */
@@ -76,6 +85,10 @@ struct npa_dev_read {
 	size_t n_sev, cap_sev;
 	struct npa_blk *blk;
 	size_t n_blk, cap_blk;
+	/* v6: the device's host task ids, by id; duplicates, ids not there */
+	struct npa_v6_id *ids;
+	size_t n_ids;
+	uint64_t dup_ids, no_stream;
 };
 
 /* ---- ascend_device.c ---- */
@@ -96,5 +109,17 @@ int npa_hwts_on_pmu(void *arg, const void *rec, const char *file, uint64_t off);
 int npa_hwts_pair(struct npa_dev_read *r);
 /* whether op_summary's row of @t takes the next AI Core PMU record of its key */
 bool npa_hwts_row_takes_pmu(const struct npa_host *h, const struct npa_task *t);
+
+/* ---- ascend_device_v6.c ---- */
+
+/* the task id -> stream table of @r's device from @h (before any record is read) */
+int npa_v6_ids_build(struct npa_dev_read *r, const struct npa_host *h);
+/* raw-file record callbacks of a v6 chip's stars_soc and ffts_profile */
+int npa_v6_on_log(void *arg, const void *rec, const char *file, uint64_t off);
+int npa_v6_on_pmu(void *arg, const void *rec, const char *file, uint64_t off);
+/* give each mix op's main PMU record the other core type's (after reading) */
+int npa_v6_pair_mix(struct npa_dev_read *r);
+/* warn of the records whose id no host task has */
+void npa_v6_warn(const struct npa_dev_read *r);
 
 #endif /* NPA_DEVICE_H */

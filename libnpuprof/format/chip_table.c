@@ -9,35 +9,31 @@
 #include "format/format.h"
 
 static const struct npf_chip chips[] = {
-	{ 0, NPF_CHIP_FREQ, "" },
+	{ 0, NPF_CHIP_FREQ },
 	/* Atlas training series: HWTS, and no task type names in msprof */
-	{ 1, NPF_CHIP_READ | NPF_CHIP_HWTS | NPF_CHIP_SQE_OTHER, "" },
-	{ 2, NPF_CHIP_HWTS, "" },
-	{ 3, NPF_CHIP_HWTS, "" },
+	{ 1, NPF_CHIP_READ | NPF_CHIP_HWTS | NPF_CHIP_SQE_OTHER },
+	{ 2, NPF_CHIP_HWTS },
+	{ 3, NPF_CHIP_HWTS },
 	/* Atlas inference series */
-	{ 4, NPF_CHIP_READ | NPF_CHIP_HWTS | NPF_CHIP_FREQ, "" },
+	{ 4, NPF_CHIP_READ | NPF_CHIP_HWTS | NPF_CHIP_FREQ },
 	/* Atlas A2/A3 */
-	{ 5,
-	  NPF_CHIP_READ | NPF_CHIP_CPP_PATH | NPF_CHIP_FREQ | NPF_CHIP_FREQ_CPP |
-		  NPF_CHIP_FFTS_PLUS | NPF_CHIP_PIPE_EXCT,
-	  "" },
+	{
+		5,
+		NPF_CHIP_READ | NPF_CHIP_CPP_PATH | NPF_CHIP_FREQ | NPF_CHIP_FREQ_CPP |
+			NPF_CHIP_FFTS_PLUS | NPF_CHIP_PIPE_EXCT,
+	},
 	/* Atlas 200I/500 A2: STARS, its PMU columns as the V1_1 chips' */
-	{ 7, NPF_CHIP_READ | NPF_CHIP_V1_1 | NPF_CHIP_FREQ, "" },
-	{ 8, NPF_CHIP_FREQ, "" },
-	{ 9, NPF_CHIP_FREQ, "" },
-	{ 11, NPF_CHIP_FREQ, "" },
-	/*
-	 * Atlas 350: chip 5's records, not its own v6 formats (issue 36).
-	 * Under msprof's names msprof would parse them as v6 records and
-	 * print wrong rows without a word, so they are named chip5_... which
-	 * msprof does not read and our export does.
-	 */
-	{ 15, NPF_CHIP_READ | NPF_CHIP_CPP_PATH | NPF_CHIP_FREQ | NPF_CHIP_BORROWED, "chip5_" },
-	{ 16, NPF_CHIP_CPP_PATH | NPF_CHIP_FREQ, "" },
+	{ 7, NPF_CHIP_READ | NPF_CHIP_V1_1 | NPF_CHIP_FREQ },
+	{ 8, NPF_CHIP_FREQ },
+	{ 9, NPF_CHIP_FREQ },
+	{ 11, NPF_CHIP_FREQ },
+	/* Atlas 350: its own v6 records */
+	{ 15, NPF_CHIP_READ | NPF_CHIP_CPP_PATH | NPF_CHIP_FREQ | NPF_CHIP_V6 },
+	{ 16, NPF_CHIP_CPP_PATH | NPF_CHIP_FREQ },
 };
 
 /* a chip msprof does not know: only what every chip has */
-static const struct npf_chip unknown = { UINT32_MAX, NPF_CHIP_FREQ, "" };
+static const struct npf_chip unknown = { UINT32_MAX, NPF_CHIP_FREQ };
 
 const struct npf_chip *npf_chip(uint32_t id)
 {
@@ -55,9 +51,4 @@ bool npf_chip_known(uint32_t id)
 bool npf_chip_has(uint32_t id, unsigned int feature)
 {
 	return npf_chip(id)->features & feature;
-}
-
-const char *npf_chip_file_prefix(uint32_t id)
-{
-	return npf_chip(id)->file_prefix;
 }

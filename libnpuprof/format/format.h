@@ -29,26 +29,22 @@
 #define NPF_CHIP_SQE_OTHER (1u << 6) /* msprof names none of its task types */
 #define NPF_CHIP_FFTS_PLUS (1u << 7) /* a MIX task runs as FFTS+ (context logs) */
 #define NPF_CHIP_PIPE_EXCT (1u << 8) /* AIC PipeUtilization is "PipeUtilizationExct" */
-#define NPF_CHIP_BORROWED (1u << 9) /* writes another chip's records (file_prefix) */
+#define NPF_CHIP_V6 (1u << 9) /* v6 records: 32-bit task ids, no flips (uapi/vnpu_ascend.h) */
 
 /**
  * struct npf_chip - one chip of the table
  * @id: msprof's platform_version.
  * @features: NPF_CHIP_*.
- * @file_prefix: the prefix of its devices' raw file names ("" but for
- *               NPF_CHIP_BORROWED: "chip5_").
  */
 struct npf_chip {
 	uint32_t id;
 	unsigned int features;
-	const char *file_prefix;
 };
 
 /* the row of chip @id; a chip msprof does not know gets a row of its own */
 const struct npf_chip *npf_chip(uint32_t id);
 bool npf_chip_known(uint32_t id);
 bool npf_chip_has(uint32_t id, unsigned int feature);
-const char *npf_chip_file_prefix(uint32_t id);
 
 /* ---- names (level_names.c, metric_names.c) ---- */
 

@@ -261,13 +261,19 @@ static struct json_object *host_info(const char *devices, const struct npf_sessi
 	return o;
 }
 
-static void events_str(char *buf, size_t len, const uint32_t *ev, uint32_t n)
+/* the @n event ids of one side: the first VNPU_PMU_EVENTS in @ev, the rest in @hi */
+static void events_str(char *buf, size_t len, const uint32_t *ev, const uint32_t *hi, uint32_t n)
 {
 	size_t off = 0;
 
 	buf[0] = '\0';
-	for (uint32_t i = 0; i < n && i < VNPU_PMU_EVENTS && ev[i]; i++)
-		off += (size_t)snprintf(buf + off, len - off, "%s0x%x", i ? "," : "", ev[i]);
+	for (uint32_t i = 0; i < n && i < VNPU_PMU_EVENTS_ALL; i++) {
+		uint32_t id = i < VNPU_PMU_EVENTS ? ev[i] : hi[i - VNPU_PMU_EVENTS];
+
+		if (!id)
+			break;
+		off += (size_t)snprintf(buf + off, len - off, "%s0x%x", i ? "," : "", id);
+	}
 }
 
 static struct json_object *sample_json(const char *devices, const struct npf_session *s)
@@ -284,14 +290,14 @@ static struct json_object *sample_json(const char *devices, const struct npf_ses
 	put_str(o, "ai_core_metrics",
 		pmu ? npf_metric_sample_name(c->metric_group, chip, false) : "");
 	put_str(o, "ai_core_profiling", pmu ? "on" : "off");
-	events_str(ev, sizeof(ev), c->aic_events, pmu ? c->n_events : 0);
+	events_str(ev, sizeof(ev), c->aic_events, c->aic_events_hi, pmu ? c->n_events : 0);
 	put_str(o, "ai_core_profiling_events", ev);
 	put_str(o, "ai_core_profiling_mode", "task-based");
 	/* ms; msprof's C++ path requires both, CANN's default (task-based: unused) */
 	put_int(o, "aicore_sampling_interval", 10);
 	put_str(o, "aiv_metrics", pmu ? npf_metric_sample_name(c->metric_group, chip, true) : "");
 	put_str(o, "aiv_profiling", pmu ? "on" : "off");
-	events_str(ev, sizeof(ev), c->aiv_events, pmu ? c->n_events : 0);
+	events_str(ev, sizeof(ev), c->aiv_events, c->aiv_events_hi, pmu ? c->n_events : 0);
 	put_str(o, "aiv_profiling_events", ev);
 	put_str(o, "aiv_profiling_mode", "task-based");
 	put_int(o, "aiv_sampling_interval", 10);

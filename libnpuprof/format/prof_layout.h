@@ -34,8 +34,7 @@
 #define NPF_RAW_END_INFO "end_info"
 
 /*
- * The kinds of a device's raw files, in data/ as
- * {chip prefix}{kind}.data.{id}.slice_{K} (npf_chip_file_prefix()).
+ * The kinds of a device's raw files, in data/ as {kind}.data.{id}.slice_{K}.
  */
 #define NPF_RAW_STARS_SOC "stars_soc"
 #define NPF_RAW_HWTS "hwts"

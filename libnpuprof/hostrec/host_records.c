@@ -213,12 +213,18 @@ void nph_api_record(enum npf_api_id api, uint64_t start_ns, uint64_t rt_start, u
 	nph_sink_unlock(s);
 }
 
-/* The host flips that bring stream @hw of device @dev to @epoch, at @ts. */
-static void put_flips(struct nph_sink *s, unsigned int dev, uint16_t hw, uint32_t epoch,
+/*
+ * The host flips that bring stream @hw of device @dev to @epoch, at @ts.
+ * A v6 chip's ids do not wrap: its task_track records carry the id's high
+ * half where the others carry the batch, and it has no flips.
+ */
+static void put_flips(struct nph_sink *s, const struct nph_device *dev, uint16_t hw, uint32_t epoch,
 		      uint32_t tid, uint64_t ts)
 {
-	uint32_t **ep = &s->epoch[dev];
+	uint32_t **ep = &s->epoch[dev->id];
 
+	if (npf_chip_has(dev->info.chip_id, NPF_CHIP_V6))
+		return;
 	if (!*ep) {
 		*ep = calloc(VNPU_MAX_HW_STREAMS, sizeof(**ep));
 		if (!*ep) {
@@ -233,7 +239,7 @@ static void put_flips(struct nph_sink *s, unsigned int dev, uint16_t hw, uint32_
 			continue;
 		put_hdr(&t->hdr, CANN_LEVEL_RUNTIME, CANN_RUNTIME_TASK_TRACK, tid,
 			sizeof(*t) - sizeof(t->hdr), ts);
-		t->device = (uint16_t)dev;
+		t->device = (uint16_t)dev->id;
 		t->stream_id = hw;
 		t->task_id = 0;
 		t->batch_id = (uint16_t)((*ep)[hw] + 1);
@@ -324,9 +330,10 @@ static uint32_t aclnn_type(struct nph_sink *s, const char *op_type)
  * @ffts (chip 5) a MIX op is an FFTS+ task of one context, id 0: its
  * context_id_info says so, as CANN's runtime reports it.
  */
-static void put_task(struct nph_sink *s, unsigned int dev, bool ffts, uint16_t hw,
+static void put_task(struct nph_sink *s, const struct nph_device *dev, uint16_t hw,
 		     const struct vnpu_task *t, uint64_t id, uint32_t tid, uint64_t b, uint64_t w)
 {
+	bool ffts = npf_chip_has(dev->info.chip_id, NPF_CHIP_FFTS_PLUS);
 	uint32_t type = t->task_type < VNPU_TASK_TYPE_COUNT ? t->task_type : VNPU_TASK_AI_CORE;
 	char name[VNPU_OP_NAME_LEN], op_type[VNPU_OP_TYPE_LEN];
 	struct cann_node_basic_info *nb;
@@ -382,7 +389,7 @@ static void put_task(struct nph_sink *s, unsigned int dev, bool ffts, uint16_t h
 	if (tt) {
 		put_hdr(&tt->hdr, CANN_LEVEL_RUNTIME, CANN_RUNTIME_TASK_TRACK, tid,
 			sizeof(*tt) - sizeof(tt->hdr), b + 4);
-		tt->device = (uint16_t)(dev & 0xfff);
+		tt->device = (uint16_t)(dev->id & 0xfff);
 		tt->stream_id = hw;
 		tt->task_id = (uint16_t)(id & 0xffff);
 		tt->batch_id = (uint16_t)(id >> 16);
@@ -525,7 +532,7 @@ static void put_collective(struct nph_sink *s, const struct nph_device *dev, uin
 		     (want > room ? (uint64_t)((unsigned __int128)(xw - 4) * room / want) : xw - 4);
 		put_api(s, CANN_LEVEL_HCCL, CANN_HCCL_MASTER, tid, x, x + xw - 1,
 			nph_name_hash(s, hccl_kinds[st.kind].name));
-		put_flips(s, dev->id, hw, (uint32_t)(sid >> 16), tid, x + 1);
+		put_flips(s, dev, hw, (uint32_t)(sid >> 16), tid, x + 1);
 		tt = nph_reserve(s, NPH_K_TRACK, sizeof(*tt));
 		if (tt) {
 			put_hdr(&tt->hdr, CANN_LEVEL_RUNTIME, CANN_RUNTIME_TASK_TRACK, tid,
@@ -657,8 +664,7 @@ void nph_launch_record(const struct nph_device *dev, const struct vnpu_task *tas
 		if (hw != NPH_NO_HW_STREAM && coll)
 			put_collective(s, dev, hw, &tasks[i], ids[i], tid, start_ns, wi);
 		else if (hw != NPH_NO_HW_STREAM)
-			put_task(s, dev->id, npf_chip_has(dev->info.chip_id, NPF_CHIP_FFTS_PLUS),
-				 hw, &tasks[i], ids[i], tid, start_ns, wi);
+			put_task(s, dev, hw, &tasks[i], ids[i], tid, start_ns, wi);
 		/* else not a stream of ours: the device ran nothing */
 		start_ns += wi;
 	}

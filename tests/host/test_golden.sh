@@ -4,11 +4,12 @@
 # The export's outputs, byte for byte, against a reference (issue 39: code
 # moves change no output). tests/golden/CASE/PROF_*/ are raw folders the
 # dev VM wrote (test_products' layout folders: chips 1, 4, 5 with FFTS+ mix
-# ops, 5 as an A3 at L2, 7 and 15), each with the mindstudio_profiler_output/
-# that npuprof export wrote from it at c571540, before libnpuprof moved into
-# its subsystem folders. Each is copied, its outputs removed, exported again
-# by this build's npuprof with the same --timestamp, and compared file by
-# file.
+# ops, 5 as an A3 at L2, 7, and 15 in its v6 records), each with the
+# mindstudio_profiler_output/ that npuprof export wrote from it (at c571540,
+# before libnpuprof moved into its subsystem folders; chip 15's when it
+# got its own records, checked against both msprof oracles). Each is
+# copied, its outputs removed, exported again by this build's npuprof with
+# the same --timestamp, and compared file by file.
 #
 # After a change that is meant to change the outputs, and is shown right
 # by the msprof oracles (docs/testing.md), write the references anew:

@@ -42,7 +42,7 @@ static const unsigned int groups[VNPU_PRODUCT_COUNT] = {
 };
 
 /* The collector's event lists, zero-terminated. */
-static const unsigned int ref_events[VNPU_METRIC_COUNT][9] = {
+static const unsigned int ref_events[VNPU_METRIC_COUNT][11] = {
 	[VNPU_METRIC_ARITHMETIC_UTILIZATION] = { 0x49, 0x4a, 0x4b, 0x4c, 0x4d, 0x4e, 0x4f },
 	[VNPU_METRIC_PIPE_UTILIZATION] = { 0x8, 0xa, 0x9, 0xb, 0xc, 0xd, 0x54, 0x55 },
 	[VNPU_METRIC_MEMORY] = { 0x15, 0x16, 0x31, 0x32, 0xf, 0x10, 0x12, 0x13 },
@@ -54,6 +54,17 @@ static const unsigned int ref_events[VNPU_METRIC_COUNT][9] = {
 	[VNPU_METRIC_MEMORY_ACCESS] = { 0x32, 0x3d, 0x3e, 0x206, 0x20c, 0x50c, 0x50d, 0x50e },
 };
 static const unsigned int ref_pu_exct[9] = { 0x416, 0x417, 0x9, 0x302, 0xc, 0x303, 0x54, 0x55 };
+/* chip 15's own lists (msprof's collector, DavidV121Platform) */
+static const unsigned int ref_v6[VNPU_METRIC_COUNT][11] = {
+	[VNPU_METRIC_ARITHMETIC_UTILIZATION] = { 0x323, 0x324 },
+	[VNPU_METRIC_PIPE_UTILIZATION] = { 0x501, 0x301, 0x1, 0x701, 0x202, 0x203, 0x34, 0x35,
+					   0x714 },
+	[VNPU_METRIC_MEMORY] = { 0x400, 0x401, 0x56f, 0x571, 0x570, 0x572, 0x707, 0x709 },
+	[VNPU_METRIC_MEMORY_L0] = { 0x304, 0x703, 0x306, 0x705, 0x712, 0x30a, 0x308 },
+	[VNPU_METRIC_RESOURCE_CONFLICT_RATIO] = { 0x540, 0x556, 0x502, 0x528 },
+	[VNPU_METRIC_MEMORY_UB] = { 0x3, 0x5, 0x70c, 0x206, 0x204, 0x571, 0x572 },
+	[VNPU_METRIC_L2_CACHE] = { 0x424, 0x425, 0x426, 0x42a, 0x42b, 0x42c },
+};
 /* chip 7's MemoryUB: its UB counters have other ids (msconfig/ai_core_config.py) */
 static const unsigned int ref_ub_v11[9] = { 0x37, 0x38, 0x1a5, 0x1a6, 0x17f, 0x180, 0x191 };
 
@@ -438,8 +449,20 @@ TEST(pmu_slots)
 	EXPECT_EQ(VNPU_PMU_NO_SLOT, vnpu_pmu_slot(0));
 	EXPECT_EQ(VNPU_PMU_NO_SLOT, vnpu_pmu_slot(0x501));
 	EXPECT_EQ(0, vnpu_pmu_read_slot(&o.ctr, true, VNPU_PMU_NO_SLOT));
-	EXPECT_EQ(0, vnpu_pmu_read_slot(&o.ctr, true, VNPU_PMU_SLOTS));
 	EXPECT_EQ(0, vnpu_pmu_read_slot(NULL, true, 0));
+	/*
+	 * The v6 events (chip 15) are slots past the others: the model's event
+	 * of the same thing, in the v6 unit (0x400 counts 64 B, 0x12 8 B).
+	 */
+	EXPECT_EQ(VNPU_PMU_SLOTS, vnpu_pmu_slot_v6(0x501));
+	EXPECT_EQ(vnpu_pmu_read(&o.ctr, true, 0x8),
+		  vnpu_pmu_read_slot(&o.ctr, true, vnpu_pmu_slot_v6(0x501)));
+	EXPECT_GT(vnpu_pmu_read(&o.ctr, true, 0x12), 0);
+	EXPECT_EQ(vnpu_pmu_read(&o.ctr, true, 0x12) / o.ctr.aiv_blocks >> 3,
+		  vnpu_pmu_read_slot(&o.ctr, true, vnpu_pmu_slot_v6(0x400)) / o.ctr.aiv_blocks);
+	EXPECT_EQ(VNPU_PMU_NO_SLOT, vnpu_pmu_slot_v6(0x8));
+	EXPECT_EQ(VNPU_PMU_NO_SLOT, vnpu_pmu_slot_v6(0));
+	EXPECT_EQ(0, vnpu_pmu_read_slot(&o.ctr, true, VNPU_PMU_NO_SLOT - 1));
 
 	/* a side without blocks reads 0 in every slot */
 	vnpu_model_task(vnpu_product_get(VNPU_PRODUCT_A2), &cube, &o);
@@ -509,11 +532,18 @@ TEST(metric_events)
 					ref = ref_pu_exct;
 				if (g == VNPU_METRIC_MEMORY_UB && chip_ids[id] == 7)
 					ref = ref_ub_v11;
+				if (chip_ids[id] == 15)
+					ref = ref_v6[g];
 				ASSERT_GE(n, 1);
 				ASSERT_LE(n, VNPU_PMU_EVENTS_MAX);
 				for (i = 0; i < n; i++) {
 					EXPECT_EQ(ref[i], ids[i]);
 					/* the model counts every programmed event */
+					if (chip_ids[id] == 15) {
+						EXPECT_NE(VNPU_PMU_NO_SLOT,
+							  vnpu_pmu_slot_v6(ids[i]));
+						continue;
+					}
 					for (s = 0; s < VNPU_PMU_SLOTS; s++)
 						if (vnpu_pmu_event(s) == ids[i])
 							break;

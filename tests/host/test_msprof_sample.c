@@ -77,9 +77,9 @@ FIXTURE(sample)
 };
 
 /*
- * The sample as it is, and as the Atlas 350 writes it (docs/output.md):
- * chip 5's records under chip5_ names, platform_version 15. The export
- * reads both alike, so the second must give msprof's chip-5 output too.
+ * The sample, in a copy that a variant may change first (the Atlas 350's
+ * own records are checked on the dev VM's folders: tests/golden and make
+ * check-msprof).
  */
 FIXTURE_VARIANT(sample)
 {
@@ -88,13 +88,6 @@ FIXTURE_VARIANT(sample)
 
 FIXTURE_VARIANT_ADD(sample, chip5){
 	.as = NULL,
-};
-
-FIXTURE_VARIANT_ADD(sample, atlas_350){
-	.as = "for f in device_0/data/*; do mv $f device_0/data/chip5_${f##*/}; done &&"
-	      " sed -i 's/\"platform_version\": \"5\"/\"platform_version\": \"15\"/'"
-	      " host/info.json device_0/info.json.0 && grep -q '\"platform_version\": \"15\"'"
-	      " device_0/info.json.0 && test -f device_0/data/chip5_stars_soc.data.0.slice_0",
 };
 
 FIXTURE_SETUP(sample)

@@ -282,4 +282,28 @@ TEST_F(cfg, sample_json_names_the_group_and_its_events)
 	json_object_put(o);
 }
 
+/* an Atlas 350 list of 9 events: the 9th from the control page's aic_events_hi */
+TEST_F(cfg, sample_json_takes_the_events_past_the_8th)
+{
+	static const uint32_t pu[] = { 0x501, 0x301, 0x1, 0x701, 0x202, 0x203, 0x34, 0x35 };
+	struct npuprof_error e;
+	struct json_object *o;
+
+	self->ctrl.metric_group = VNPU_METRIC_PIPE_UTILIZATION;
+	self->ctrl.n_events = 9;
+	memcpy(self->ctrl.aic_events, pu, sizeof(pu));
+	memcpy(self->ctrl.aiv_events, pu, sizeof(pu));
+	self->ctrl.aic_events_hi[0] = 0x714;
+	self->ctrl.aiv_events_hi[0] = 0x714;
+	self->ctrl.aic_events_hi[1] = 0x999; /* past n_events: not written */
+	ASSERT_EQ(0, npf_write_host(self->dir, &self->s, &self->t, &e)) TH_LOG("%s", e.msg);
+	o = load(_metadata, self->dir, "sample.json");
+	ASSERT_NE(NULL, o);
+	EXPECT_STREQ("0x501,0x301,0x1,0x701,0x202,0x203,0x34,0x35,0x714",
+		     json_object_get_string(member(o, "ai_core_profiling_events")));
+	EXPECT_STREQ("0x501,0x301,0x1,0x701,0x202,0x203,0x34,0x35,0x714",
+		     json_object_get_string(member(o, "aiv_profiling_events")));
+	json_object_put(o);
+}
+
 TEST_HARNESS_MAIN

@@ -209,6 +209,43 @@ TEST(vnpu_ffts_pmu)
 	EXPECT_EQ(40, VNPU_FUNC_CONTEXT_PMU);
 }
 
+/* the v6 chip's records: "4HQHH3L" and "4HQ2BH2B3HL12Q" (docs/msprof-parser.md section 11) */
+TEST(vnpu_acsq_log_v6)
+{
+	static const struct member m[] = {
+		MEMBER(vnpu_acsq_log_v6, word0, 0, 2),
+		MEMBER(vnpu_acsq_log_v6, magic, 2, 2),
+		MEMBER(vnpu_acsq_log_v6, task_lo, 4, 2),
+		MEMBER(vnpu_acsq_log_v6, task_hi, 6, 2),
+		MEMBER(vnpu_acsq_log_v6, syscnt, 8, 8),
+		MEMBER(vnpu_acsq_log_v6, reserved0, 16, 2),
+		MEMBER(vnpu_acsq_log_v6, acc_acsq, 18, 2),
+		MEMBER(vnpu_acsq_log_v6, reserved, 20, 12),
+	};
+
+	CHECK_LAYOUT(vnpu_acsq_log_v6, 32, m);
+}
+
+TEST(vnpu_pmu_v6)
+{
+	static const struct member m[] = {
+		MEMBER(vnpu_pmu_v6, word0, 0, 2),	 MEMBER(vnpu_pmu_v6, magic, 2, 2),
+		MEMBER(vnpu_pmu_v6, task_lo, 4, 2),	 MEMBER(vnpu_pmu_v6, task_hi, 6, 2),
+		MEMBER(vnpu_pmu_v6, total_cycle, 8, 8),	 MEMBER(vnpu_pmu_v6, ctx_type, 16, 1),
+		MEMBER(vnpu_pmu_v6, flags, 17, 1),	 MEMBER(vnpu_pmu_v6, reserved0, 18, 2),
+		MEMBER(vnpu_pmu_v6, core_type, 20, 1),	 MEMBER(vnpu_pmu_v6, core_id, 21, 1),
+		MEMBER(vnpu_pmu_v6, reserved1, 22, 2),	 MEMBER(vnpu_pmu_v6, sub_block_id, 24, 2),
+		MEMBER(vnpu_pmu_v6, block_id, 26, 2),	 MEMBER(vnpu_pmu_v6, reserved2, 28, 4),
+		MEMBER(vnpu_pmu_v6, pmu, 32, 80),	 MEMBER(vnpu_pmu_v6, start_syscnt, 112, 8),
+		MEMBER(vnpu_pmu_v6, end_syscnt, 120, 8),
+	};
+
+	CHECK_LAYOUT(vnpu_pmu_v6, 128, m);
+	/* msprof's StarsConstant.PMU_TAG_V6 and FFTS_BLOCK_PMU_TAG */
+	EXPECT_EQ(0x2a, VNPU_FUNC_V6_CONTEXT_PMU);
+	EXPECT_EQ(0x29, VNPU_FUNC_V6_BLOCK_PMU);
+}
+
 /* the HWTS chips' records: "=BBHHHQ12I" and "=BBHHHII10Q8I" (docs/msprof-parser.md section 12) */
 TEST(vnpu_hwts_log)
 {
@@ -307,7 +344,8 @@ TEST(vnpu_prof_start)
 		MEMBER(vnpu_prof_start, aic_events, 32, 32),
 		MEMBER(vnpu_prof_start, aiv_events, 64, 32),
 		MEMBER(vnpu_prof_start, mmap_size, 96, 8),
-		MEMBER(vnpu_prof_start, reserved, 104, 16),
+		MEMBER(vnpu_prof_start, aic_events_hi, 104, 8),
+		MEMBER(vnpu_prof_start, aiv_events_hi, 112, 8),
 	};
 
 	CHECK_LAYOUT(vnpu_prof_start, 120, m);
@@ -388,12 +426,14 @@ TEST(vnpu_ring_ctrl)
 		MEMBER(vnpu_ring_ctrl, jitter_seed, 248, 8),
 		MEMBER(vnpu_ring_ctrl, jitter_permille, 256, 4),
 		MEMBER(vnpu_ring_ctrl, jitter_dist, 260, 4),
-		MEMBER(vnpu_ring_ctrl, reserved, 264, 184),
+		MEMBER(vnpu_ring_ctrl, aic_events_hi, 264, 8),
+		MEMBER(vnpu_ring_ctrl, aiv_events_hi, 272, 8),
+		MEMBER(vnpu_ring_ctrl, reserved, 280, 168),
 	};
 
 	CHECK_LAYOUT(vnpu_ring_ctrl, 448, m);
 	EXPECT_EQ(0x564e5055524e4731ULL, VNPU_RING_MAGIC);
-	EXPECT_EQ(4, VNPU_RING_VERSION);
+	EXPECT_EQ(5, VNPU_RING_VERSION);
 	EXPECT_EQ(1024, VNPU_RING_CHAN_OFFSET);
 	for (int ch = 0; ch < VNPU_CH_COUNT; ch++)
 		EXPECT_EQ(64 * (ch + 1), VNPU_RING_CHAN_CONS_OFFSET(ch));
@@ -517,8 +557,8 @@ TEST(ioctl_numbers)
 TEST(version_and_limits)
 {
 	EXPECT_EQ(0, VNPU_UAPI_VERSION_MAJOR);
-	EXPECT_EQ(10, VNPU_UAPI_VERSION_MINOR);
-	EXPECT_EQ(0x0000000a, VNPU_UAPI_VERSION);
+	EXPECT_EQ(11, VNPU_UAPI_VERSION_MINOR);
+	EXPECT_EQ(0x0000000b, VNPU_UAPI_VERSION);
 	EXPECT_EQ(16, VNPU_MAX_DEVICES);
 	EXPECT_EQ(2048, VNPU_MAX_HW_STREAMS);
 	EXPECT_EQ(64, VNPU_OP_NAME_LEN);

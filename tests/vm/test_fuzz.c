@@ -453,7 +453,7 @@ static const struct field pstart_fields[] = {
 	FLD(vnpu_prof_start, wakeup_bytes, K_ANY),  FLD(vnpu_prof_start, session_id, K_OUT),
 	FLD(vnpu_prof_start, n_events, K_OUT),	    FLD(vnpu_prof_start, aic_events, K_OUT),
 	FLD(vnpu_prof_start, aiv_events, K_OUT),    FLD(vnpu_prof_start, mmap_size, K_OUT),
-	FLD(vnpu_prof_start, reserved, K_ZERO),
+	FLD(vnpu_prof_start, aic_events_hi, K_OUT), FLD(vnpu_prof_start, aiv_events_hi, K_OUT),
 };
 
 static const struct field pstop_fields[] = {
@@ -1036,8 +1036,8 @@ static void done_pstart(struct fz *z, struct call *c)
 	data_pages = 2ull * pages + (pages / 256 ? pages / 256 : 1) + (pages / 8 ? pages / 8 : 1);
 	if ((in.ring_pages && pages != in.ring_pages) ||
 	    (!in.ring_pages && pages != VNPU_RING_DEFAULT_PAGES) ||
-	    out.mmap_size != (2 + 2 * data_pages) * z->page || out.reserved[0] || out.reserved[1] ||
-	    out.n_events > VNPU_PMU_EVENTS || !out.session_id || out.level != in.level ||
+	    out.mmap_size != (2 + 2 * data_pages) * z->page || out.n_events > VNPU_PMU_EVENTS_ALL ||
+	    !out.session_id || out.level != in.level ||
 	    (in.level == VNPU_PROF_L0 && out.metric_group != VNPU_METRIC_NONE) ||
 	    (in.level != VNPU_PROF_L0 && out.metric_group >= VNPU_METRIC_COUNT))
 		problem(z, OP_PROF_START, 0, "PROF_START outputs: pages %u mmap_size %llu: %s",

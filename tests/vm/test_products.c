@@ -95,6 +95,20 @@ static const struct {
 
 /* A2/A3 (chip id 5) AIC PipeUtilization: "PipeUtilizationExct". */
 static const __u32 pu_exct[VNPU_PMU_EVENTS] = { 0x416, 0x417, 0x9, 0x302, 0xc, 0x303, 0x54, 0x55 };
+/* Atlas 350 (chip id 15): its own lists (DavidV121Platform), up to 10 events */
+static const struct {
+	__u32 n;
+	__u32 ids[VNPU_PMU_EVENTS_ALL];
+} v6_events[VNPU_METRIC_COUNT] = {
+	[VNPU_METRIC_ARITHMETIC_UTILIZATION] = { 2, { 0x323, 0x324 } },
+	[VNPU_METRIC_PIPE_UTILIZATION] = { 9,
+					   { 0x501, 0x301, 0x1, 0x701, 0x202, 0x203, 0x34, 0x35,
+					     0x714 } },
+	[VNPU_METRIC_MEMORY] = { 8, { 0x400, 0x401, 0x56f, 0x571, 0x570, 0x572, 0x707, 0x709 } },
+	[VNPU_METRIC_MEMORY_L0] = { 7, { 0x304, 0x703, 0x306, 0x705, 0x712, 0x30a, 0x308 } },
+	[VNPU_METRIC_RESOURCE_CONFLICT_RATIO] = { 4, { 0x540, 0x556, 0x502, 0x528 } },
+	[VNPU_METRIC_MEMORY_UB] = { 7, { 0x3, 0x5, 0x70c, 0x206, 0x204, 0x571, 0x572 } },
+};
 /* 200I/500 A2 (chip id 7) MemoryUB, on both sides */
 static const __u32 ub_v11[VNPU_PMU_EVENTS] = { 0x37, 0x38, 0x1a5, 0x1a6, 0x17f, 0x180, 0x191 };
 
@@ -341,10 +355,20 @@ TEST_F(mod, too_many_products_are_refused)
 
 /* The events a session programs: the group's list, per product rules. */
 static void check_events(struct __test_metadata *_metadata, const struct fact *f, __u32 group,
-			 __u32 n_events, const __u32 *aic, const __u32 *aiv)
+			 const struct vnpu_prof_start *ps)
 {
 	const __u32 *want_aic = group_events[group].ids, *want_aiv = group_events[group].ids;
-	__u32 n = group_events[group].n;
+	__u32 n = group_events[group].n, n_events = ps->n_events;
+	__u32 aic[VNPU_PMU_EVENTS_ALL], aiv[VNPU_PMU_EVENTS_ALL];
+
+	memcpy(aic, ps->aic_events, sizeof(ps->aic_events));
+	memcpy(aic + VNPU_PMU_EVENTS, ps->aic_events_hi, sizeof(ps->aic_events_hi));
+	memcpy(aiv, ps->aiv_events, sizeof(ps->aiv_events));
+	memcpy(aiv + VNPU_PMU_EVENTS, ps->aiv_events_hi, sizeof(ps->aiv_events_hi));
+	if (f->chip_id == 15) {
+		want_aic = want_aiv = v6_events[group].ids;
+		n = v6_events[group].n;
+	}
 
 	if (group == VNPU_METRIC_PIPE_UTILIZATION && f->chip_id == 5)
 		want_aic = pu_exct;
@@ -353,7 +377,7 @@ static void check_events(struct __test_metadata *_metadata, const struct fact *f
 		n = 7;
 	}
 	EXPECT_EQ(n, n_events);
-	for (__u32 i = 0; i < VNPU_PMU_EVENTS; i++) {
+	for (__u32 i = 0; i < VNPU_PMU_EVENTS_ALL; i++) {
 		__u32 a = i < n ? want_aic[i] : 0;
 		__u32 v = i < n && (f->caps & SPLIT) ? want_aiv[i] : 0;
 
@@ -383,6 +407,8 @@ static void check_ctrl(struct __test_metadata *_metadata, int fd, unsigned int d
 	EXPECT_EQ(ps->n_events, c->n_events);
 	EXPECT_EQ(0, memcmp(ps->aic_events, c->aic_events, sizeof(c->aic_events)));
 	EXPECT_EQ(0, memcmp(ps->aiv_events, c->aiv_events, sizeof(c->aiv_events)));
+	EXPECT_EQ(0, memcmp(ps->aic_events_hi, c->aic_events_hi, sizeof(c->aic_events_hi)));
+	EXPECT_EQ(0, memcmp(ps->aiv_events_hi, c->aiv_events_hi, sizeof(c->aiv_events_hi)));
 	munmap((void *)c, PAGE);
 }
 
@@ -418,15 +444,14 @@ TEST_F(mod, metric_groups_on_every_product)
 				EXPECT_EQ(g, ps.metric_group);
 				/* ACSQ, PMU, TS_TRACK and AICPU of one page each */
 				EXPECT_EQ((2 + 2 * 4) * PAGE, ps.mmap_size);
-				check_events(_metadata, f, g, ps.n_events, ps.aic_events,
-					     ps.aiv_events);
+				check_events(_metadata, f, g, &ps);
 				check_ctrl(_metadata, fd, d, f, &ps);
 				ASSERT_EQ(0, vnpu_prof_stop(fd));
 			}
 			/* no flag: msprof's collector default */
 			ASSERT_EQ(0, vnpu_prof_start(fd, level, -1, 1, 0, &ps));
 			EXPECT_EQ(dflt, ps.metric_group);
-			check_events(_metadata, f, dflt, ps.n_events, ps.aic_events, ps.aiv_events);
+			check_events(_metadata, f, dflt, &ps);
 			check_ctrl(_metadata, fd, d, f, &ps);
 			ASSERT_EQ(0, vnpu_prof_stop(fd));
 			/* not a group */
@@ -469,7 +494,7 @@ TEST_F(mod, pmu_record_on_every_product)
 		const struct vnpu_ring_chan *logs, *pmu;
 		const struct vnpu_ring_ctrl *c;
 		const unsigned char *rec;
-		__u64 nonzero = 0, cycles;
+		__u64 nonzero = 0, cycles, id = 0;
 		const __u64 *ctr;
 		int fd = self->fd[d], s;
 
@@ -482,15 +507,28 @@ TEST_F(mod, pmu_record_on_every_product)
 		s = vnpu_stream_new(fd);
 		ASSERT_GE(s, 0);
 		vnpu_task_init(&t, "MatMul_1", "MatMul", VNPU_TASK_AI_CORE, s, 1 << 24, 1 << 20);
-		ASSERT_EQ(0, vnpu_submit_tasks(fd, &t, 1, NULL));
+		ASSERT_EQ(0, vnpu_submit_tasks(fd, &t, 1, &id));
 		ASSERT_EQ(0, vnpu_sync_stream(fd, s, 0, 10000, NULL));
 		ASSERT_EQ(0, vnpu_prof_stop(fd));
-		EXPECT_EQ(2 * 64, __atomic_load_n(&logs->producer_pos, __ATOMIC_ACQUIRE))
+		/* two ACSQ logs: 64 B each, 32 B on the v6 chip */
+		EXPECT_EQ(f->chip_id == 15 ? 2 * 32 : 2 * 64,
+			  __atomic_load_n(&logs->producer_pos, __ATOMIC_ACQUIRE))
 		TH_LOG("%s", f->key);
 		ASSERT_EQ(128, __atomic_load_n(&pmu->producer_pos, __ATOMIC_ACQUIRE))
 		TH_LOG("%s", f->key);
 		rec = (const unsigned char *)c + pmu->data_offset;
-		if (f->caps & STARS) {
+		if (f->chip_id == 15) {
+			const struct vnpu_pmu_v6 *p = (const void *)rec;
+
+			EXPECT_EQ(VNPU_FUNC_V6_CONTEXT_PMU, VNPU_ACSQ_FUNC(p->word0))
+			TH_LOG("%s", f->key);
+			EXPECT_EQ(VNPU_PMU_V6_MAIN, p->flags) TH_LOG("%s", f->key);
+			EXPECT_EQ(0, p->core_type) TH_LOG("%s", f->key);
+			EXPECT_EQ(id & 0xffff, p->task_lo) TH_LOG("%s", f->key);
+			EXPECT_EQ((id >> 16) & 0xffff, p->task_hi) TH_LOG("%s", f->key);
+			cycles = p->total_cycle;
+			ctr = p->pmu;
+		} else if (f->caps & STARS) {
 			const struct vnpu_ffts_pmu *p = (const void *)rec;
 
 			EXPECT_EQ(VNPU_FUNC_CONTEXT_PMU, VNPU_ACSQ_FUNC(p->word0))
@@ -505,7 +543,8 @@ TEST_F(mod, pmu_record_on_every_product)
 			ctr = p->pmu;
 		}
 		EXPECT_NE(0, cycles) TH_LOG("%s", f->key);
-		for (int i = 0; i < VNPU_PMU_COUNTERS; i++) {
+		for (int i = 0; i < (f->chip_id == 15 ? VNPU_PMU_V6_COUNTERS : VNPU_PMU_COUNTERS);
+		     i++) {
 			nonzero += ctr[i] != 0;
 			if (i >= (int)ps.n_events)
 				EXPECT_EQ(0, ctr[i]) TH_LOG("%s", f->key);

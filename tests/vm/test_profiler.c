@@ -352,6 +352,20 @@ FIXTURE_VARIANT(levels)
 	LV_ONE(prod, key, pname, l0, "L0", "", NULL); \
 	LV_BASE_AT(prod, key, pname, l1, "L1");       \
 	LV_BASE_AT(prod, key, pname, l2, "L2")
+/* the Atlas 350 (chip 15, v6): its Memory group has no L2 pair, msprof's v6 list */
+#define LV_V6_AT(prod, key, pname, lv, l)                                                      \
+	LV_ONE(prod, key, pname, lv##_default, l, "", "aic_fixpipe_ratio");                    \
+	LV_ONE(prod, key, pname, lv##_arith, l, "ArithmeticUtilization", "aic_cube_fops");     \
+	LV_ONE(prod, key, pname, lv##_pipe, l, "PipeUtilization", "aiv_mte3_ratio");           \
+	LV_ONE(prod, key, pname, lv##_memory, l, "Memory", "aiv_ub_read_bw(GB/s)");            \
+	LV_ONE(prod, key, pname, lv##_memory_l0, l, "MemoryL0", "aic_l0a_read_bw(GB/s)");      \
+	LV_ONE(prod, key, pname, lv##_memory_ub, l, "MemoryUB", "aic_fixp2ub_write_bw(GB/s)"); \
+	LV_ONE(prod, key, pname, lv##_conflict, l, "ResourceConflictRatio",                    \
+	       "aiv_vec_bank_cflt_ratio")
+#define LV_V6(prod, key, pname)                       \
+	LV_ONE(prod, key, pname, l0, "L0", "", NULL); \
+	LV_V6_AT(prod, key, pname, l1, "L1");         \
+	LV_V6_AT(prod, key, pname, l2, "L2")
 #define LV_L2CACHE(prod, key, pname)                                                  \
 	LV_ONE(prod, key, pname, l1_l2cache, "L1", "L2Cache", "aic_write_cache_hit"); \
 	LV_ONE(prod, key, pname, l2_l2cache, "L2", "L2Cache", "aic_write_cache_hit")
@@ -393,7 +407,7 @@ LV_BASE(a2, NULL, "Atlas A2 training");
 LV_L2CACHE(a2, NULL, "Atlas A2 training");
 LV_BASE(a3, "a3", "Atlas A3");
 LV_L2CACHE(a3, "a3", "Atlas A3");
-LV_BASE(p350, "350", "Atlas 350");
+LV_V6(p350, "350", "Atlas 350");
 LV_FLAT(p910, "910", "Atlas training series");
 LV_V11(p200i, "200i-a2", "Atlas 200I/500 A2");
 
@@ -514,16 +528,9 @@ static void files_and_headers(struct __test_metadata *_metadata, struct npuprof_
 			      bool global)
 {
 	const struct vnpu_info *info = npuprof_dev_info(dev);
-	/*
-	 * The raw task logs: HWTS without STARS, ACSQ with; the 350's are chip
-	 * 5's, under names msprof does not read (docs/output.md).
-	 */
-	const char *raw = !(info->caps & VNPU_CAP_STARS) ? "hwts"
-			  : info->chip_id != 15		 ? "stars_soc"
-							 : "chip5_stars_soc";
-	const char *pmu = !strcmp(raw, "hwts")	      ? "aicore"
-			  : !strcmp(raw, "stars_soc") ? "ffts_profile"
-						      : "chip5_ffts_profile";
+	/* the raw task logs: HWTS without STARS, ACSQ with (the 350's in v6 formats) */
+	const char *raw = info->caps & VNPU_CAP_STARS ? "stars_soc" : "hwts";
+	const char *pmu = info->caps & VNPU_CAP_STARS ? "ffts_profile" : "aicore";
 	char prof[PATH_MAX], path[PATH_MAX], header[8192], logs[PATH_MAX + 64];
 	struct npuprof_scope scope;
 	int rows;
@@ -629,6 +636,13 @@ FIXTURE_VARIANT_ADD(wrap, a2_l1_mix){
 	.keep = "a2-mix-wrap",
 	.mix = true,
 };
+/* the Atlas 350's 32-bit ids: no wrap, no flip; a mix op's two PMU records */
+FIXTURE_VARIANT_ADD(wrap, p350_l1_mix){
+	.product = "350",
+	.level = "L1",
+	.keep = "p350-mix-wrap",
+	.mix = true,
+};
 FIXTURE_SETUP(wrap)
 {
 	char params[64];
@@ -711,8 +725,19 @@ TEST_F_TIMEOUT(wrap, stream_past_65536_tasks, 600)
 	ASSERT_EQ(0, find_output(prof, "task_time_*.csv", path, sizeof(path)));
 	ASSERT_EQ(0, read_csv(path, header, sizeof(header), &rows));
 	EXPECT_EQ((int)total, rows);
-	/* the device's flips are in its raw data */
-	EXPECT_EQ(0, vnpu_sh(NULL, 0, "test -s %s/device_0/data/ts_track.data.0.slice_0", prof));
+	if (variant->product && !strcmp(variant->product, "350")) {
+		/* v6: 32 B logs, a PMU record per core type of each mix op, no flip */
+		EXPECT_EQ(0, vnpu_sh(NULL, 0, "test $(stat -c %%s %s/device_0/data/%s) = %u", prof,
+				     "stars_soc.data.0.slice_0", total * 2 * 32));
+		EXPECT_EQ(0, vnpu_sh(NULL, 0, "test $(stat -c %%s %s/device_0/data/%s) = %u", prof,
+				     "ffts_profile.data.0.slice_0", total * 2 * 128));
+		EXPECT_NE(0, vnpu_sh(NULL, 0, "test -s %s/device_0/data/ts_track.data.0.slice_0",
+				     prof));
+	} else {
+		/* the device's flips are in its raw data */
+		EXPECT_EQ(0, vnpu_sh(NULL, 0, "test -s %s/device_0/data/ts_track.data.0.slice_0",
+				     prof));
+	}
 	vnpu_keep_prof(prof, variant->keep);
 	npuprof_close(dev);
 	free(t);

@@ -136,10 +136,11 @@ TEST(ioctl_outputs_have_no_stray_bytes)
 	s = sc.stream_id;
 
 	ASSERT_EQ(0, vnpu_prof_start(fd, VNPU_PROF_L1, -1, 4, 0, &ps));
-	EXPECT_TRUE(zero_bytes(ps.reserved, 0, sizeof(ps.reserved)));
-	for (unsigned int i = ps.n_events; i < VNPU_PMU_EVENTS; i++) {
-		EXPECT_EQ(0, ps.aic_events[i]);
-		EXPECT_EQ(0, ps.aiv_events[i]);
+	for (unsigned int i = ps.n_events; i < VNPU_PMU_EVENTS_ALL; i++) {
+		EXPECT_EQ(0, i < VNPU_PMU_EVENTS ? ps.aic_events[i]
+						 : ps.aic_events_hi[i - VNPU_PMU_EVENTS]);
+		EXPECT_EQ(0, i < VNPU_PMU_EVENTS ? ps.aiv_events[i]
+						 : ps.aiv_events_hi[i - VNPU_PMU_EVENTS]);
 	}
 	vnpu_task_init(&t, "Add_1", "Add", VNPU_TASK_AI_CORE, s, 4096, 4096);
 	ASSERT_EQ(0, vnpu_submit_tasks(fd, &t, 1, NULL));
