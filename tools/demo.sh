@@ -7,23 +7,31 @@
 # VM by `npuprof run --ranks N` at L2. Each rank writes its own PROF_*
 # folder (with its rank_id); they come back to ./out/ (replacing the last
 # demo's), and the top ops of rank 0 by total time are printed, with the
-# command that analyses the cluster.
+# command that analyses the cluster. DEMO_PRODUCT picks the product (the
+# module's product= key of a training product with AI Vector Cores: a2 by
+# default, a3 or 350), so that make check-msprof can compare each one's
+# demo folders.
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top"
 res="$top/build/vm/results/demo"
 layers=${DEMO_LAYERS:-4}
 ranks=${DEMO_RANKS:-2}
+product=${DEMO_PRODUCT:-a2}
 case "$ranks" in
 [2-9] | 1[0-6]) ;;
 *) echo "demo: DEMO_RANKS must be 2..16, not '$ranks'" >&2; exit 2 ;;
 esac
+case "$product" in
+a2 | a3 | 350) ;;
+*) echo "demo: DEMO_PRODUCT must be a2, a3 or 350, not '$product'" >&2; exit 2 ;;
+esac
 rm -rf "$res"
 mkdir -p "$res"
 
-echo "demo: running examples/transformer ($layers layers) on $ranks ranks, one process each," \
-	"under npuprof run (L2) in the dev VM"
-tools/vm/run --quiet --results "$res" --params "devices=$ranks" -- bash -c '
+echo "demo: running examples/transformer ($layers layers) on $ranks ranks of product $product," \
+	"one process each, under npuprof run (L2) in the dev VM"
+tools/vm/run --quiet --results "$res" --params "devices=$ranks product=$product" -- bash -c '
 	set -e
 	mkdir -p /vnpu-results/prof
 	'"$top"'/build/tools/npuprof/npuprof run --ranks '"$ranks"' --level L2 \
