@@ -7,8 +7,9 @@
 # layout and compares what it writes with our export, file by file and cell
 # by cell (tools/msprof-compare.py). The folders: a copy of the reference
 # samples (../shared/reference/msprof-sample and msprof-sample-hccl), every real-layout PROF_* folder
-# under out/ (make demo) and build/vm/results/ (the in-VM suites), and those
-# given in MSPROF_PROFS. Opt-in: msprof is an oracle, never a dependency, and
+# under build/vm/results/ (the in-VM suites, and each product's last make
+# demo: DEMO_PRODUCT=a3 or 350 for the others), out/ when it is not one of
+# those, and those given in MSPROF_PROFS. Opt-in: msprof is an oracle, never a dependency, and
 # a fresh machine has no copy of it (DEVELOPERS.md says where it comes from).
 # MSPROF_CPP_ANALYSIS (a second analysis/ tree with lib64/msprof_analysis.so)
 # adds msprof's C++ path, MSPROF_CPP_LIBS the folder of the libraries it
@@ -32,9 +33,17 @@ for s in msprof-sample msprof-sample-hccl; do
 	sample=$(ls -d "$top/../shared/reference/$s"/PROF_* 2>/dev/null | head -n1)
 	[ -n "$sample" ] && profs+=("$sample")
 done
-for p in "$top"/out/PROF_* "$top"/build/vm/results/*/PROF_* \
+# out/ holds a copy of the last demo's folders, which build/vm/results/
+# keeps (one demo per product): compare each once
+demos=("$top"/build/vm/results/demo*/prof/PROF_*)
+for p in "$top"/out/PROF_* "${demos[@]}" "$top"/build/vm/results/*/PROF_* \
 	"$top"/build/vm/results/*/layout/*/PROF_* ${MSPROF_PROFS:-}; do
-	[ -f "$p/host/info.json" ] && profs+=("$p")
+	[ -f "$p/host/info.json" ] || continue
+	case "$p" in
+	"$top"/out/*) ls -d "$top"/build/vm/results/demo*/prof/"${p##*/}" >/dev/null 2>&1 &&
+		continue ;;
+	esac
+	profs+=("$p")
 done
 if [ ${#profs[@]} -eq 0 ]; then
 	echo "check-msprof: no PROF folder in the real layout to compare"

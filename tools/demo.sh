@@ -14,10 +14,12 @@
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top"
-res="$top/build/vm/results/demo"
 layers=${DEMO_LAYERS:-4}
 ranks=${DEMO_RANKS:-2}
 product=${DEMO_PRODUCT:-a2}
+# each product's last demo stays, for make check-msprof (out/ has the last one)
+res="$top/build/vm/results/demo"
+[ "$product" = a2 ] || res="$res-$product"
 case "$ranks" in
 [2-9] | 1[0-6]) ;;
 *) echo "demo: DEMO_RANKS must be 2..16, not '$ranks'" >&2; exit 2 ;;
