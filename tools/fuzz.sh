@@ -12,8 +12,9 @@
 #          every input of the regression corpus (tests/fuzz/corpus/) and
 #          every seed run once (make check)
 # HARNESS: config host_raw device_raw folder (default: all). Exit 1 if any
-# failed. The seeds are written afresh from the shared samples and, when
-# there, the demo's folders (out/PROF_*).
+# failed. The seeds are written afresh from the shared samples, the golden
+# folders of the chips they do not cover (the 910's HWTS records, the Atlas
+# 350's v6 ones: tests/golden/), and, when there, the demo's (out/PROF_*).
 set -uo pipefail
 
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -41,7 +42,9 @@ for h in "${harnesses[@]}"; do
 	[ -x "$bin" ] || { echo "fuzz: no $bin (make fuzz-build)" >&2; exit 2; }
 	seeds="$fz/seeds/$h"
 	rm -rf "$seeds" && mkdir -p "$seeds" "$fz/corpus/$h" "$fz/artifacts" "$top/tests/fuzz/corpus/$h"
-	VNPU_FUZZ_SEED_FROM="$(find "$top/out" -maxdepth 1 -name 'PROF_*' -type d 2>/dev/null | tr '\n' ' ')" \
+	VNPU_FUZZ_SEED_FROM="$(ls -d "$top"/tests/golden/p910-*/PROF_* "$top"/tests/golden/p350-*/PROF_* \
+		2>/dev/null | tr '\n' ' ')$(find "$top/out" -maxdepth 1 -name 'PROF_*' -type d 2>/dev/null |
+		tr '\n' ' ')" \
 		VNPU_FUZZ_SEEDS="$seeds" "$bin" >/dev/null 2>&1 ||
 		{ echo "fuzz: $h: cannot write its seeds" >&2; exit 2; }
 	log="$fz/$h.log"

@@ -128,6 +128,28 @@ static int on_ffts_log(struct npa_dev_read *r, const void *rec)
 	return 0;
 }
 
+bool npa_stars_magic_ok(struct npa_dev_read *r, uint16_t magic, const char *file, uint64_t off)
+{
+	if (magic == VNPU_STARS_MAGIC)
+		return true;
+	if (!r->bad_magic++)
+		npa_warn(r->w,
+			 "%s: offset %llu: magic %#x, not %#x: record skipped (and every other"
+			 " such record of the device)",
+			 file, (unsigned long long)off, magic, VNPU_STARS_MAGIC);
+	return false;
+}
+
+bool npa_acsq_func_ok(struct npa_dev_read *r, uint32_t func, const char *file, uint64_t off)
+{
+	if (func == VNPU_FUNC_ACSQ_START || func == VNPU_FUNC_ACSQ_END)
+		return true;
+	if (!r->bad_func++)
+		npa_warn(r->w, "%s: offset %llu: function type %#x is not an ACSQ log: skipped",
+			 file, (unsigned long long)off, func);
+	return false;
+}
+
 static int on_acsq(void *arg, const void *rec, const char *file, uint64_t off)
 {
 	struct npa_dev_read *r = arg;
@@ -136,25 +158,13 @@ static int on_acsq(void *arg, const void *rec, const char *file, uint64_t off)
 	uint32_t func;
 
 	memcpy(&l, rec, sizeof(l));
-	if (l.magic != VNPU_STARS_MAGIC) {
-		if (!r->bad_magic++)
-			npa_warn(r->w,
-				 "%s: offset %llu: magic %#x, not %#x: record skipped (and"
-				 " every other such record of the device)",
-				 file, (unsigned long long)off, l.magic, VNPU_STARS_MAGIC);
+	if (!npa_stars_magic_ok(r, l.magic, file, off))
 		return 0;
-	}
 	func = VNPU_ACSQ_FUNC(l.word0);
 	if (func == VNPU_FUNC_FFTS_LOG_START || func == VNPU_FUNC_FFTS_LOG_END)
 		return on_ffts_log(r, rec);
-	if (func != VNPU_FUNC_ACSQ_START && func != VNPU_FUNC_ACSQ_END) {
-		if (!r->bad_func++)
-			npa_warn(r->w,
-				 "%s: offset %llu: function type %#x is not an ACSQ log:"
-				 " skipped",
-				 file, (unsigned long long)off, func);
+	if (!npa_acsq_func_ok(r, func, file, off))
 		return 0;
-	}
 	if (npa_grow((void **)&r->ev, &r->cap_ev, r->n_ev, sizeof(*r->ev), 4096))
 		return npx_set_error(r->err, -ENOMEM, "out of memory");
 	e = &r->ev[r->n_ev];

@@ -93,23 +93,9 @@ int npa_v6_on_log(void *arg, const void *rec, const char *file, uint64_t off)
 	uint32_t func;
 
 	memcpy(&l, rec, sizeof(l));
-	if (l.magic != VNPU_STARS_MAGIC) {
-		if (!r->bad_magic++)
-			npa_warn(r->w,
-				 "%s: offset %llu: magic %#x, not %#x: record skipped (and"
-				 " every other such record of the device)",
-				 file, (unsigned long long)off, l.magic, VNPU_STARS_MAGIC);
-		return 0;
-	}
 	func = VNPU_ACSQ_FUNC(l.word0);
-	if (func != VNPU_FUNC_ACSQ_START && func != VNPU_FUNC_ACSQ_END) {
-		if (!r->bad_func++)
-			npa_warn(r->w,
-				 "%s: offset %llu: function type %#x is not an ACSQ log:"
-				 " skipped",
-				 file, (unsigned long long)off, func);
+	if (!npa_stars_magic_ok(r, l.magic, file, off) || !npa_acsq_func_ok(r, func, file, off))
 		return 0;
-	}
 	if (npa_grow((void **)&r->ev, &r->cap_ev, r->n_ev, sizeof(*r->ev), 4096))
 		return npx_set_error(r->err, -ENOMEM, "out of memory");
 	e = &r->ev[r->n_ev];

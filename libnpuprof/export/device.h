@@ -96,6 +96,13 @@ struct npa_dev_read {
 /* a device task (an ACSQ or HWTS pair, or an FFTS+ subtask), not yet joined */
 void npa_dev_add_task(struct npa_dev *d, uint32_t stream, uint32_t task, uint32_t ctx, uint32_t sqe,
 		      bool sub, double start, double end, uint64_t start_cnt, uint64_t end_cnt);
+/*
+ * A STARS log's magic is VNPU_STARS_MAGIC, its function type an ACSQ
+ * start or end: else false, the first such record of the device named in
+ * a warning and every one counted (msprof skips them).
+ */
+bool npa_stars_magic_ok(struct npa_dev_read *r, uint16_t magic, const char *file, uint64_t off);
+bool npa_acsq_func_ok(struct npa_dev_read *r, uint32_t func, const char *file, uint64_t off);
 /* warn of the starts and ends that found no partner */
 void npa_dev_warn_mismatched(const struct npa_dev_read *r);
 int npa_dev_cmp_task_start(const void *a, const void *b);
