@@ -352,11 +352,6 @@ static u64 vnpu_side_event(const struct vnpu_pmu_side *b, u32 slot, u64 cyc)
 	u64 hit_r0 = l1 ? r0 / 2 : r0 / 8, hit_r1 = l1 ? r1 / 2 : r1 / 8;
 	u64 hit_w = wr_lines * 3 / 4;
 
-	if (slot >= VNPU_S_V6) {
-		const struct vnpu_v6_event *e = &vnpu_v6_events[slot - VNPU_S_V6];
-
-		return vnpu_side_event(b, e->slot, cyc) >> e->shift;
-	}
 	switch (slot) {
 	/* the cube and vector units (vnpu_side_busy()) */
 	case VNPU_S_MAC_FP:
@@ -501,12 +496,20 @@ static u64 vnpu_side_event(const struct vnpu_pmu_side *b, u32 slot, u64 cyc)
  */
 u64 vnpu_pmu_read_slot(const struct vnpu_counters *c, bool aiv, u8 slot)
 {
+	u32 shift = 0;
+
 	if (!c || slot >= VNPU_S_V6 + VNPU_V6_EVENTS)
 		return 0;
+	/* a v6 event: the model's event of the same thing, in the v6 unit */
+	if (slot >= VNPU_S_V6) {
+		shift = vnpu_v6_events[slot - VNPU_S_V6].shift;
+		slot = vnpu_v6_events[slot - VNPU_S_V6].slot;
+	}
 	if (aiv)
-		return c->aiv_blocks ?
-		       vnpu_side_event(&c->aiv, slot, c->block_cycles) * c->aiv_blocks : 0;
-	return c->aic_blocks ? vnpu_side_event(&c->aic, slot, c->block_cycles) * c->aic_blocks : 0;
+		return c->aiv_blocks ? (vnpu_side_event(&c->aiv, slot, c->block_cycles) >> shift) *
+				       c->aiv_blocks : 0;
+	return c->aic_blocks ? (vnpu_side_event(&c->aic, slot, c->block_cycles) >> shift) *
+			       c->aic_blocks : 0;
 }
 
 /**
