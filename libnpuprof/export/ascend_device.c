@@ -26,18 +26,9 @@
 #include "export/ascend.h"
 #include "export/device.h"
 
-/* ---- a multimap of 64-bit keys to record indices ---- */
+/* ---- a multimap of 64-bit keys to record indices (device.h) ---- */
 
-/*
- * The map (core/hashmap.c) finds a key's first index; @next chains the
- * rest, in the order they were added.
- */
-struct kmap {
-	struct npx_hmap map; /* key -> its first index */
-	int64_t *next; /* per index: the next index of the same key, -1 at the end */
-};
-
-static int kmap_init(struct kmap *m, size_t n)
+int npa_kmap_init(struct npa_kmap *m, size_t n)
 {
 	m->map = (struct npx_hmap)NPX_HMAP_INIT(npx_hmap_hash_u64, npx_hmap_equal_u64, NULL);
 	m->next = malloc((n ? n : 1) * sizeof(*m->next));
@@ -46,11 +37,7 @@ static int kmap_init(struct kmap *m, size_t n)
 	return 0;
 }
 
-/*
- * add index @v (added in increasing order) under @key; lists keep that
- * order. Room for every index was reserved: the add cannot fail.
- */
-static void kmap_add(struct kmap *m, uint64_t key, int64_t v, int64_t *tail)
+void npa_kmap_add(struct npa_kmap *m, uint64_t key, int64_t v, int64_t *tail)
 {
 	bool added;
 	uintptr_t *head = npx_hmap_slot(&m->map, key, &added);
@@ -63,15 +50,26 @@ static void kmap_add(struct kmap *m, uint64_t key, int64_t v, int64_t *tail)
 	tail[*head] = v;
 }
 
-/* the first index of @key, -1 for none */
-static int64_t kmap_get(const struct kmap *m, uint64_t key)
+int64_t npa_kmap_get(const struct npa_kmap *m, uint64_t key)
 {
 	const uintptr_t *head = npx_hmap_find(&m->map, key);
 
 	return head ? (int64_t)*head : -1;
 }
 
-static void kmap_free(struct kmap *m)
+int64_t npa_kmap_pop(struct npa_kmap *m, uint64_t key)
+{
+	uintptr_t *head = npx_hmap_find(&m->map, key);
+	int64_t v;
+
+	if (!head || (int64_t)*head < 0)
+		return -1;
+	v = (int64_t)*head;
+	*head = (uintptr_t)m->next[v];
+	return v;
+}
+
+void npa_kmap_free(struct npa_kmap *m)
 {
 	npx_hmap_free(&m->map);
 	free(m->next);
@@ -500,8 +498,8 @@ static uint32_t batch_at(const struct npa_flip *f, size_t n, uint32_t stream, do
 /* ---- a mix op's other side: its block PMU records ---- */
 
 struct mix_state {
-	struct kmap bm; /* block records by (stream, task, ctx) */
-	struct kmap sk; /* the mix TaskInfo rows, same key */
+	struct npa_kmap bm; /* block records by (stream, task, ctx) */
+	struct npa_kmap sk; /* the mix TaskInfo rows, same key */
 	int64_t *cursor; /* per key (its first block): the next block */
 	size_t *done; /* blocks taken */
 	size_t *pops; /* mix_block_num values taken */
@@ -553,8 +551,8 @@ static void mix_blocks(struct npa_dev_read *r, const struct npa_host *h, struct 
 
 	if (!ms->bm.next) /* no mix_init() */
 		return;
-	head = kmap_get(&ms->bm, key);
-	first = kmap_get(&ms->sk, key);
+	head = npa_kmap_get(&ms->bm, key);
+	first = npa_kmap_get(&ms->sk, key);
 	for (hi = first; hi >= 0; hi = ms->sk.next[hi])
 		k++;
 	if (head < 0 || !k)
@@ -602,7 +600,7 @@ static int mix_init(struct npa_dev_read *r, const struct npa_host *h, struct mix
 	for (i = 0; i < h->n_htask; i++)
 		n_rows += mix_row(h, &h->htask[i], r->d->cfg.id, host_start);
 	n = r->n_blk > h->n_htask ? r->n_blk : h->n_htask;
-	if (kmap_init(&ms->bm, r->n_blk) || kmap_init(&ms->sk, n_rows))
+	if (npa_kmap_init(&ms->bm, r->n_blk) || npa_kmap_init(&ms->sk, n_rows))
 		return -ENOMEM;
 	/* the rows' map holds host task indices: its next[] must reach them all */
 	free(ms->sk.next);
@@ -616,23 +614,24 @@ static int mix_init(struct npa_dev_read *r, const struct npa_host *h, struct mix
 		return -ENOMEM;
 	}
 	for (i = 0; i < r->n_blk; i++) {
-		kmap_add(&ms->bm, task_key(r->blk[i].stream, r->blk[i].task, r->blk[i].ctx, 0),
-			 (int64_t)i, tail);
+		npa_kmap_add(&ms->bm, task_key(r->blk[i].stream, r->blk[i].task, r->blk[i].ctx, 0),
+			     (int64_t)i, tail);
 		ms->cursor[i] = (int64_t)i;
 	}
 	for (i = 0; i < h->n_htask; i++)
 		if (mix_row(h, &h->htask[i], r->d->cfg.id, host_start))
-			kmap_add(&ms->sk,
-				 task_key(h->htask[i].stream, h->htask[i].task, h->htask[i].ctx, 0),
-				 (int64_t)i, tail);
+			npa_kmap_add(
+				&ms->sk,
+				task_key(h->htask[i].stream, h->htask[i].task, h->htask[i].ctx, 0),
+				(int64_t)i, tail);
 	free(tail);
 	return 0;
 }
 
 static void mix_free(struct mix_state *ms)
 {
-	kmap_free(&ms->bm);
-	kmap_free(&ms->sk);
+	npa_kmap_free(&ms->bm);
+	npa_kmap_free(&ms->sk);
 	free(ms->cursor);
 	free(ms->done);
 	free(ms->pops);
@@ -644,7 +643,7 @@ static void mix_free(struct mix_state *ms)
  */
 static int mark_shadowed(struct npa_dev *d)
 {
-	struct kmap sm = { 0 };
+	struct npa_kmap sm = { 0 };
 	int64_t *tail;
 	size_t i, n_sub = 0;
 
@@ -653,26 +652,26 @@ static int mark_shadowed(struct npa_dev *d)
 	if (!n_sub)
 		return 0;
 	tail = malloc(d->n_tasks * sizeof(*tail));
-	if (!tail || kmap_init(&sm, d->n_tasks)) {
+	if (!tail || npa_kmap_init(&sm, d->n_tasks)) {
 		free(tail);
-		kmap_free(&sm);
+		npa_kmap_free(&sm);
 		return -ENOMEM;
 	}
 	for (i = 0; i < d->n_tasks; i++)
 		if (d->tasks[i].sub)
-			kmap_add(&sm,
-				 task_key(d->tasks[i].stream, d->tasks[i].task, NPA_NO_CTX,
-					  d->tasks[i].batch),
-				 (int64_t)i, tail);
+			npa_kmap_add(&sm,
+				     task_key(d->tasks[i].stream, d->tasks[i].task, NPA_NO_CTX,
+					      d->tasks[i].batch),
+				     (int64_t)i, tail);
 	for (i = 0; i < d->n_tasks; i++) {
 		struct npa_task *t = &d->tasks[i];
 
 		if (!t->sub &&
-		    kmap_get(&sm, task_key(t->stream, t->task, NPA_NO_CTX, t->batch)) >= 0)
+		    npa_kmap_get(&sm, task_key(t->stream, t->task, NPA_NO_CTX, t->batch)) >= 0)
 			t->shadowed = true;
 	}
 	free(tail);
-	kmap_free(&sm);
+	npa_kmap_free(&sm);
 	return 0;
 }
 
@@ -681,7 +680,7 @@ static int mark_shadowed(struct npa_dev *d)
 static int join(struct npa_dev_read *r, const struct npa_host *h)
 {
 	struct npa_dev *d = r->d;
-	struct kmap hm = { 0 }, pm = { 0 };
+	struct npa_kmap hm = { 0 }, pm = { 0 };
 	struct mix_state ms = { 0 };
 	int64_t *tail = NULL, *ptail = NULL, *used = NULL;
 	size_t i, out = 0, dropped = 0;
@@ -697,7 +696,7 @@ static int join(struct npa_dev_read *r, const struct npa_host *h)
 
 	if (mark_shadowed(d) || mix_init(r, h, &ms))
 		goto out;
-	if (kmap_init(&hm, h->n_htask) || kmap_init(&pm, d->n_pmu))
+	if (npa_kmap_init(&hm, h->n_htask) || npa_kmap_init(&pm, d->n_pmu))
 		goto out;
 	tail = malloc((h->n_htask ? h->n_htask : 1) * sizeof(*tail));
 	ptail = malloc((d->n_pmu ? d->n_pmu : 1) * sizeof(*ptail));
@@ -708,18 +707,18 @@ static int join(struct npa_dev_read *r, const struct npa_host *h)
 		const struct npa_htask *t = &h->htask[i];
 
 		if (t->dev == d->cfg.id)
-			kmap_add(&hm, task_key(t->stream, t->task, t->ctx, t->batch), (int64_t)i,
-				 tail);
+			npa_kmap_add(&hm, task_key(t->stream, t->task, t->ctx, t->batch),
+				     (int64_t)i, tail);
 	}
 	for (i = 0; i < d->n_pmu; i++)
-		kmap_add(&pm,
-			 task_key(r->pr[i].stream, r->pr[i].task, r->pr[i].ctx, r->pr[i].batch),
-			 (int64_t)i, ptail);
+		npa_kmap_add(&pm,
+			     task_key(r->pr[i].stream, r->pr[i].task, r->pr[i].ctx, r->pr[i].batch),
+			     (int64_t)i, ptail);
 
 	for (i = 0; i < d->n_tasks; i++) {
 		struct npa_task *t = &d->tasks[i];
 		uint64_t key = task_key(t->stream, t->task, t->ctx, t->batch);
-		int64_t hi = kmap_get(&hm, key), pi;
+		int64_t hi = npa_kmap_get(&hm, key), pi;
 
 		if (hi >= 0 && hm.next[hi] >= 0) {
 			/* several host tasks of the key: msprof cannot tell them apart */
@@ -735,7 +734,7 @@ static int join(struct npa_dev_read *r, const struct npa_host *h)
 			}
 		}
 		/* the key's PMU records, taken in order */
-		for (pi = kmap_get(&pm, key); pi >= 0 && used[pi]; pi = pm.next[pi])
+		for (pi = npa_kmap_get(&pm, key); pi >= 0 && used[pi]; pi = pm.next[pi])
 			;
 		if (pi >= 0) {
 			used[pi] = 1;
@@ -756,8 +755,8 @@ static int join(struct npa_dev_read *r, const struct npa_host *h)
 out:
 	if (rc)
 		npx_set_error(r->err, rc, "out of memory");
-	kmap_free(&hm);
-	kmap_free(&pm);
+	npa_kmap_free(&hm);
+	npa_kmap_free(&pm);
 	mix_free(&ms);
 	free(tail);
 	free(ptail);
@@ -864,7 +863,8 @@ int npa_dev_load(struct npa_dev *d, const char *prof, uint32_t id, struct npa_ho
 			 id, (unsigned long long)r.overflow);
 	if (!rc && r.v6)
 		npa_v6_warn(&r);
-	free(r.ids);
+	if (r.v6)
+		npx_hmap_free(&r.ids);
 	free(r.ev);
 	free(r.flips);
 	free(r.pr);

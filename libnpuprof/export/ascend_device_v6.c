@@ -25,37 +25,29 @@
 _Static_assert(sizeof(((struct npa_pmu *)0)->pmu) == sizeof(((struct vnpu_pmu_v6 *)0)->pmu),
 	       "a v6 record's counters fill struct npa_pmu's");
 
-static int cmp_v6_id(const void *a, const void *b)
-{
-	const struct npa_v6_id *x = a, *y = b;
-
-	if (x->task != y->task)
-		return x->task < y->task ? -1 : 1;
-	return x->order < y->order ? -1 : x->order > y->order;
-}
-
 int npa_v6_ids_build(struct npa_dev_read *r, const struct npa_host *h)
 {
-	size_t i, out = 0;
-
-	r->ids = malloc((h->n_htask ? h->n_htask : 1) * sizeof(*r->ids));
-	if (!r->ids)
+	r->ids = (struct npx_hmap)NPX_HMAP_INIT(npx_hmap_hash_u64, npx_hmap_equal_u64, NULL);
+	r->htask = h->htask;
+	if (npx_hmap_reserve(&r->ids, h->n_htask))
 		return npx_set_error(r->err, -ENOMEM, "out of memory");
-	for (i = 0; i < h->n_htask; i++) {
+	for (size_t i = 0; i < h->n_htask; i++) {
 		const struct npa_htask *t = &h->htask[i];
+		uintptr_t *first;
+		bool added;
 
 		/* a mix op's context row repeats its task: one id */
-		if (t->dev == r->d->cfg.id && t->ctx == NPA_NO_CTX)
-			r->ids[out++] = (struct npa_v6_id){ t->task, t->stream, t->ts };
-	}
-	npx_qsort(r->ids, out, sizeof(*r->ids), cmp_v6_id);
-	r->n_ids = 0;
-	for (i = 0; i < out; i++) {
-		if (r->n_ids && r->ids[r->n_ids - 1].task == r->ids[i].task) {
-			r->dup_ids++;
+		if (t->dev != r->d->cfg.id || t->ctx != NPA_NO_CTX)
+			continue;
+		first = npx_hmap_slot(&r->ids, t->task, &added);
+		if (added) {
+			*first = i;
 			continue;
 		}
-		r->ids[r->n_ids++] = r->ids[i];
+		/* the host's first record of the id, by time */
+		r->dup_ids++;
+		if (t->ts < h->htask[*first].ts)
+			*first = i;
 	}
 	if (r->dup_ids)
 		npa_warn(r->w,
@@ -69,18 +61,10 @@ int npa_v6_ids_build(struct npa_dev_read *r, const struct npa_host *h)
 /* the stream of task @task, by its host record; 65535 (msprof's UINT16_MAX) if none */
 static uint32_t v6_stream(struct npa_dev_read *r, uint32_t task)
 {
-	size_t lo = 0, hi = r->n_ids;
+	const uintptr_t *i = npx_hmap_find(&r->ids, task);
 
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (r->ids[mid].task < task)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	if (lo < r->n_ids && r->ids[lo].task == task)
-		return r->ids[lo].stream;
+	if (i)
+		return r->htask[*i].stream;
 	r->no_stream++;
 	return 65535;
 }
@@ -131,7 +115,6 @@ static int v6_keep_other(struct npa_dev_read *r, const struct vnpu_pmu_v6 *p, ui
 	*b = (struct npa_blk){ 0 };
 	b->task = task;
 	b->stream = v6_stream(r, task);
-	b->ctx = (uint32_t)(r->n_blk - 1); /* file order */
 	b->total = p->total_cycle;
 	b->time_us = v6_time_us(&r->d->cfg, p);
 	memcpy(b->pmu, p->pmu, sizeof(b->pmu));
@@ -184,63 +167,48 @@ int npa_v6_on_pmu(void *arg, const void *rec, const char *file, uint64_t off)
 	return 0;
 }
 
-/*
- * The other core's records, sorted by (stream, task, file order in ctx);
- * one taken has ctx V6_TAKEN, which keeps its key's first record the
- * lower bound of (stream, task, 0).
- */
-#define V6_TAKEN UINT32_MAX
-
-static int cmp_blk_key(const void *a, const void *b)
+/* a v6 task's key: (stream, task) */
+static uint64_t v6_key(uint32_t stream, uint32_t task)
 {
-	const struct npa_blk *x = a, *y = b;
-
-	if (x->stream != y->stream)
-		return x->stream < y->stream ? -1 : 1;
-	if (x->task != y->task)
-		return x->task < y->task ? -1 : 1;
-	return x->ctx < y->ctx ? -1 : x->ctx > y->ctx;
+	return (uint64_t)stream << 32 | task;
 }
 
 int npa_v6_pair_mix(struct npa_dev_read *r)
 {
 	struct npa_dev *d = r->d;
-	size_t i;
+	struct npa_kmap others = { 0 };
+	int64_t *tail = malloc((r->n_blk ? r->n_blk : 1) * sizeof(*tail));
+	int rc = 0;
 
-	npx_qsort(r->blk, r->n_blk, sizeof(*r->blk), cmp_blk_key);
-	for (i = 0; i < d->n_pmu; i++) {
+	if (!tail || npa_kmap_init(&others, r->n_blk)) {
+		rc = npx_set_error(r->err, -ENOMEM, "out of memory");
+		goto out;
+	}
+	/* msprof's get_main_slave_data: a deque per key, in file order */
+	for (size_t i = 0; i < r->n_blk; i++)
+		npa_kmap_add(&others, v6_key(r->blk[i].stream, r->blk[i].task), (int64_t)i, tail);
+	for (size_t i = 0; i < d->n_pmu; i++) {
 		struct npa_pmu *m = &d->pmu[r->pr[i].idx];
-		struct npa_blk key = { .stream = r->pr[i].stream, .task = r->pr[i].task };
-		size_t lo = 0, hi = r->n_blk;
+		int64_t b;
 
 		if (!m->mix)
 			continue;
-		while (lo < hi) {
-			size_t mid = lo + (hi - lo) / 2;
-
-			if (cmp_blk_key(&r->blk[mid], &key) < 0)
-				lo = mid + 1;
-			else
-				hi = mid;
-		}
-		/* the first one of the key not yet taken (taken: ctx V6_TAKEN) */
-		while (lo < r->n_blk && r->blk[lo].stream == key.stream &&
-		       r->blk[lo].task == key.task && r->blk[lo].ctx == V6_TAKEN)
-			lo++;
-		if (lo >= r->n_blk || r->blk[lo].stream != key.stream ||
-		    r->blk[lo].task != key.task) {
+		b = npa_kmap_pop(&others, v6_key(r->pr[i].stream, r->pr[i].task));
+		if (b < 0) {
 			/* none: msprof counts the main core type alone */
 			m->mix = false;
 			continue;
 		}
-		m->total2 = r->blk[lo].total;
-		m->time2_us = r->blk[lo].time_us;
-		memcpy(m->pmu2, r->blk[lo].pmu, sizeof(m->pmu2));
-		r->blk[lo].ctx = V6_TAKEN;
+		m->total2 = r->blk[b].total;
+		m->time2_us = r->blk[b].time_us;
+		memcpy(m->pmu2, r->blk[b].pmu, sizeof(m->pmu2));
 	}
 	/* they are not FFTS+ block records: the join must not read them so */
 	r->n_blk = 0;
-	return 0;
+out:
+	npa_kmap_free(&others);
+	free(tail);
+	return rc;
 }
 
 void npa_v6_warn(const struct npa_dev_read *r)

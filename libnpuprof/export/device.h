@@ -9,6 +9,29 @@
 
 #include "export/ascend.h"
 
+/*
+ * A multimap of 64-bit keys to record indices (ascend_device.c): the map
+ * (core/hashmap.c) finds a key's first index; @next chains the rest, in
+ * the order they were added.
+ * npa_kmap_init(): room for indices 0 .. @n - 1.
+ * npa_kmap_add(): add index @v (added in increasing order) under @key;
+ *   lists keep that order. @tail has room for every index. Room for every
+ *   index was reserved: the add cannot fail.
+ * npa_kmap_get(): the first index of @key, -1 for none.
+ * npa_kmap_pop(): the same, taken off its list (a queue per key), -1 when
+ *   the key has none left.
+ */
+struct npa_kmap {
+	struct npx_hmap map; /* key -> its first index */
+	int64_t *next; /* per index: the next index of the same key, -1 at the end */
+};
+
+int npa_kmap_init(struct npa_kmap *m, size_t n);
+void npa_kmap_add(struct npa_kmap *m, uint64_t key, int64_t v, int64_t *tail);
+int64_t npa_kmap_get(const struct npa_kmap *m, uint64_t key);
+int64_t npa_kmap_pop(struct npa_kmap *m, uint64_t key);
+void npa_kmap_free(struct npa_kmap *m);
+
 struct npa_acsq {
 	uint32_t stream;
 	uint32_t task;
@@ -58,13 +81,6 @@ struct npa_blk {
 	double time_us; /* a v6 record's (struct npa_pmu.time_us) */
 };
 
-/* a host task's id and stream (a v6 chip's records name no stream) */
-struct npa_v6_id {
-	uint32_t task;
-	uint32_t stream;
-	uint64_t order; /* the host record's time: the first wins */
-};
-
 struct npa_dev_read {
 	struct npa_dev *d;
 	struct npa_warn *w;
@@ -85,9 +101,13 @@ struct npa_dev_read {
 	size_t n_sev, cap_sev;
 	struct npa_blk *blk;
 	size_t n_blk, cap_blk;
-	/* v6: the device's host task ids, by id; duplicates, ids not there */
-	struct npa_v6_id *ids;
-	size_t n_ids;
+	/*
+	 * v6: the device's host task of each task id (an index in @htask, the
+	 * host's tasks: a v6 chip's records name no stream); duplicates, ids
+	 * not there
+	 */
+	struct npx_hmap ids;
+	const struct npa_htask *htask;
 	uint64_t dup_ids, no_stream;
 };
 
